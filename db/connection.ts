@@ -1,0 +1,32 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from './schema/index.js';
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+export const DATABASE_FILE = 'switchboard.db';
+
+/** Copied next to the compiled file by the build, so this resolves from source and from dist. */
+const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+
+/**
+ * Opens (creating if needed) the database in `dataDir` and brings its schema up to date.
+ * One connection, used synchronously: SQLite serialises writers anyway, and better-sqlite3 keeps
+ * transactions synchronous, which is what keeps them short.
+ */
+export function openDatabase(dataDir: string): Db {
+  mkdirSync(dataDir, { recursive: true });
+  const sqlite = new Database(join(dataDir, DATABASE_FILE));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  // WAL makes NORMAL durable against application crashes; only an OS crash can lose the last commit.
+  sqlite.pragma('synchronous = NORMAL');
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  return db;
+}

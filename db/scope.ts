@@ -1,0 +1,31 @@
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { Environment } from './schema/environment.js';
+
+/**
+ * Where environment-scoped data lives: a project and one of its environments. It always comes from
+ * the credential (an API key's stored record, a token's signed claim) or, on session routes, from
+ * the validated `?environment=` query; never from a request body.
+ */
+export interface EnvironmentScope {
+  readonly projectId: string;
+  readonly environment: Environment;
+}
+
+interface ScopedTable {
+  projectId: SQLiteColumn;
+  environment: SQLiteColumn;
+}
+
+/**
+ * The one filter for environment-scoped tables: every read, update and delete of such a table adds
+ * it, so a row of another project or environment is simply not found (404, never 403).
+ */
+export function inScope(table: ScopedTable, scope: EnvironmentScope, ...conditions: (SQL | undefined)[]): SQL {
+  return and(eq(table.projectId, scope.projectId), eq(table.environment, scope.environment), ...conditions) as SQL;
+}
+
+/** The two column values a new row of an environment-scoped table takes from its scope. */
+export function scopeValues(scope: EnvironmentScope): { projectId: string; environment: Environment } {
+  return { projectId: scope.projectId, environment: scope.environment };
+}

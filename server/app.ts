@@ -1,0 +1,39 @@
+import express, { type Express } from 'express';
+import type { AppContext } from './context.js';
+import { notFound } from './errors.js';
+import { errorMiddleware } from './http/error-middleware.js';
+import { registerRoutes } from './http/register-routes.js';
+import { requestId } from './http/request-id.js';
+import { docsRouter } from './openapi/docs.js';
+import { buildOpenApiDocument } from './openapi/document.js';
+import { routes } from './routes.js';
+
+/** The Express application: a value built from its context, with no state of its own. */
+export function createApp(ctx: AppContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestId(ctx.ids));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok', version: ctx.version, mode: ctx.mode });
+  });
+
+  const openApiDocument = buildOpenApiDocument(routes, { version: ctx.version });
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+  app.use(docsRouter());
+
+  const api = express.Router({ strict: false });
+  api.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));
+  registerRoutes(api, ctx, routes);
+  app.use(api);
+
+  app.use((req, _res, next) => {
+    next(notFound('SERVICE_ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`));
+  });
+  app.use(errorMiddleware(ctx.logger));
+  return app;
+}

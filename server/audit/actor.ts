@@ -1,0 +1,11 @@
+import type { KeyAuth, SessionAuth } from '../http/route.js';
+
+export type UserActor = { type: 'user'; id: string; email: string };
+/** Who made a change, as the audit log records it. */
+export type Actor = UserActor | { type: 'api_key'; id: string };
+
+export const userActor = (auth: SessionAuth): UserActor => ({ type: 'user', id: auth.user.id, email: auth.user.email });
+
+export function actorOf(auth: SessionAuth | KeyAuth): Actor {
+  return auth.kind === 'session' ? userActor(auth) : { type: 'api_key', id: auth.keyId };
+}

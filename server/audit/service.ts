@@ -1,0 +1,63 @@
+import { and, desc, eq, lt } from 'drizzle-orm';
+import { auditLog } from '../../db/schema/audit-log.js';
+import type { Environment } from '../../db/schema/environment.js';
+import type { Executor, Infrastructure } from '../context.js';
+import { decodeCursor, toPage } from '../shared/pagination.js';
+import type { Actor } from './actor.js';
+
+export interface AuditEvent {
+  projectId: string;
+  actor: Actor;
+  /** `<resource>.<verb>`, e.g. `member.role_changed`. */
+  action: string;
+  target: { type: string; id: string };
+  environment?: Environment | null;
+  details?: Record<string, unknown>;
+}
+
+export type AuditRow = typeof auditLog.$inferSelect;
+
+export function createAuditService({ db, ids, clock }: Infrastructure) {
+  return {
+    /** Call inside the transaction of the change it records, so both land or neither does. */
+    record(tx: Executor, event: AuditEvent): void {
+      tx.insert(auditLog)
+        .values({
+          id: ids.next('aud'),
+          projectId: event.projectId,
+          actorType: event.actor.type,
+          actorId: event.actor.id,
+          actorEmail: event.actor.type === 'user' ? event.actor.email : null,
+          action: event.action,
+          targetType: event.target.type,
+          targetId: event.target.id,
+          environment: event.environment ?? null,
+          details: event.details ?? {},
+          createdAt: clock.now(),
+        })
+        .run();
+    },
+
+    /** Newest first. */
+    list(projectId: string, query: { limit: number; cursor?: string; action?: string; environment?: Environment }) {
+      const before = decodeCursor(query.cursor);
+      const rows = db
+        .select()
+        .from(auditLog)
+        .where(
+          and(
+            eq(auditLog.projectId, projectId),
+            before ? lt(auditLog.id, before) : undefined,
+            query.action ? eq(auditLog.action, query.action) : undefined,
+            query.environment ? eq(auditLog.environment, query.environment) : undefined,
+          ),
+        )
+        .orderBy(desc(auditLog.id))
+        .limit(query.limit + 1)
+        .all();
+      return toPage(rows, query.limit);
+    },
+  };
+}
+
+export type AuditService = ReturnType<typeof createAuditService>;

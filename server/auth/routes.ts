@@ -1,0 +1,65 @@
+import { defineRoute } from '../http/route.js';
+import { presentSession, presentUser } from './presenter.js';
+import { loginBody, registerBody, sessionSchema, whoamiSchema } from './schemas.js';
+
+const tag = 'Auth';
+
+export const authRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/auth/register',
+    operationId: 'register',
+    summary: 'Create an account',
+    description: 'Creates a dashboard account and signs it in. Passwords need at least 8 characters.',
+    tag,
+    auth: 'none',
+    body: registerBody,
+    status: 201,
+    response: sessionSchema,
+    errors: { 409: 'The address already has an account (`SERVICE_EMAIL_TAKEN`).' },
+    handler: async ({ app, body }) => presentSession(await app.services.auth.register(body)),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/auth/login',
+    operationId: 'login',
+    summary: 'Sign in',
+    description: 'Exchanges email and password for a session token (valid 30 days, or until logout).',
+    tag,
+    auth: 'none',
+    body: loginBody,
+    response: sessionSchema,
+    errors: { 401: 'Wrong email or password.' },
+    handler: async ({ app, body }) => presentSession(await app.services.auth.login(body)),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/auth/logout',
+    operationId: 'logout',
+    summary: 'Sign out',
+    description: 'Revokes the session token of the request; it stops working at once.',
+    tag,
+    auth: 'session',
+    status: 204,
+    handler: ({ app, auth }) => {
+      app.services.auth.logout(auth.sessionId);
+      return undefined;
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/whoami',
+    operationId: 'whoami',
+    summary: 'Describe the credential of the request',
+    description:
+      'With a session token: the signed-in user. With an API key: its id, project and environment (from the stored ' +
+      'record, whatever the key text says). A cheap way for SDKs and the CLI to check a credential.',
+    tag,
+    auth: 'session-or-key',
+    response: whoamiSchema,
+    handler: ({ auth }) =>
+      auth.kind === 'session'
+        ? { type: 'session' as const, user: presentUser(auth.user) }
+        : { type: 'api_key' as const, keyId: auth.keyId, ...auth.scope },
+  }),
+];

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { environmentSchema } from '../environments.js';
+import { timestampSchema } from '../shared/schemas.js';
+
+export const registerBody = z
+  .strictObject({
+    email: z.email('must be an email address').max(254),
+    password: z.string().min(8, 'must be at least 8 characters').max(1024),
+    name: z.string().trim().min(1).max(100).optional(),
+  })
+  .meta({ id: 'RegisterRequest' });
+
+export const loginBody = z
+  .strictObject({
+    email: z.string().max(254),
+    password: z.string().max(1024),
+  })
+  .meta({ id: 'LoginRequest' });
+
+export const userSchema = z
+  .object({
+    id: z.string().meta({ example: 'usr_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
+    email: z.email(),
+    name: z.string().nullable(),
+  })
+  .meta({ id: 'User' });
+
+export const sessionSchema = z
+  .object({
+    token: z.string().meta({ description: 'Send as `Authorization: Bearer <token>` on dashboard routes.' }),
+    expiresAt: timestampSchema,
+    user: userSchema,
+  })
+  .meta({ id: 'Session' });
+
+export const whoamiSchema = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('session'), user: userSchema }),
+    z.object({
+      type: z.literal('api_key'),
+      keyId: z.string(),
+      projectId: z.string(),
+      environment: environmentSchema,
+    }),
+  ])
+  .meta({ id: 'Whoami' });

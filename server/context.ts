@@ -1,0 +1,29 @@
+import type { Logger } from 'pino';
+import type { Db } from '../db/connection.js';
+import type { Clock } from './clock.js';
+import type { IdGenerator } from './ids.js';
+import type { Services } from './services.js';
+
+/** `local` allows loopback and private webhook targets; `production` refuses them. */
+export type DeploymentMode = 'local' | 'production';
+
+/** What the server is made of; everything below the config layer receives it, nothing reads globals. */
+export interface Infrastructure {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  mode: DeploymentMode;
+  dataDir: string;
+  /** Outbound HTTP (webhook deliveries); injected so tests can observe or fail it. */
+  fetch: typeof fetch;
+  version: string;
+}
+
+export interface AppContext extends Infrastructure {
+  services: Services;
+}
+
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** A query runner: the database itself or a transaction on it. */
+export type Executor = Db | Tx;

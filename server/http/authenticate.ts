@@ -1,0 +1,57 @@
+import type { Request } from 'express';
+import type { AppContext } from '../context.js';
+import { permissionDenied, projectNotFound, unauthenticated, validationFailed } from '../errors.js';
+import { looksLikeApiKey } from '../keys/key-text.js';
+import { hasCapability } from '../roles/capabilities.js';
+import type { AnyRoute, KeyAuth, ProjectAuth, SessionAuth } from './route.js';
+
+function bearerToken(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthenticated('The Authorization header must be "Bearer <credential>".');
+  return match[1];
+}
+
+const CREDENTIAL_NAMES = {
+  session: 'a dashboard session token',
+  project: 'a dashboard session token',
+  key: 'a project API key',
+  'session-or-key': 'a dashboard session token or a project API key',
+} as const;
+
+/**
+ * Resolves the route's credential into its auth value, or throws 401. On `project` routes it then
+ * applies the access rules of spec 5.5: a non-member gets the same 404 as a missing project, and a
+ * member whose role lacks the route's capability gets 403 naming both.
+ */
+export async function authenticate(
+  app: AppContext,
+  route: AnyRoute,
+  req: Request,
+): Promise<SessionAuth | ProjectAuth | KeyAuth | null> {
+  if (route.auth === 'none') return null;
+  const credential = bearerToken(req);
+  const expected = CREDENTIAL_NAMES[route.auth];
+  if (!credential) throw unauthenticated(`This route needs ${expected} in the Authorization header.`);
+
+  const acceptsKey = route.auth === 'key' || route.auth === 'session-or-key';
+  if (looksLikeApiKey(credential)) {
+    if (!acceptsKey) throw unauthenticated(`API keys are not accepted here: this route needs ${expected}.`);
+    const auth = app.services.keys.authenticate(credential);
+    if (!auth) throw unauthenticated('Invalid or revoked API key.');
+    return auth;
+  }
+  if (route.auth === 'key') throw unauthenticated(`This route needs ${expected}.`);
+
+  const session = await app.services.auth.authenticate(credential);
+  if (!session) throw unauthenticated('Invalid, expired or signed-out session token.');
+  if (route.auth !== 'project') return session;
+
+  const projectId = req.params.id;
+  if (typeof projectId !== 'string') throw validationFailed('Missing project id.');
+  const role = app.services.projects.roleOf(projectId, session.user.id);
+  if (!role) throw projectNotFound();
+  if (route.capability && !hasCapability(role, route.capability)) throw permissionDenied(role, route.capability);
+  return { ...session, member: { projectId, role } };
+}

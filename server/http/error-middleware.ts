@@ -1,0 +1,57 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { type ErrorCode, ServiceError } from '../errors.js';
+
+/** Errors raised below our code (body parser, router, SQLite) that are the client's doing. */
+function fromKnownCause(err: unknown): ServiceError | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as { type?: string; status?: number; code?: string; message?: string };
+  switch (e.type) {
+    case 'entity.parse.failed':
+      return new ServiceError(400, 'SERVICE_VALIDATION_FAILED', 'Malformed JSON in the request body.');
+    case 'entity.too.large':
+      return new ServiceError(413, 'SERVICE_PAYLOAD_TOO_LARGE', 'The request body is too large.');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ServiceError(415, 'SERVICE_UNSUPPORTED_MEDIA_TYPE', e.message ?? 'Unsupported body encoding.');
+    case 'request.aborted':
+      return new ServiceError(400, 'SERVICE_VALIDATION_FAILED', 'The request was aborted by the client.');
+  }
+  if (typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT')) {
+    // A unique index caught a race the service's own check missed.
+    return new ServiceError(409, 'SERVICE_CONFLICT', 'The request conflicts with the current state; retry it.');
+  }
+  if (e.code === 'SQLITE_BUSY') {
+    return new ServiceError(503, 'SERVICE_UNAVAILABLE', 'The database is busy; retry the request.');
+  }
+  // e.g. a path segment with malformed percent-encoding, rejected by the router.
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+    const code: ErrorCode = e.status === 400 ? 'SERVICE_VALIDATION_FAILED' : 'SERVICE_BAD_REQUEST';
+    return new ServiceError(e.status, code, e.message ?? 'Bad request.');
+  }
+  return undefined;
+}
+
+/**
+ * The one place an error becomes a response: `{code, message, requestId}` with the request id also
+ * in `X-Request-Id`. Anything unexpected is a 500 whose cause goes to the log, not to the client.
+ */
+export function errorMiddleware(logger: Logger) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const requestId = res.locals.requestId as string;
+    let error = err instanceof ServiceError ? err : fromKnownCause(err);
+    if (!error) {
+      logger.error({ err, requestId, method: req.method, url: req.originalUrl }, 'unhandled error');
+      error = new ServiceError(
+        500,
+        'SERVICE_INTERNAL_ERROR',
+        `Something went wrong on our side (request ${requestId}).`,
+      );
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(error.status).json({ code: error.code, message: error.message, requestId });
+  };
+}

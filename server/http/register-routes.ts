@@ -1,0 +1,60 @@
+import type { Request, Response, Router } from 'express';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import { ServiceError } from '../errors.js';
+import { authenticate } from './authenticate.js';
+import type { AnyRoute } from './route.js';
+import { parseOrThrow } from './validate.js';
+
+/** `/v1/projects/{id}` → `/v1/projects/:id`. */
+export const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** A body is JSON or absent; an absent body reads as `{}` so that the schema names what is missing. */
+function readBody(req: Request): unknown {
+  if (!hasBody(req)) return {};
+  if (!req.is('application/json') && !req.is('+json')) {
+    throw new ServiceError(
+      415,
+      'SERVICE_UNSUPPORTED_MEDIA_TYPE',
+      'Send the request body as JSON (Content-Type: application/json).',
+    );
+  }
+  return req.body;
+}
+
+/** What a route without a body or query schema accepts: nothing (strict everywhere). */
+const NOTHING = z.strictObject({});
+
+/** Mounts every route of the table: authenticate → parse → handler → JSON. */
+export function registerRoutes(router: Router, app: AppContext, routes: readonly AnyRoute[]): void {
+  const seen = new Set<string>();
+  for (const route of routes) {
+    const key = `${route.method} ${route.path}`;
+    if (seen.has(key)) throw new Error(`Route registered twice: ${key}`);
+    seen.add(key);
+
+    router[route.method](toExpressPath(route.path), async (req: Request, res: Response) => {
+      const auth = await authenticate(app, route, req);
+      const query = parseOrThrow(route.query ?? NOTHING, req.query, 'query');
+      const body = parseOrThrow(route.body ?? NOTHING, readBody(req), 'body');
+      const result = await route.handler({
+        app,
+        auth,
+        params: req.params,
+        body,
+        query,
+        requestId: res.locals.requestId as string,
+        req,
+        res,
+      });
+      const status = route.status ?? 200;
+      if (status === 204) res.status(204).end();
+      else res.status(status).json(result);
+    });
+  }
+}

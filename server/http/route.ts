@@ -1,0 +1,112 @@
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { ProjectRole } from '../../db/schema/projects.js';
+import type { EnvironmentScope } from '../../db/scope.js';
+import type { AppContext } from '../context.js';
+import type { Capability } from '../roles/capabilities.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * Who may call a route:
+ * - `none`: anyone;
+ * - `session`: a signed-in dashboard user;
+ * - `project`: a session whose user is a member of the project in `{id}` and whose role holds the
+ *   route's capability (non-members get the same 404 as a missing project);
+ * - `key`: a project API key, which brings the environment scope.
+ * - `session-or-key`: either of the two.
+ */
+export type AuthMode = 'none' | 'session' | 'project' | 'key' | 'session-or-key';
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string | null;
+}
+export interface SessionAuth {
+  kind: 'session';
+  user: SessionUser;
+  sessionId: string;
+}
+export interface ProjectAuth extends SessionAuth {
+  member: { projectId: string; role: ProjectRole };
+}
+export interface KeyAuth {
+  kind: 'key';
+  keyId: string;
+  scope: EnvironmentScope;
+}
+
+type AuthOf<A extends AuthMode> = A extends 'session'
+  ? SessionAuth
+  : A extends 'project'
+    ? ProjectAuth
+    : A extends 'key'
+      ? KeyAuth
+      : A extends 'session-or-key'
+        ? SessionAuth | KeyAuth
+        : null;
+
+/** `'/v1/projects/{id}/members/{userId}'` → `'id' | 'userId'`. */
+export type PathParams<P extends string> = P extends `${string}{${infer K}}${infer Rest}`
+  ? K | PathParams<Rest>
+  : never;
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface HandlerContext<P extends string, A extends AuthMode, B, Q> {
+  app: AppContext;
+  auth: AuthOf<A>;
+  params: Record<PathParams<P>, string>;
+  body: Parsed<B>;
+  query: Parsed<Q>;
+  requestId: string;
+  req: Request;
+  res: Response;
+}
+
+export interface RouteDefinition<
+  P extends string = string,
+  A extends AuthMode = AuthMode,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  method: HttpMethod;
+  /** OpenAPI style: `/v1/projects/{id}`. */
+  path: P;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  auth: A;
+  /** Required on `project` routes: the capability, or `null` where membership alone is enough. */
+  capability?: Capability | null;
+  body?: B;
+  query?: Q;
+  /** Success status; 204 answers with no body. Defaults to 200. */
+  status?: 200 | 201 | 202 | 204;
+  response?: R;
+  /** Error statuses this route can answer beyond the ones implied by its auth and inputs. */
+  errors?: Record<number, string>;
+  handler: (
+    ctx: HandlerContext<P, A, B, Q>,
+  ) => Promise<R extends z.ZodType ? z.input<R> : undefined> | (R extends z.ZodType ? z.input<R> : undefined);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the table holds routes of every shape.
+export type AnyRoute = RouteDefinition<string, AuthMode, any, any, any>;
+
+/** Identity at run time; gives the handler its precise types at compile time. */
+export function defineRoute<
+  const P extends string,
+  const A extends AuthMode,
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  R extends z.ZodType | undefined = undefined,
+>(route: RouteDefinition<P, A, B, Q, R>): AnyRoute {
+  if (route.auth === 'project' && route.capability === undefined) {
+    throw new Error(`${route.method.toUpperCase()} ${route.path}: a project route must name its capability`);
+  }
+  return route as AnyRoute;
+}

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from './clock.js';
+
+export type IdPrefix =
+  | 'usr'
+  | 'ses'
+  | 'prj'
+  | 'key'
+  | 'room'
+  | 'conv'
+  | 'msg'
+  | 'att'
+  | 'ls'
+  | 'wh'
+  | 'whd'
+  | 'evt'
+  | 'req'
+  | 'conn'
+  | 'err'
+  | 'aud';
+
+// Crockford base32: sorts the same as a string and as a number.
+const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** `length` characters from `alphabet`, uniformly (rejection sampling avoids modulo bias). */
+export function randomString(length: number, alphabet = BASE62): string {
+  const limit = 256 - (256 % alphabet.length);
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < limit) out += alphabet[byte % alphabet.length];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export interface IdGenerator {
+  /** `prefix_` then a ULID-like body: ids of one prefix sort in creation order. */
+  next(prefix: IdPrefix): string;
+}
+
+/**
+ * Time-ordered ids (10 base32 chars of milliseconds, 16 of randomness). Within one millisecond the
+ * random part is incremented rather than redrawn, so ids made by one server never go backwards;
+ * that is what lets list cursors be plain ids.
+ */
+export function createIdGenerator(clock: Clock): IdGenerator {
+  let lastTime = -1;
+  let lastRandom: number[] = [];
+  return {
+    next(prefix) {
+      let time = clock.now();
+      if (time <= lastTime) {
+        time = lastTime;
+        incrementBase32(lastRandom);
+      } else {
+        lastTime = time;
+        lastRandom = [...randomString(16, BASE32)].map((c) => BASE32.indexOf(c));
+      }
+      let timePart = '';
+      for (let i = 0, t = time; i < 10; i++, t = Math.floor(t / 32)) timePart = BASE32[t % 32] + timePart;
+      return `${prefix}_${timePart}${lastRandom.map((d) => BASE32[d]).join('')}`;
+    },
+  };
+}
+
+function incrementBase32(digits: number[]): void {
+  for (let i = digits.length - 1; i >= 0; i--) {
+    if (digits[i] < 31) {
+      digits[i]++;
+      return;
+    }
+    digits[i] = 0;
+  }
+}

@@ -1,0 +1,3 @@
+export type { Clock } from './clock.js';
+export type { DeploymentMode } from './context.js';
+export { DEFAULT_HOST, DEFAULT_PORT, type RunningServer, type ServerOptions, startServer } from './start-server.js';

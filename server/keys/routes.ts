@@ -1,0 +1,63 @@
+import { actorOf } from '../audit/actor.js';
+import { environmentQuery } from '../environments.js';
+import { defineRoute } from '../http/route.js';
+import { listOf } from '../shared/schemas.js';
+import { presentApiKey, presentCreatedApiKey } from './presenter.js';
+import { apiKeySchema, createdApiKeySchema, createKeyBody } from './schemas.js';
+
+const tag = 'API keys';
+
+export const keyRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/projects/{id}/api-keys',
+    operationId: 'createApiKey',
+    summary: 'Create an API key',
+    description:
+      'A key belongs to one environment (default development). The full key is in this response only; keep a ' +
+      'production key server-side.',
+    tag,
+    auth: 'project',
+    capability: 'keys:manage',
+    body: createKeyBody,
+    status: 201,
+    response: createdApiKeySchema,
+    handler: ({ app, auth, params, body }) => {
+      const { row, text } = app.services.keys.create(actorOf(auth), params.id, body);
+      return presentCreatedApiKey(row, text);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/api-keys',
+    operationId: 'listApiKeys',
+    summary: 'List API keys of an environment',
+    description: 'Active keys of `?environment=` (default development): metadata only, never the secret.',
+    tag,
+    auth: 'project',
+    capability: 'keys:read',
+    query: environmentQuery,
+    response: listOf(apiKeySchema),
+    handler: ({ app, params, query }) => ({
+      data: app.services.keys.list({ projectId: params.id, environment: query.environment }).map(presentApiKey),
+    }),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/projects/{id}/api-keys/{keyId}',
+    operationId: 'revokeApiKey',
+    summary: 'Revoke an API key',
+    description:
+      'The key answers 401 from the next request on. The key must belong to `?environment=` (default development).',
+    tag,
+    auth: 'project',
+    capability: 'keys:manage',
+    query: environmentQuery,
+    status: 204,
+    errors: { 404: 'No active key with this id in the environment (`SERVICE_API_KEY_NOT_FOUND`).' },
+    handler: ({ app, auth, params, query }) => {
+      app.services.keys.revoke(actorOf(auth), { projectId: params.id, environment: query.environment }, params.keyId);
+      return undefined;
+    },
+  }),
+];

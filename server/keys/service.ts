@@ -1,0 +1,115 @@
+import { timingSafeEqual } from 'node:crypto';
+import { eq, isNull, sql } from 'drizzle-orm';
+import { apiKeys } from '../../db/schema/api-keys.js';
+import type { Environment } from '../../db/schema/environment.js';
+import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
+import type { Actor } from '../audit/actor.js';
+import type { AuditService } from '../audit/service.js';
+import type { Infrastructure } from '../context.js';
+import { notFound } from '../errors.js';
+import type { KeyAuth } from '../http/route.js';
+import { generateKeyText, hashSecret, parseKeyText } from './key-text.js';
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/** `lastUsedAt` is written at most this often per key, so that reads do not each cost a write. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function createKeyService({ db, clock, ids }: Infrastructure, audit: AuditService) {
+  // The hot path of every runtime request: prepared once.
+  const findByPublicId = db
+    .select({
+      id: apiKeys.id,
+      projectId: apiKeys.projectId,
+      environment: apiKeys.environment,
+      secretHash: apiKeys.secretHash,
+      lastUsedAt: apiKeys.lastUsedAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.publicId, sql.placeholder('publicId')))
+    .prepare();
+  const touch = db
+    .update(apiKeys)
+    .set({ lastUsedAt: sql`${sql.placeholder('now')}` })
+    .where(eq(apiKeys.id, sql.placeholder('id')))
+    .prepare();
+
+  return {
+    create(actor: Actor, projectId: string, input: { name: string; environment: Environment }) {
+      const key = generateKeyText(input.environment);
+      const row: ApiKeyRow = {
+        id: ids.next('key'),
+        ...scopeValues({ projectId, environment: input.environment }),
+        name: input.name,
+        publicId: key.publicId,
+        secretHash: key.secretHash,
+        createdById: actor.id,
+        createdAt: clock.now(),
+        lastUsedAt: null,
+        revokedAt: null,
+      };
+      db.transaction((tx) => {
+        tx.insert(apiKeys).values(row).run();
+        audit.record(tx, {
+          projectId,
+          actor,
+          action: 'api_key.created',
+          target: { type: 'api_key', id: row.id },
+          environment: row.environment,
+          details: { name: row.name },
+        });
+      });
+      return { row, text: key.text };
+    },
+
+    /** Active keys of one environment, oldest first. */
+    list(scope: EnvironmentScope): ApiKeyRow[] {
+      return db
+        .select()
+        .from(apiKeys)
+        .where(inScope(apiKeys, scope, isNull(apiKeys.revokedAt)))
+        .orderBy(apiKeys.id)
+        .all();
+    },
+
+    /** Revocation takes effect on the next request: authentication reads the row every time. */
+    revoke(actor: Actor, scope: EnvironmentScope, keyId: string): void {
+      db.transaction((tx) => {
+        const revoked = tx
+          .update(apiKeys)
+          .set({ revokedAt: clock.now() })
+          .where(inScope(apiKeys, scope, eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+          .returning({ name: apiKeys.name })
+          .get();
+        if (!revoked) {
+          throw notFound('SERVICE_API_KEY_NOT_FOUND', `No active API key ${keyId} in ${scope.environment}.`);
+        }
+        audit.record(tx, {
+          projectId: scope.projectId,
+          actor,
+          action: 'api_key.revoked',
+          target: { type: 'api_key', id: keyId },
+          environment: scope.environment,
+          details: { name: revoked.name },
+        });
+      });
+    },
+
+    /** The key's scope, taken from its stored record; null for unknown, revoked or wrong secrets. */
+    authenticate(text: string): KeyAuth | null {
+      const parsed = parseKeyText(text);
+      if (!parsed) return null;
+      const row = findByPublicId.get({ publicId: parsed.publicId });
+      if (!row || row.revokedAt !== null) return null;
+      const expected = Buffer.from(row.secretHash, 'hex');
+      const actual = Buffer.from(hashSecret(parsed.secret), 'hex');
+      if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+      const now = clock.now();
+      if (row.lastUsedAt === null || now - row.lastUsedAt >= LAST_USED_RESOLUTION_MS) touch.run({ id: row.id, now });
+      return { kind: 'key', keyId: row.id, scope: { projectId: row.projectId, environment: row.environment } };
+    },
+  };
+}
+
+export type KeyService = ReturnType<typeof createKeyService>;

@@ -1,0 +1,14 @@
+import type { z } from 'zod';
+import { toIso } from '../clock.js';
+import { capabilitiesOf } from '../roles/capabilities.js';
+import type { memberSchema } from './schemas.js';
+import type { MemberRow } from './service.js';
+
+export const presentMember = (member: MemberRow): z.input<typeof memberSchema> => ({
+  userId: member.userId,
+  email: member.email,
+  name: member.name,
+  role: member.role,
+  capabilities: capabilitiesOf(member.role),
+  joinedAt: toIso(member.createdAt),
+});

@@ -1,0 +1,81 @@
+import { userActor } from '../audit/actor.js';
+import { defineRoute, type ProjectAuth } from '../http/route.js';
+import { listOf } from '../shared/schemas.js';
+import { presentMember } from './presenter.js';
+import { addMemberBody, memberSchema, updateMemberBody } from './schemas.js';
+import type { ActingMember } from './service.js';
+
+const tag = 'Members';
+
+const acting = (auth: ProjectAuth): ActingMember => ({
+  actor: userActor(auth),
+  projectId: auth.member.projectId,
+  role: auth.member.role,
+});
+
+export const memberRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/members',
+    operationId: 'listMembers',
+    summary: 'List members',
+    description: 'Members with their role and the capabilities it grants.',
+    tag,
+    auth: 'project',
+    capability: 'members:read',
+    response: listOf(memberSchema),
+    handler: ({ app, params }) => ({ data: app.services.members.list(params.id).map(presentMember) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/projects/{id}/members',
+    operationId: 'addMember',
+    summary: 'Add a member',
+    description:
+      'Adds an existing account by email. There are no invitations: an address without an account answers 404 and ' +
+      'creates nothing. Only an OWNER may add an OWNER.',
+    tag,
+    auth: 'project',
+    capability: 'members:manage',
+    body: addMemberBody,
+    status: 201,
+    response: memberSchema,
+    errors: {
+      404: 'No account uses the address (`SERVICE_USER_NOT_FOUND`).',
+      409: 'Already a member (`SERVICE_MEMBER_EXISTS`).',
+    },
+    handler: ({ app, auth, body }) => presentMember(app.services.members.add(acting(auth), body)),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/projects/{id}/members/{userId}',
+    operationId: 'updateMember',
+    summary: 'Change a member’s role',
+    description:
+      'Only an OWNER may make or unmake an OWNER. Demoting the last OWNER is refused with 400 SERVICE_VALIDATION_FAILED.',
+    tag,
+    auth: 'project',
+    capability: 'members:manage',
+    body: updateMemberBody,
+    response: memberSchema,
+    errors: { 404: 'Not a member (`SERVICE_MEMBER_NOT_FOUND`).' },
+    handler: ({ app, auth, params, body }) =>
+      presentMember(app.services.members.setRole(acting(auth), params.userId, body.role)),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/projects/{id}/members/{userId}',
+    operationId: 'removeMember',
+    summary: 'Remove a member',
+    description: 'Only an OWNER may remove an OWNER; the last OWNER cannot be removed (400 SERVICE_VALIDATION_FAILED).',
+    tag,
+    auth: 'project',
+    capability: 'members:manage',
+    status: 204,
+    errors: { 404: 'Not a member (`SERVICE_MEMBER_NOT_FOUND`).' },
+    handler: ({ app, auth, params }) => {
+      app.services.members.remove(acting(auth), params.userId);
+      return undefined;
+    },
+  }),
+];

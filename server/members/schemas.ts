@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { PROJECT_ROLES } from '../../db/schema/projects.js';
+import { CAPABILITIES } from '../roles/capabilities.js';
+import { timestampSchema } from '../shared/schemas.js';
+
+export const roleSchema = z
+  .enum(PROJECT_ROLES, { error: `must be one of ${PROJECT_ROLES.join(', ')}` })
+  .meta({ id: 'ProjectRole' });
+
+export const addMemberBody = z
+  .strictObject({ email: z.email('must be an email address'), role: roleSchema })
+  .meta({ id: 'AddMemberRequest' });
+
+export const updateMemberBody = z.strictObject({ role: roleSchema }).meta({ id: 'UpdateMemberRequest' });
+
+export const memberSchema = z
+  .object({
+    userId: z.string(),
+    email: z.email(),
+    name: z.string().nullable(),
+    role: roleSchema,
+    capabilities: z
+      .array(z.enum(CAPABILITIES))
+      .meta({ description: 'What the role allows, so clients keep no table of their own.' }),
+    joinedAt: timestampSchema,
+  })
+  .meta({ id: 'Member' });

@@ -1,0 +1,14 @@
+import type { z } from 'zod';
+import type { ProjectRole } from '../../db/schema/projects.js';
+import { toIso } from '../clock.js';
+import type { projectSchema } from './schemas.js';
+import type { ProjectRow } from './service.js';
+
+export const presentProject = (project: ProjectRow, role: ProjectRole): z.input<typeof projectSchema> => ({
+  id: project.id,
+  name: project.name,
+  ownerId: project.ownerId,
+  role,
+  createdAt: toIso(project.createdAt),
+  updatedAt: toIso(project.updatedAt),
+});

@@ -1,0 +1,15 @@
+import { auditRoutes } from './audit/routes.js';
+import { authRoutes } from './auth/routes.js';
+import type { AnyRoute } from './http/route.js';
+import { keyRoutes } from './keys/routes.js';
+import { memberRoutes } from './members/routes.js';
+import { projectRoutes } from './projects/routes.js';
+
+/** Every `/v1` route: the server mounts this table and the OpenAPI document describes it. */
+export const routes: readonly AnyRoute[] = [
+  ...authRoutes,
+  ...projectRoutes,
+  ...memberRoutes,
+  ...keyRoutes,
+  ...auditRoutes,
+];

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+export const timestampSchema = z.iso.datetime().meta({ description: 'ISO 8601 UTC timestamp with milliseconds.' });
+
+export const errorSchema = z
+  .object({
+    code: z
+      .string()
+      .meta({ example: 'SERVICE_VALIDATION_FAILED', description: 'Machine-readable, prefixed SERVICE_.' }),
+    message: z.string().meta({ description: 'Human-readable; says which field and why for invalid input.' }),
+    requestId: z
+      .string()
+      .meta({ example: 'req_01JD3K5V8Q3N4M2X6Y7Z8A9B0C', description: 'Also in the X-Request-Id header.' }),
+  })
+  .meta({ id: 'Error' });
+
+/** A list answer: `{data}`, and `nextCursor` where the list pages. */
+export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({
+    data: z.array(item),
+    nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null at the end.' }),
+  });
+
+/** Ids are validated loosely (any printable token): an unknown id is a 404, not a 400. */
+export const nameSchema = (what: string) =>
+  z.string().trim().min(1, `${what} must not be empty`).max(100, `${what} must be at most 100 characters`);

@@ -1,0 +1,93 @@
+import { once } from 'node:events';
+import type { AddressInfo, Socket } from 'node:net';
+import pino, { type Logger } from 'pino';
+import { openDatabase } from '../db/connection.js';
+import { createApp } from './app.js';
+import { type Clock, systemClock } from './clock.js';
+import type { AppContext, DeploymentMode, Infrastructure } from './context.js';
+import { createIdGenerator } from './ids.js';
+import { createServices } from './services.js';
+import { readVersion } from './version.js';
+
+export interface ServerOptions {
+  /** Folder holding the SQLite database and attachments; created if missing. */
+  dataDir: string;
+  /** 0 picks a free port. Default 4700. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Deployment mode (not a project environment). Default `local`. */
+  mode?: DeploymentMode;
+  clock?: Clock;
+  fetch?: typeof fetch;
+  logger?: Logger;
+}
+
+export interface RunningServer {
+  /** e.g. `http://127.0.0.1:4700` */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 4700;
+export const DEFAULT_HOST = '127.0.0.1';
+
+/**
+ * Starts Switchboard: what `npm start`, `switchboard serve`, the tests and the desktop app all call.
+ * It owns nothing global; `close()` stops listening, ends open connections and closes the database.
+ */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? pino({ level: 'info' });
+  const db = openDatabase(options.dataDir);
+  const infra: Infrastructure = {
+    db,
+    clock,
+    ids: createIdGenerator(clock),
+    logger,
+    mode: options.mode ?? 'local',
+    dataDir: options.dataDir,
+    fetch: options.fetch ?? globalThis.fetch,
+    version: readVersion(),
+  };
+  const ctx: AppContext = { ...infra, services: createServices(infra) };
+  const app = createApp(ctx);
+
+  const host = options.host ?? DEFAULT_HOST;
+  const server = app.listen(options.port ?? DEFAULT_PORT, host);
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  try {
+    await once(server, 'listening');
+  } catch (err) {
+    db.$client.close();
+    throw err;
+  }
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    close() {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((err) => {
+          db.$client.close();
+          if (err) reject(err);
+          else resolve();
+        });
+        server.closeIdleConnections();
+        // Requests in flight get a moment to finish; then their sockets are cut.
+        setTimeout(() => {
+          for (const socket of sockets) socket.destroy();
+        }, 2000).unref();
+      });
+      return closing;
+    },
+  };
+}
