@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../server/routes.js';
+import { type Client, client } from '../support/http.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+let server: TestServer;
+let api: Client;
+let doc: any;
+beforeAll(async () => {
+  server = await startTestServer();
+  api = client(server.url);
+  doc = (await api.get('/openapi.json')).body;
+});
+afterAll(() => server.dispose());
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1 with both credential schemes', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'session']);
+  });
+
+  it('describes every route the server mounts, and the control-plane routes of the spec', () => {
+    for (const route of routes) {
+      expect(doc.paths[route.path]?.[route.method], `${route.method} ${route.path}`).toBeDefined();
+    }
+    const spec = [
+      'post /v1/auth/register',
+      'post /v1/auth/login',
+      'post /v1/auth/logout',
+      'post /v1/projects',
+      'get /v1/projects',
+      'get /v1/projects/{id}',
+      'patch /v1/projects/{id}',
+      'delete /v1/projects/{id}',
+      'get /v1/projects/{id}/members',
+      'post /v1/projects/{id}/members',
+      'patch /v1/projects/{id}/members/{userId}',
+      'delete /v1/projects/{id}/members/{userId}',
+      'post /v1/projects/{id}/api-keys',
+      'get /v1/projects/{id}/api-keys',
+      'delete /v1/projects/{id}/api-keys/{keyId}',
+      'get /v1/projects/{id}/audit-logs',
+    ];
+    for (const entry of spec) {
+      const [method, path] = entry.split(' ');
+      expect(doc.paths[path]?.[method], entry).toBeDefined();
+    }
+  });
+
+  it('documents strict request bodies from the same schemas the server validates with', () => {
+    const body = doc.paths['/v1/projects/{id}/api-keys'].post.requestBody.content['application/json'].schema;
+    const schema = body.$ref ? doc.components.schemas[body.$ref.split('/').pop()] : body;
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.required).toEqual(['name']);
+    expect(schema.properties.environment.enum).toEqual(['development', 'staging', 'production']);
+  });
+
+  it('documents the error body and the capability each project route needs', () => {
+    const op = doc.paths['/v1/projects/{id}/members'].post;
+    expect(op.responses['403'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    expect(op.description).toContain('members:manage');
+    expect(doc.components.schemas.Error.required).toEqual(['code', 'message', 'requestId']);
+  });
+});

@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import type { Clock } from '../../server/clock.js';
+import type { DeploymentMode } from '../../server/context.js';
+import { type RunningServer, startServer } from '../../server/index.js';
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  /** Stops the server but keeps its data dir, so that a new server can start on the same data. */
+  restart(): Promise<TestServer>;
+  /** Stops the server and deletes its data dir. */
+  dispose(): Promise<void>;
+}
+
+export function makeDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'switchboard-test-'));
+}
+
+/** A real server on a free loopback port with a fresh SQLite file in a temp folder. */
+export async function startTestServer(
+  options: { dataDir?: string; mode?: DeploymentMode; clock?: Clock; fetch?: typeof fetch } = {},
+): Promise<TestServer> {
+  const dataDir = options.dataDir ?? makeDataDir();
+  const server = await startServer({
+    ...options,
+    dataDir,
+    port: 0,
+    host: '127.0.0.1',
+    logger: pino({ level: 'silent' }),
+  });
+  return {
+    ...server,
+    dataDir,
+    async restart() {
+      await server.close();
+      return startTestServer({ ...options, dataDir });
+    },
+    async dispose() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A clock the test moves by hand. */
+export function manualClock(start = Date.parse('2026-01-01T00:00:00.000Z')): Clock & { advance(ms: number): void } {
+  let now = start;
+  return {
+    now: () => now,
+    advance(ms) {
+      now += ms;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { defaultDataDir, resolveServeSettings, UsageError } from '../../cli/config.js';
+import { parseEnvironmentAlias } from '../../server/environments.js';
+
+describe('serve settings', () => {
+  it('defaults to 127.0.0.1:4700 in local mode with the user data folder', () => {
+    const settings = resolveServeSettings({}, { HOME: '/home/u', XDG_DATA_HOME: '/data' });
+    expect(settings).toEqual({
+      port: 4700,
+      host: '127.0.0.1',
+      mode: 'local',
+      dataDir: defaultDataDir({ XDG_DATA_HOME: '/data' }),
+    });
+  });
+
+  it('prefers flags over variables', () => {
+    const env = {
+      SWITCHBOARD_PORT: '5000',
+      SWITCHBOARD_HOST: '0.0.0.0',
+      SWITCHBOARD_DATA_DIR: '/env',
+      SWITCHBOARD_MODE: 'production',
+    };
+    expect(resolveServeSettings({}, env)).toEqual({ port: 5000, host: '0.0.0.0', dataDir: '/env', mode: 'production' });
+    expect(resolveServeSettings({ port: '0', host: '::1', dataDir: '/flag', mode: 'LOCAL' }, env)).toEqual({
+      port: 0,
+      host: '::1',
+      dataDir: '/flag',
+      mode: 'local',
+    });
+  });
+
+  it.each([{ port: '-1' }, { port: '70000' }, { port: 'http' }, { mode: 'dev' }])('refuses %j', (flags) => {
+    expect(() => resolveServeSettings(flags, {})).toThrow(UsageError);
+  });
+});
+
+describe('environment aliases (CLI)', () => {
+  it.each([
+    ['dev', 'development'],
+    ['STG', 'staging'],
+    ['Prod', 'production'],
+    ['Development', 'development'],
+    ['qa', undefined],
+    ['', undefined],
+  ])('%s → %s', (input, expected) => {
+    expect(parseEnvironmentAlias(input)).toBe(expected);
+  });
+});
