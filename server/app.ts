@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import type { AppContext } from './context.js';
 import { notFound } from './errors.js';
 import { errorMiddleware } from './http/error-middleware.js';
+import { homePage } from './http/home.js';
 import { registerRoutes } from './http/register-routes.js';
 import { requestId } from './http/request-id.js';
 import { docsRouter } from './openapi/docs.js';
@@ -16,6 +17,7 @@ export function createApp(ctx: AppContext): Express {
   app.set('query parser', 'simple');
   app.use(requestId(ctx.ids));
 
+  app.get('/', homePage(ctx));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', version: ctx.version, mode: ctx.mode });
   });

@@ -7,7 +7,10 @@ const STANDALONE_SCRIPT = require.resolve('@scalar/api-reference/browser/standal
 
 /**
  * `/docs`: the Scalar reference, fully offline. Its script is served from node_modules (not a CDN),
- * and the features that reach the internet (default web fonts, the AI agent) are off.
+ * and the features that reach the internet are off: the default web fonts (fonts.scalar.com), the AI agent,
+ * the "Open API Client" buttons (they open client.scalar.com with this server's document URL; "Test Request"
+ * still opens the built-in client, which sends straight to this server) and telemetry.
+ * test/browser/docs.test.ts renders the page in Chromium with every non-loopback request blocked.
  */
 export function docsRouter(): Router {
   const router = express.Router();
@@ -23,6 +26,8 @@ export function docsRouter(): Router {
       withDefaultFonts: false,
       agent: { disabled: true },
       showDeveloperTools: 'never',
+      hideClientButton: true,
+      telemetry: false,
     }),
   );
   return router;

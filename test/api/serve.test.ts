@@ -50,6 +50,9 @@ describe('switchboard serve', () => {
     expect((await api.get('/healthz')).body).toMatchObject({ status: 'ok', mode: 'local' });
     expect((await api.get('/openapi.json')).body.openapi).toBe('3.1.0');
     expect((await api.get('/docs')).status).toBe(200);
+    const home = await api.get('/');
+    expect(home.status).toBe(200);
+    expect(home.body).toContain('Switchboard is running');
     const exit = once(child, 'exit');
     child.kill('SIGTERM');
     const [code] = await exit;
