@@ -62,7 +62,11 @@ describe.skipIf(skipReason !== undefined)('desktop app', () => {
     execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
     dataDir = mkdtempSync(join(tmpdir(), 'switchboard-desktop-'));
     // The project folder, not dist/main/main.js: Electron then reads package.json (name, version, main).
-    app = await _electron.launch({ args: [ROOT], cwd: ROOT, env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir, SWITCHBOARD_PORT: '0' } });
+    app = await _electron.launch({
+      args: [ROOT],
+      cwd: ROOT,
+      env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir, SWITCHBOARD_PORT: '0' },
+    });
     window = await app.firstWindow();
     await window.waitForLoadState('load');
     serverUrl = new URL(window.url()).origin;
