@@ -1,32 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addMember, createKey, createProject, expectError, registerUser } from '../support/factories.js';
-import { type Client, client } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 
-let server: TestServer;
-let api: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-});
-afterAll(() => server.dispose());
+import { useTestServer } from '../support/use-test-server.js';
+
+const t = useTestServer();
 
 describe('audit log', () => {
   it('records every control-plane change with who, what, when and the environment', async () => {
-    const owner = await registerUser(api);
-    const mate = await registerUser(api);
-    const project = await createProject(api, owner, 'Audited');
-    await api.patch(`/v1/projects/${project.id}`, { token: owner.token, body: { name: 'Audited 2' } });
-    await addMember(api, project.id, owner, mate, 'VIEWER');
-    await api.patch(`/v1/projects/${project.id}/members/${mate.id}`, {
+    const owner = await registerUser(t.api);
+    const mate = await registerUser(t.api);
+    const project = await createProject(t.api, owner, 'Audited');
+    await t.api.patch(`/v1/projects/${project.id}`, { token: owner.token, body: { name: 'Audited 2' } });
+    await addMember(t.api, project.id, owner, mate, 'VIEWER');
+    await t.api.patch(`/v1/projects/${project.id}/members/${mate.id}`, {
       token: owner.token,
       body: { role: 'DEVELOPER' },
     });
-    const key = await createKey(api, project.id, owner, 'staging', 'ci');
-    await api.delete(`/v1/projects/${project.id}/api-keys/${key.id}?environment=staging`, { token: owner.token });
-    await api.delete(`/v1/projects/${project.id}/members/${mate.id}`, { token: owner.token });
+    const key = await createKey(t.api, project.id, owner, 'staging', 'ci');
+    await t.api.delete(`/v1/projects/${project.id}/api-keys/${key.id}?environment=staging`, { token: owner.token });
+    await t.api.delete(`/v1/projects/${project.id}/members/${mate.id}`, { token: owner.token });
 
-    const res = await api.get(`/v1/projects/${project.id}/audit-logs`, { token: owner.token });
+    const res = await t.api.get(`/v1/projects/${project.id}/audit-logs`, { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.body.nextCursor).toBeNull();
     const entries = res.body.data;
@@ -61,27 +55,31 @@ describe('audit log', () => {
   });
 
   it('writes nothing for a change that was refused', async () => {
-    const owner = await registerUser(api);
-    const project = await createProject(api, owner);
-    await api.patch(`/v1/projects/${project.id}/members/${owner.id}`, { token: owner.token, body: { role: 'VIEWER' } });
-    await api.post(`/v1/projects/${project.id}/members`, {
+    const owner = await registerUser(t.api);
+    const project = await createProject(t.api, owner);
+    await t.api.patch(`/v1/projects/${project.id}/members/${owner.id}`, {
+      token: owner.token,
+      body: { role: 'VIEWER' },
+    });
+    await t.api.post(`/v1/projects/${project.id}/members`, {
       token: owner.token,
       body: { email: 'ghost@example.test', role: 'VIEWER' },
     });
-    const res = await api.get(`/v1/projects/${project.id}/audit-logs`, { token: owner.token });
+    const res = await t.api.get(`/v1/projects/${project.id}/audit-logs`, { token: owner.token });
     expect(res.body.data.map((e: { action: string }) => e.action)).toEqual(['project.created']);
   });
 
   it('pages with an opaque cursor, without duplicates or gaps, and filters', async () => {
-    const owner = await registerUser(api);
-    const project = await createProject(api, owner);
-    for (let i = 0; i < 7; i++) await createKey(api, project.id, owner, i % 2 ? 'production' : 'development', `k${i}`);
+    const owner = await registerUser(t.api);
+    const project = await createProject(t.api, owner);
+    for (let i = 0; i < 7; i++)
+      await createKey(t.api, project.id, owner, i % 2 ? 'production' : 'development', `k${i}`);
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
       const query: string = `?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const res = await api.get(`/v1/projects/${project.id}/audit-logs${query}`, { token: owner.token });
+      const res = await t.api.get(`/v1/projects/${project.id}/audit-logs${query}`, { token: owner.token });
       expect(res.status).toBe(200);
       expect(res.body.data.length).toBeLessThanOrEqual(3);
       seen.push(...res.body.data.map((e: { id: string }) => e.id));
@@ -93,26 +91,28 @@ describe('audit log', () => {
     expect(new Set(seen).size).toBe(8);
     expect([...seen].sort().reverse()).toEqual(seen);
 
-    const prod = await api.get(`/v1/projects/${project.id}/audit-logs?environment=production`, { token: owner.token });
+    const prod = await t.api.get(`/v1/projects/${project.id}/audit-logs?environment=production`, {
+      token: owner.token,
+    });
     expect(prod.body.data).toHaveLength(3);
-    const created = await api.get(`/v1/projects/${project.id}/audit-logs?action=project.created`, {
+    const created = await t.api.get(`/v1/projects/${project.id}/audit-logs?action=project.created`, {
       token: owner.token,
     });
     expect(created.body.data).toHaveLength(1);
   });
 
   it('is read-only: no route writes, changes or deletes entries', async () => {
-    const owner = await registerUser(api);
-    const project = await createProject(api, owner);
-    const entries = (await api.get(`/v1/projects/${project.id}/audit-logs`, { token: owner.token })).body.data;
+    const owner = await registerUser(t.api);
+    const project = await createProject(t.api, owner);
+    const entries = (await t.api.get(`/v1/projects/${project.id}/audit-logs`, { token: owner.token })).body.data;
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
       expectError(
-        await api.request(method, `/v1/projects/${project.id}/audit-logs`, { token: owner.token, body: {} }),
+        await t.api.request(method, `/v1/projects/${project.id}/audit-logs`, { token: owner.token, body: {} }),
         404,
         'SERVICE_ROUTE_NOT_FOUND',
       );
       expectError(
-        await api.request(method, `/v1/projects/${project.id}/audit-logs/${entries[0].id}`, {
+        await t.api.request(method, `/v1/projects/${project.id}/audit-logs/${entries[0].id}`, {
           token: owner.token,
           body: {},
         }),
@@ -123,16 +123,16 @@ describe('audit log', () => {
   });
 
   it('is readable by VIEWER, not by DEVELOPER or BILLING', async () => {
-    const owner = await registerUser(api);
-    const project = await createProject(api, owner);
+    const owner = await registerUser(t.api);
+    const project = await createProject(t.api, owner);
     for (const [role, status] of [
       ['VIEWER', 200],
       ['DEVELOPER', 403],
       ['BILLING', 403],
     ] as const) {
-      const user = await registerUser(api);
-      await addMember(api, project.id, owner, user, role);
-      expect((await api.get(`/v1/projects/${project.id}/audit-logs`, { token: user.token })).status).toBe(status);
+      const user = await registerUser(t.api);
+      await addMember(t.api, project.id, owner, user, role);
+      expect((await t.api.get(`/v1/projects/${project.id}/audit-logs`, { token: user.token })).status).toBe(status);
     }
   });
 });

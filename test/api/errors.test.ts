@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProject, expectError, registerUser, type TestUser } from '../support/factories.js';
-import { type Client, client } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 
-let server: TestServer;
-let api: Client;
+import { useTestServer } from '../support/use-test-server.js';
+
+const t = useTestServer();
+
 let user: TestUser;
 let projectId: string;
 beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  user = await registerUser(api);
-  projectId = (await createProject(api, user)).id;
+  user = await registerUser(t.api);
+  projectId = (await createProject(t.api, user)).id;
 });
-afterAll(() => server.dispose());
 
 describe('request ids', () => {
   it('puts a req_ id in X-Request-Id on every response, a new one each time', async () => {
-    const a = await api.get('/healthz');
-    const b = await api.get('/v1/projects', { token: user.token });
+    const a = await t.api.get('/healthz');
+    const b = await t.api.get('/v1/projects', { token: user.token });
     expect(a.headers.get('x-request-id')).toMatch(/^req_/);
     expect(b.headers.get('x-request-id')).toMatch(/^req_/);
     expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
@@ -27,12 +24,12 @@ describe('request ids', () => {
 
 describe('the error body', () => {
   it('is JSON 404 SERVICE_ROUTE_NOT_FOUND for an unknown route', async () => {
-    expectError(await api.get('/v1/nothing-here'), 404, 'SERVICE_ROUTE_NOT_FOUND');
-    expectError(await api.put('/v1/projects', { token: user.token }), 404, 'SERVICE_ROUTE_NOT_FOUND');
+    expectError(await t.api.get('/v1/nothing-here'), 404, 'SERVICE_ROUTE_NOT_FOUND');
+    expectError(await t.api.put('/v1/projects', { token: user.token }), 404, 'SERVICE_ROUTE_NOT_FOUND');
   });
 
   it('is 400 for malformed JSON', async () => {
-    const res = await api.post('/v1/projects', {
+    const res = await t.api.post('/v1/projects', {
       token: user.token,
       rawBody: '{"name": ',
       headers: { 'content-type': 'application/json' },
@@ -51,20 +48,20 @@ describe('the error body', () => {
       ['POST', '/v1/auth/logout', { everywhere: true }],
     ];
     for (const [method, path, body] of cases) {
-      const res = await api.request(method, path, { token: user.token, body });
+      const res = await t.api.request(method, path, { token: user.token, body });
       expectError(res, 400, 'SERVICE_VALIDATION_FAILED');
       expect(res.body.message).toMatch(/unknown body field/);
     }
   });
 
   it('is 400 for an unknown query parameter', async () => {
-    const res = await api.get(`/v1/projects/${projectId}/api-keys?env=production`, { token: user.token });
+    const res = await t.api.get(`/v1/projects/${projectId}/api-keys?env=production`, { token: user.token });
     expectError(res, 400, 'SERVICE_VALIDATION_FAILED');
     expect(res.body.message).toContain('env');
   });
 
   it('is 415 for a body that is not JSON', async () => {
-    const res = await api.post('/v1/projects', {
+    const res = await t.api.post('/v1/projects', {
       token: user.token,
       rawBody: 'name=p',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -73,7 +70,7 @@ describe('the error body', () => {
   });
 
   it('is 413 for a body over 1 MB', async () => {
-    const res = await api.post('/v1/projects', { token: user.token, body: { name: 'x'.repeat(1_100_000) } });
+    const res = await t.api.post('/v1/projects', { token: user.token, body: { name: 'x'.repeat(1_100_000) } });
     expectError(res, 413, 'SERVICE_PAYLOAD_TOO_LARGE');
   });
 });
@@ -114,7 +111,7 @@ describe('bad input never gives a 500', () => {
     let refused = 0;
     for (const [method, path] of paths(projectId)) {
       for (const rawBody of bodies) {
-        const res = await api.request(method, path, {
+        const res = await t.api.request(method, path, {
           token: user.token,
           rawBody,
           headers: { 'content-type': 'application/json' },
@@ -144,7 +141,7 @@ describe('bad input never gives a 500', () => {
       '/v1/projects/../../etc/passwd',
     ];
     for (const path of odd) {
-      const res = await api.get(path, { token: user.token });
+      const res = await t.api.get(path, { token: user.token });
       expect(res.status, path).toBeGreaterThanOrEqual(400);
       expect(res.status, path).toBeLessThan(500);
       expect(res.body.code, path).toMatch(/^SERVICE_/);

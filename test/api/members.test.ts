@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addMember, createProject, expectError, registerUser, type TestUser } from '../support/factories.js';
-import { type Client, client } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 
-let server: TestServer;
-let api: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-});
-afterAll(() => server.dispose());
+import { useTestServer } from '../support/use-test-server.js';
+
+const sb = useTestServer();
 
 const ALL = [
   'project:read',
@@ -31,12 +25,12 @@ const ALL = [
 
 /** A project with one member of each role. */
 async function team() {
-  const owner = await registerUser(api);
-  const project = await createProject(api, owner);
+  const owner = await registerUser(sb.api);
+  const project = await createProject(sb.api, owner);
   const members: Record<string, TestUser> = { OWNER: owner };
   for (const role of ['ADMIN', 'DEVELOPER', 'VIEWER', 'BILLING']) {
-    members[role] = await registerUser(api);
-    await addMember(api, project.id, owner, members[role], role);
+    members[role] = await registerUser(sb.api);
+    await addMember(sb.api, project.id, owner, members[role], role);
   }
   return { project, ...members } as unknown as { project: { id: string } } & Record<
     'OWNER' | 'ADMIN' | 'DEVELOPER' | 'VIEWER' | 'BILLING',
@@ -47,7 +41,7 @@ async function team() {
 describe('member listing', () => {
   it('returns each member with userId, email, role and the exact capabilities of the role', async () => {
     const t = await team();
-    const res = await api.get(`/v1/projects/${t.project.id}/members`, { token: t.OWNER.token });
+    const res = await sb.api.get(`/v1/projects/${t.project.id}/members`, { token: t.OWNER.token });
     expect(res.status).toBe(200);
     const byRole = Object.fromEntries(
       res.body.data.map((m: { role: string; capabilities: string[] }) => [m.role, m.capabilities]),
@@ -103,7 +97,10 @@ describe('role checks on control-plane routes', () => {
     const t = await team();
     for (const role of ['ADMIN', 'DEVELOPER', 'VIEWER', 'BILLING'] as const) {
       for (const [method, suffix, body, capability] of routes) {
-        const res = await api.request(method, `/v1/projects/${t.project.id}${suffix}`, { token: t[role].token, body });
+        const res = await sb.api.request(method, `/v1/projects/${t.project.id}${suffix}`, {
+          token: t[role].token,
+          body,
+        });
         const what = `${role} ${method} ${suffix} (${capability})`;
         if (holds[role].includes(capability)) {
           expect(res.status, what).not.toBe(403);
@@ -121,16 +118,16 @@ describe('role checks on control-plane routes', () => {
 describe('adding members', () => {
   it('refuses an address with no account with 404 and creates nothing', async () => {
     const t = await team();
-    const res = await api.post(`/v1/projects/${t.project.id}/members`, {
+    const res = await sb.api.post(`/v1/projects/${t.project.id}/members`, {
       token: t.OWNER.token,
       body: { email: 'no-account@example.test', role: 'VIEWER' },
     });
     expectError(res, 404, 'SERVICE_USER_NOT_FOUND');
     expect(res.body.message).toContain('no-account@example.test');
-    const members = await api.get(`/v1/projects/${t.project.id}/members`, { token: t.OWNER.token });
+    const members = await sb.api.get(`/v1/projects/${t.project.id}/members`, { token: t.OWNER.token });
     expect(members.body.data).toHaveLength(5);
     // Nothing was created on the side either: registering that address afterwards is a fresh account.
-    const later = await api.post('/v1/auth/register', {
+    const later = await sb.api.post('/v1/auth/register', {
       body: { email: 'no-account@example.test', password: 'long enough' },
     });
     expect(later.status).toBe(201);
@@ -138,7 +135,7 @@ describe('adding members', () => {
 
   it('refuses an existing member with 409', async () => {
     const t = await team();
-    const res = await api.post(`/v1/projects/${t.project.id}/members`, {
+    const res = await sb.api.post(`/v1/projects/${t.project.id}/members`, {
       token: t.OWNER.token,
       body: { email: t.VIEWER.email.toUpperCase(), role: 'ADMIN' },
     });
@@ -147,8 +144,8 @@ describe('adding members', () => {
 
   it('refuses an unknown role with 400', async () => {
     const t = await team();
-    const newcomer = await registerUser(api);
-    const res = await api.post(`/v1/projects/${t.project.id}/members`, {
+    const newcomer = await registerUser(sb.api);
+    const res = await sb.api.post(`/v1/projects/${t.project.id}/members`, {
       token: t.OWNER.token,
       body: { email: newcomer.email, role: 'SUPERUSER' },
     });
@@ -158,23 +155,23 @@ describe('adding members', () => {
 
   it('lets an ADMIN add members but not owners; an OWNER may add an owner', async () => {
     const t = await team();
-    const a = await registerUser(api);
-    const b = await registerUser(api);
-    const asAdmin = await api.post(`/v1/projects/${t.project.id}/members`, {
+    const a = await registerUser(sb.api);
+    const b = await registerUser(sb.api);
+    const asAdmin = await sb.api.post(`/v1/projects/${t.project.id}/members`, {
       token: t.ADMIN.token,
       body: { email: a.email, role: 'DEVELOPER' },
     });
     expect(asAdmin.status).toBe(201);
     expect(asAdmin.body).toMatchObject({ userId: a.id, role: 'DEVELOPER' });
 
-    const ownerByAdmin = await api.post(`/v1/projects/${t.project.id}/members`, {
+    const ownerByAdmin = await sb.api.post(`/v1/projects/${t.project.id}/members`, {
       token: t.ADMIN.token,
       body: { email: b.email, role: 'OWNER' },
     });
     expectError(ownerByAdmin, 403, 'SERVICE_PERMISSION_DENIED');
     expect(ownerByAdmin.body.message).toContain('ADMIN');
 
-    const ownerByOwner = await api.post(`/v1/projects/${t.project.id}/members`, {
+    const ownerByOwner = await sb.api.post(`/v1/projects/${t.project.id}/members`, {
       token: t.OWNER.token,
       body: { email: b.email, role: 'OWNER' },
     });
@@ -187,47 +184,55 @@ describe('owner rules', () => {
     const t = await team();
     const base = `/v1/projects/${t.project.id}/members`;
     expectError(
-      await api.patch(`${base}/${t.VIEWER.id}`, { token: t.ADMIN.token, body: { role: 'OWNER' } }),
+      await sb.api.patch(`${base}/${t.VIEWER.id}`, { token: t.ADMIN.token, body: { role: 'OWNER' } }),
       403,
       'SERVICE_PERMISSION_DENIED',
     );
     expectError(
-      await api.patch(`${base}/${t.OWNER.id}`, { token: t.ADMIN.token, body: { role: 'VIEWER' } }),
+      await sb.api.patch(`${base}/${t.OWNER.id}`, { token: t.ADMIN.token, body: { role: 'VIEWER' } }),
       403,
       'SERVICE_PERMISSION_DENIED',
     );
-    expectError(await api.delete(`${base}/${t.OWNER.id}`, { token: t.ADMIN.token }), 403, 'SERVICE_PERMISSION_DENIED');
+    expectError(
+      await sb.api.delete(`${base}/${t.OWNER.id}`, { token: t.ADMIN.token }),
+      403,
+      'SERVICE_PERMISSION_DENIED',
+    );
 
-    const promoted = await api.patch(`${base}/${t.VIEWER.id}`, { token: t.OWNER.token, body: { role: 'OWNER' } });
+    const promoted = await sb.api.patch(`${base}/${t.VIEWER.id}`, { token: t.OWNER.token, body: { role: 'OWNER' } });
     expect(promoted.status).toBe(200);
     expect(promoted.body).toMatchObject({ role: 'OWNER', capabilities: ALL });
     // With two owners, one may step down or be removed by the other.
-    expect((await api.patch(`${base}/${t.OWNER.id}`, { token: t.VIEWER.token, body: { role: 'ADMIN' } })).status).toBe(
-      200,
-    );
-    expect((await api.delete(`${base}/${t.OWNER.id}`, { token: t.VIEWER.token })).status).toBe(204);
+    expect(
+      (await sb.api.patch(`${base}/${t.OWNER.id}`, { token: t.VIEWER.token, body: { role: 'ADMIN' } })).status,
+    ).toBe(200);
+    expect((await sb.api.delete(`${base}/${t.OWNER.id}`, { token: t.VIEWER.token })).status).toBe(204);
   });
 
   it('never leaves a project without an owner: demoting or removing the last one is 400', async () => {
     const t = await team();
     const base = `/v1/projects/${t.project.id}/members`;
-    const demote = await api.patch(`${base}/${t.OWNER.id}`, { token: t.OWNER.token, body: { role: 'ADMIN' } });
+    const demote = await sb.api.patch(`${base}/${t.OWNER.id}`, { token: t.OWNER.token, body: { role: 'ADMIN' } });
     expectError(demote, 400, 'SERVICE_VALIDATION_FAILED');
     expect(demote.body.message).toMatch(/last OWNER/);
-    expectError(await api.delete(`${base}/${t.OWNER.id}`, { token: t.OWNER.token }), 400, 'SERVICE_VALIDATION_FAILED');
-    const members = await api.get(base, { token: t.OWNER.token });
+    expectError(
+      await sb.api.delete(`${base}/${t.OWNER.id}`, { token: t.OWNER.token }),
+      400,
+      'SERVICE_VALIDATION_FAILED',
+    );
+    const members = await sb.api.get(base, { token: t.OWNER.token });
     expect(members.body.data.find((m: { userId: string }) => m.userId === t.OWNER.id).role).toBe('OWNER');
   });
 
   it('keeps one owner when two owners demote each other at the same time', async () => {
     const t = await team();
     const base = `/v1/projects/${t.project.id}/members`;
-    await api.patch(`${base}/${t.ADMIN.id}`, { token: t.OWNER.token, body: { role: 'OWNER' } });
+    await sb.api.patch(`${base}/${t.ADMIN.id}`, { token: t.OWNER.token, body: { role: 'OWNER' } });
     const results = await Promise.all([
-      api.patch(`${base}/${t.ADMIN.id}`, { token: t.OWNER.token, body: { role: 'VIEWER' } }),
-      api.patch(`${base}/${t.OWNER.id}`, { token: t.ADMIN.token, body: { role: 'VIEWER' } }),
+      sb.api.patch(`${base}/${t.ADMIN.id}`, { token: t.OWNER.token, body: { role: 'VIEWER' } }),
+      sb.api.patch(`${base}/${t.OWNER.id}`, { token: t.ADMIN.token, body: { role: 'VIEWER' } }),
     ]);
-    const members = (await api.get(base, { token: t.VIEWER.token })).body.data as { role: string }[];
+    const members = (await sb.api.get(base, { token: t.VIEWER.token })).body.data as { role: string }[];
     expect(members.filter((m) => m.role === 'OWNER')).toHaveLength(1);
     expect(results.map((r) => r.status).sort()).toContain(200);
   });
@@ -237,18 +242,18 @@ describe('changing and removing members', () => {
   it('changes a role, and the new capabilities apply at once', async () => {
     const t = await team();
     const base = `/v1/projects/${t.project.id}/members`;
-    expectError(await api.get(base, { token: t.DEVELOPER.token }), 403, 'SERVICE_PERMISSION_DENIED');
-    const res = await api.patch(`${base}/${t.DEVELOPER.id}`, { token: t.ADMIN.token, body: { role: 'VIEWER' } });
+    expectError(await sb.api.get(base, { token: t.DEVELOPER.token }), 403, 'SERVICE_PERMISSION_DENIED');
+    const res = await sb.api.patch(`${base}/${t.DEVELOPER.id}`, { token: t.ADMIN.token, body: { role: 'VIEWER' } });
     expect(res.body).toMatchObject({ userId: t.DEVELOPER.id, role: 'VIEWER' });
-    expect((await api.get(base, { token: t.DEVELOPER.token })).status).toBe(200);
+    expect((await sb.api.get(base, { token: t.DEVELOPER.token })).status).toBe(200);
   });
 
   it('removes a member, who then gets 404 for the project', async () => {
     const t = await team();
-    const res = await api.delete(`/v1/projects/${t.project.id}/members/${t.VIEWER.id}`, { token: t.ADMIN.token });
+    const res = await sb.api.delete(`/v1/projects/${t.project.id}/members/${t.VIEWER.id}`, { token: t.ADMIN.token });
     expect(res.status).toBe(204);
     expectError(
-      await api.get(`/v1/projects/${t.project.id}`, { token: t.VIEWER.token }),
+      await sb.api.get(`/v1/projects/${t.project.id}`, { token: t.VIEWER.token }),
       404,
       'SERVICE_PROJECT_NOT_FOUND',
     );
@@ -256,9 +261,9 @@ describe('changing and removing members', () => {
 
   it('answers 404 SERVICE_MEMBER_NOT_FOUND for a user who is not a member', async () => {
     const t = await team();
-    const outsider = await registerUser(api);
+    const outsider = await registerUser(sb.api);
     expectError(
-      await api.patch(`/v1/projects/${t.project.id}/members/${outsider.id}`, {
+      await sb.api.patch(`/v1/projects/${t.project.id}/members/${outsider.id}`, {
         token: t.OWNER.token,
         body: { role: 'VIEWER' },
       }),
@@ -266,7 +271,7 @@ describe('changing and removing members', () => {
       'SERVICE_MEMBER_NOT_FOUND',
     );
     expectError(
-      await api.delete(`/v1/projects/${t.project.id}/members/${outsider.id}`, { token: t.OWNER.token }),
+      await sb.api.delete(`/v1/projects/${t.project.id}/members/${outsider.id}`, { token: t.OWNER.token }),
       404,
       'SERVICE_MEMBER_NOT_FOUND',
     );

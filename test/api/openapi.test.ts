@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../server/routes.js';
-import { type Client, client } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 
-let server: TestServer;
-let api: Client;
+import { useTestServer } from '../support/use-test-server.js';
+
+const t = useTestServer();
+
 let doc: any;
 beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-  doc = (await api.get('/openapi.json')).body;
+  doc = (await t.api.get('/openapi.json')).body;
 });
-afterAll(() => server.dispose());
 
 describe('OpenAPI document', () => {
   it('is OpenAPI 3.1 with both credential schemes', () => {

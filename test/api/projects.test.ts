@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addMember, createKey, createProject, expectError, registerUser } from '../support/factories.js';
-import { type Client, client } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 
-let server: TestServer;
-let api: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  api = client(server.url);
-});
-afterAll(() => server.dispose());
+import { useTestServer } from '../support/use-test-server.js';
+
+const t = useTestServer();
 
 describe('projects', () => {
   it('creates a project whose creator is its OWNER member and ownerId', async () => {
-    const owner = await registerUser(api);
-    const res = await api.post('/v1/projects', { token: owner.token, body: { name: '  Chat app  ' } });
+    const owner = await registerUser(t.api);
+    const res = await t.api.post('/v1/projects', { token: owner.token, body: { name: '  Chat app  ' } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       id: expect.stringMatching(/^prj_/),
@@ -23,20 +17,20 @@ describe('projects', () => {
       role: 'OWNER',
     });
     expect(res.body.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    const members = await api.get(`/v1/projects/${res.body.id}/members`, { token: owner.token });
+    const members = await t.api.get(`/v1/projects/${res.body.id}/members`, { token: owner.token });
     expect(members.body.data).toEqual([
       expect.objectContaining({ userId: owner.id, email: owner.email, role: 'OWNER' }),
     ]);
   });
 
   it('lists only the projects the caller is a member of, with the caller’s role', async () => {
-    const alice = await registerUser(api);
-    const bob = await registerUser(api);
-    const mine = await createProject(api, alice, 'Alice’s');
-    const shared = await createProject(api, bob, 'Bob’s shared');
-    await createProject(api, bob, 'Bob’s private');
-    await addMember(api, shared.id, bob, alice, 'VIEWER');
-    const res = await api.get('/v1/projects', { token: alice.token });
+    const alice = await registerUser(t.api);
+    const bob = await registerUser(t.api);
+    const mine = await createProject(t.api, alice, 'Alice’s');
+    const shared = await createProject(t.api, bob, 'Bob’s shared');
+    await createProject(t.api, bob, 'Bob’s private');
+    await addMember(t.api, shared.id, bob, alice, 'VIEWER');
+    const res = await t.api.get('/v1/projects', { token: alice.token });
     expect(res.body.data.map((p: { id: string; role: string }) => [p.id, p.role])).toEqual([
       [mine.id, 'OWNER'],
       [shared.id, 'VIEWER'],
@@ -44,9 +38,9 @@ describe('projects', () => {
   });
 
   it('answers a non-member exactly as for a project that does not exist (404 SERVICE_PROJECT_NOT_FOUND)', async () => {
-    const owner = await registerUser(api);
-    const stranger = await registerUser(api);
-    const project = await createProject(api, owner);
+    const owner = await registerUser(t.api);
+    const stranger = await registerUser(t.api);
+    const project = await createProject(t.api, owner);
     for (const [method, path] of [
       ['GET', `/v1/projects/${project.id}`],
       ['PATCH', `/v1/projects/${project.id}`],
@@ -55,11 +49,11 @@ describe('projects', () => {
       ['GET', `/v1/projects/${project.id}/api-keys`],
       ['GET', `/v1/projects/${project.id}/audit-logs`],
     ]) {
-      const forStranger = await api.request(method, path, {
+      const forStranger = await t.api.request(method, path, {
         token: stranger.token,
         body: method === 'PATCH' ? { name: 'x' } : undefined,
       });
-      const missing = await api.request(method, path.replace(project.id, 'prj_doesnotexist'), {
+      const missing = await t.api.request(method, path.replace(project.id, 'prj_doesnotexist'), {
         token: owner.token,
         body: method === 'PATCH' ? { name: 'x' } : undefined,
       });
@@ -70,50 +64,54 @@ describe('projects', () => {
   });
 
   it('lets every member read the project, and only project:write rename it', async () => {
-    const owner = await registerUser(api);
-    const project = await createProject(api, owner, 'Old');
-    const billing = await registerUser(api);
-    const developer = await registerUser(api);
-    await addMember(api, project.id, owner, billing, 'BILLING');
-    await addMember(api, project.id, owner, developer, 'DEVELOPER');
-    expect((await api.get(`/v1/projects/${project.id}`, { token: billing.token })).body).toMatchObject({
+    const owner = await registerUser(t.api);
+    const project = await createProject(t.api, owner, 'Old');
+    const billing = await registerUser(t.api);
+    const developer = await registerUser(t.api);
+    await addMember(t.api, project.id, owner, billing, 'BILLING');
+    await addMember(t.api, project.id, owner, developer, 'DEVELOPER');
+    expect((await t.api.get(`/v1/projects/${project.id}`, { token: billing.token })).body).toMatchObject({
       name: 'Old',
       role: 'BILLING',
     });
 
-    const denied = await api.patch(`/v1/projects/${project.id}`, { token: developer.token, body: { name: 'New' } });
+    const denied = await t.api.patch(`/v1/projects/${project.id}`, { token: developer.token, body: { name: 'New' } });
     expectError(denied, 403, 'SERVICE_PERMISSION_DENIED');
     expect(denied.body.message).toContain('DEVELOPER');
     expect(denied.body.message).toContain('project:write');
 
-    const renamed = await api.patch(`/v1/projects/${project.id}`, { token: owner.token, body: { name: 'New' } });
+    const renamed = await t.api.patch(`/v1/projects/${project.id}`, { token: owner.token, body: { name: 'New' } });
     expect(renamed.status).toBe(200);
     expect(renamed.body.name).toBe('New');
   });
 
   it('lets only an OWNER delete, and deleting takes keys and access with it', async () => {
-    const owner = await registerUser(api);
-    const admin = await registerUser(api);
-    const project = await createProject(api, owner);
-    await addMember(api, project.id, owner, admin, 'ADMIN');
-    const key = await createKey(api, project.id, owner);
+    const owner = await registerUser(t.api);
+    const admin = await registerUser(t.api);
+    const project = await createProject(t.api, owner);
+    await addMember(t.api, project.id, owner, admin, 'ADMIN');
+    const key = await createKey(t.api, project.id, owner);
 
-    const denied = await api.delete(`/v1/projects/${project.id}`, { token: admin.token });
+    const denied = await t.api.delete(`/v1/projects/${project.id}`, { token: admin.token });
     expectError(denied, 403, 'SERVICE_PERMISSION_DENIED');
     expect(denied.body.message).toContain('ADMIN');
     expect(denied.body.message).toContain('project:delete');
 
-    expect((await api.delete(`/v1/projects/${project.id}`, { token: owner.token })).status).toBe(204);
-    expectError(await api.get(`/v1/projects/${project.id}`, { token: owner.token }), 404, 'SERVICE_PROJECT_NOT_FOUND');
-    expectError(await api.get('/v1/whoami', { token: key.key }), 401, 'SERVICE_UNAUTHENTICATED');
-    expect((await api.get('/v1/projects', { token: admin.token })).body.data).toEqual([]);
+    expect((await t.api.delete(`/v1/projects/${project.id}`, { token: owner.token })).status).toBe(204);
+    expectError(
+      await t.api.get(`/v1/projects/${project.id}`, { token: owner.token }),
+      404,
+      'SERVICE_PROJECT_NOT_FOUND',
+    );
+    expectError(await t.api.get('/v1/whoami', { token: key.key }), 401, 'SERVICE_UNAUTHENTICATED');
+    expect((await t.api.get('/v1/projects', { token: admin.token })).body.data).toEqual([]);
   });
 
   it('validates names', async () => {
-    const owner = await registerUser(api);
+    const owner = await registerUser(t.api);
     for (const name of ['', '   ', 'x'.repeat(101)]) {
       expectError(
-        await api.post('/v1/projects', { token: owner.token, body: { name } }),
+        await t.api.post('/v1/projects', { token: owner.token, body: { name } }),
         400,
         'SERVICE_VALIDATION_FAILED',
       );
