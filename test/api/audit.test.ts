@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { addMember, createKey, createProject, expectError, registerUser } from '../support/factories.js';
-
 import { useTestServer } from '../support/use-test-server.js';
 
 const t = useTestServer();

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { expectError, PASSWORD, registerUser } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { manualClock, startTestServer } from '../support/server.js';
-
 import { useTestServer } from '../support/use-test-server.js';
 
 const t = useTestServer();

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProject, expectError, registerUser, type TestUser } from '../support/factories.js';
-
 import { useTestServer } from '../support/use-test-server.js';
 
 const t = useTestServer();

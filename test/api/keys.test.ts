@@ -4,7 +4,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createKey, createProject, expectError, registerUser, type TestUser } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { manualClock, startTestServer } from '../support/server.js';
-
 import { useTestServer } from '../support/use-test-server.js';
 
 const t = useTestServer();

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { addMember, createProject, expectError, registerUser, type TestUser } from '../support/factories.js';
-
 import { useTestServer } from '../support/use-test-server.js';
 
 const sb = useTestServer();

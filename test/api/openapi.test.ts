@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../server/routes.js';
-
 import { useTestServer } from '../support/use-test-server.js';
 
 const t = useTestServer();
