@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/connection.js';
 import type { Clock } from './clock.js';
+import type { EventBus } from './events/bus.js';
 import type { IdGenerator } from './ids.js';
 import type { Services } from './services.js';
 
@@ -17,6 +18,8 @@ export interface Infrastructure {
   dataDir: string;
   /** Outbound HTTP (webhook deliveries); injected so tests can observe or fail it. */
   fetch: typeof fetch;
+  /** Internal events, for the parts of the server that react to changes made elsewhere. */
+  events: EventBus;
   version: string;
 }
 

@@ -1,10 +1,13 @@
 import { once } from 'node:events';
+import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import pino, { type Logger } from 'pino';
-import { openDatabase } from '../db/connection.js';
+import { type Db, openDatabase } from '../db/connection.js';
+import { lockDataDir } from '../db/data-dir-lock.js';
 import { createApp } from './app.js';
 import { type Clock, systemClock } from './clock.js';
 import type { AppContext, DeploymentMode, Infrastructure } from './context.js';
+import { createEventBus } from './events/bus.js';
 import { createIdGenerator } from './ids.js';
 import { createServices } from './services.js';
 import { readVersion } from './version.js';
@@ -36,37 +39,46 @@ export const DEFAULT_HOST = '127.0.0.1';
 /**
  * Starts Switchboard: what `npm start`, `switchboard serve`, the tests and the desktop app all call.
  * It owns nothing global; `close()` stops listening, ends open connections and closes the database.
+ * Only one server may use a data folder at a time: a second one fails to start (DataDirInUseError).
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? pino({ level: 'info' });
-  const db = openDatabase(options.dataDir);
-  const infra: Infrastructure = {
-    db,
-    clock,
-    ids: createIdGenerator(clock),
-    logger,
-    mode: options.mode ?? 'local',
-    dataDir: options.dataDir,
-    fetch: options.fetch ?? globalThis.fetch,
-    version: readVersion(),
-  };
-  const ctx: AppContext = { ...infra, services: createServices(infra) };
-  const app = createApp(ctx);
-
   const host = options.host ?? DEFAULT_HOST;
-  const server = app.listen(options.port ?? DEFAULT_PORT, host);
+  const lock = lockDataDir(options.dataDir);
+  let db: Db | undefined;
+  const shutDownStorage = () => {
+    db?.$client.close();
+    lock.release();
+  };
+
+  let server: Server;
+  try {
+    db = openDatabase(options.dataDir);
+    const infra: Infrastructure = {
+      db,
+      clock,
+      ids: createIdGenerator(clock),
+      logger,
+      mode: options.mode ?? 'local',
+      dataDir: options.dataDir,
+      fetch: options.fetch ?? globalThis.fetch,
+      events: createEventBus(),
+      version: readVersion(),
+    };
+    const ctx: AppContext = { ...infra, services: createServices(infra) };
+    server = createApp(ctx).listen(options.port ?? DEFAULT_PORT, host);
+    await once(server, 'listening');
+  } catch (err) {
+    shutDownStorage();
+    throw err;
+  }
+
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  try {
-    await once(server, 'listening');
-  } catch (err) {
-    db.$client.close();
-    throw err;
-  }
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
 
@@ -77,7 +89,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((err) => {
-          db.$client.close();
+          shutDownStorage();
           if (err) reject(err);
           else resolve();
         });

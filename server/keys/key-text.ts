@@ -25,7 +25,7 @@ export function generateKeyText(environment: Environment): NewKeyText {
   return {
     text: `${KEY_PREFIX}_${ENVIRONMENT_SEGMENTS[environment]}_${publicId}.${secret}`,
     publicId,
-    secretHash: hashSecret(secret),
+    secretHash: hashSecret(secret).toString('hex'),
   };
 }
 
@@ -38,8 +38,8 @@ export function parseKeyText(text: string): { publicId: string; secret: string }
  * SHA-256 suffices for a random 238-bit secret (nothing to brute-force), and keeps key
  * authentication cheap on every runtime request; passwords get scrypt instead.
  */
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+export function hashSecret(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest();
 }
 
 export const looksLikeApiKey = (credential: string) => credential.startsWith(`${KEY_PREFIX}_`);

@@ -15,7 +15,19 @@ export type ApiKeyRow = typeof apiKeys.$inferSelect;
 /** `lastUsedAt` is written at most this often per key, so that reads do not each cost a write. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
-export function createKeyService({ db, clock, ids }: Infrastructure, audit: AuditService) {
+/** Bounds the cache below; past it the cache starts over (keys are few, so this is a safety net). */
+const MAX_CACHED_KEYS = 10_000;
+
+/** What authentication needs of an active key, kept in memory after its first use. */
+interface ActiveKey {
+  id: string;
+  projectId: string;
+  environment: Environment;
+  secretHash: Buffer;
+  lastUsedAt: number | null;
+}
+
+export function createKeyService({ db, clock, ids, events }: Infrastructure, audit: AuditService) {
   // The hot path of every runtime request: prepared once.
   const findByPublicId = db
     .select({
@@ -29,6 +41,26 @@ export function createKeyService({ db, clock, ids }: Infrastructure, audit: Audi
     .from(apiKeys)
     .where(eq(apiKeys.publicId, sql.placeholder('publicId')))
     .prepare();
+  /**
+   * Active keys by public id. Key authentication runs on every runtime request, and reading the key
+   * from SQLite was its main cost. The cache is exact, not eventually consistent: this process is
+   * the only one using the database (lockDataDir), and every way a key stops being active (revoke,
+   * project deletion) goes through here and drops the entry. Unknown ids are never cached.
+   */
+  const activeKeys = new Map<string, ActiveKey>();
+  events.on('project.deleted', ({ projectId }) => {
+    for (const [publicId, key] of activeKeys) if (key.projectId === projectId) activeKeys.delete(publicId);
+  });
+
+  function loadActiveKey(publicId: string): ActiveKey | undefined {
+    const row = findByPublicId.get({ publicId });
+    if (!row || row.revokedAt !== null) return undefined;
+    if (activeKeys.size >= MAX_CACHED_KEYS) activeKeys.clear();
+    const key: ActiveKey = { ...row, secretHash: Buffer.from(row.secretHash, 'hex') };
+    activeKeys.set(publicId, key);
+    return key;
+  }
+
   const touch = db
     .update(apiKeys)
     .set({ lastUsedAt: sql`${sql.placeholder('now')}` })
@@ -80,7 +112,7 @@ export function createKeyService({ db, clock, ids }: Infrastructure, audit: Audi
           .update(apiKeys)
           .set({ revokedAt: clock.now() })
           .where(inScope(apiKeys, scope, eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
-          .returning({ name: apiKeys.name })
+          .returning({ name: apiKeys.name, publicId: apiKeys.publicId })
           .get();
         if (!revoked) {
           throw notFound('SERVICE_API_KEY_NOT_FOUND', `No active API key ${keyId} in ${scope.environment}.`);
@@ -93,21 +125,25 @@ export function createKeyService({ db, clock, ids }: Infrastructure, audit: Audi
           environment: scope.environment,
           details: { name: revoked.name },
         });
+        activeKeys.delete(revoked.publicId);
       });
+      events.emit('api_key.revoked', { projectId: scope.projectId, keyId });
     },
 
     /** The key's scope, taken from its stored record; null for unknown, revoked or wrong secrets. */
     authenticate(text: string): KeyAuth | null {
       const parsed = parseKeyText(text);
       if (!parsed) return null;
-      const row = findByPublicId.get({ publicId: parsed.publicId });
-      if (!row || row.revokedAt !== null) return null;
-      const expected = Buffer.from(row.secretHash, 'hex');
-      const actual = Buffer.from(hashSecret(parsed.secret), 'hex');
-      if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+      const key = activeKeys.get(parsed.publicId) ?? loadActiveKey(parsed.publicId);
+      if (!key) return null;
+      const actual = hashSecret(parsed.secret);
+      if (actual.length !== key.secretHash.length || !timingSafeEqual(actual, key.secretHash)) return null;
       const now = clock.now();
-      if (row.lastUsedAt === null || now - row.lastUsedAt >= LAST_USED_RESOLUTION_MS) touch.run({ id: row.id, now });
-      return { kind: 'key', keyId: row.id, scope: { projectId: row.projectId, environment: row.environment } };
+      if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+        touch.run({ id: key.id, now });
+        key.lastUsedAt = now;
+      }
+      return { kind: 'key', keyId: key.id, scope: { projectId: key.projectId, environment: key.environment } };
     },
   };
 }

@@ -7,7 +7,7 @@ import { projectNotFound } from '../errors.js';
 
 export type ProjectRow = typeof projects.$inferSelect;
 
-export function createProjectService({ db, clock, ids, logger }: Infrastructure, audit: AuditService) {
+export function createProjectService({ db, clock, ids, logger, events }: Infrastructure, audit: AuditService) {
   // Every project route asks this first: prepared once.
   const findRole = db
     .select({ role: projectMembers.role })
@@ -106,6 +106,7 @@ export function createProjectService({ db, clock, ids, logger }: Infrastructure,
       const deleted = db.delete(projects).where(eq(projects.id, projectId)).run();
       if (deleted.changes === 0) throw projectNotFound();
       logger.info({ projectId, actor }, 'project deleted');
+      events.emit('project.deleted', { projectId });
     },
   };
 }

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { DataDirInUseError } from '../../server/index.js';
 import { addMember, createKey, createProject, registerUser } from '../support/factories.js';
 import { client } from '../support/http.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { makeDataDir, startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 afterAll(() => server?.dispose());
@@ -43,5 +44,22 @@ describe('restart', () => {
     ).toBe(200);
     const audit = await api.get(`/v1/projects/${project.id}/audit-logs`, { token: owner.token });
     expect(audit.body.data).toHaveLength(3);
+  });
+});
+
+describe('the data folder', () => {
+  it('serves one server at a time: a second one on the same folder refuses to start', async () => {
+    const dataDir = makeDataDir();
+    const first = await startTestServer({ dataDir });
+    try {
+      await expect(startTestServer({ dataDir })).rejects.toThrow(DataDirInUseError);
+      // The first server is unaffected by the attempt.
+      expect((await client(first.url).get('/healthz')).status).toBe(200);
+    } finally {
+      await first.close();
+    }
+    // Once the first has stopped, the folder is free again.
+    const second = await startTestServer({ dataDir });
+    await second.dispose();
   });
 });

@@ -7,7 +7,7 @@ describe('API key text', () => {
     expect(key.text).toMatch(/^sb_prod_[A-Za-z0-9]{20}\.[A-Za-z0-9]{40}$/);
     const parsed = parseKeyText(key.text);
     expect(parsed?.publicId).toBe(key.publicId);
-    expect(hashSecret(parsed?.secret ?? '')).toBe(key.secretHash);
+    expect(hashSecret(parsed?.secret ?? '').toString('hex')).toBe(key.secretHash);
     expect(key.text).not.toContain(key.secretHash);
   });
 

@@ -1,0 +1,88 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { CpuReply, CpuRequest, ReadyMessage, ServerKind } from './servers.js';
+
+const SERVERS_SCRIPT = fileURLToPath(new URL('./servers.ts', import.meta.url));
+/** Absolute, so that the child finds tsx whatever the working directory. */
+const TSX_LOADER = import.meta.resolve('tsx');
+const READY_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 5_000;
+
+export interface ServerProcess {
+  url: string;
+  /** CPU time the server process has used so far, in microseconds (all its threads). */
+  cpuMicros(): Promise<number>;
+  /** Asks the server to close, then kills it if it has not exited within a few seconds. */
+  stop(): Promise<void>;
+}
+
+/** Every server process not yet known to have exited, so that an interrupted run can kill them. */
+const live = new Set<ChildProcess>();
+
+/** Synchronous last resort for exit paths that cannot wait (Ctrl-C, uncaught errors). */
+export function killAllServers(): void {
+  for (const child of live) child.kill('SIGKILL');
+}
+
+/**
+ * Starts `bench/servers.ts <kind>` in its own Node process (under tsx, as `npm run bench` runs us)
+ * and resolves with its URL once it listens. `cpuProfDir` adds `--cpu-prof`, for investigations.
+ */
+export function spawnServer(kind: ServerKind, args: string[] = [], cpuProfDir?: string): Promise<ServerProcess> {
+  const profiling = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
+  const child = fork(SERVERS_SCRIPT, [kind, ...args], {
+    execArgv: ['--import', TSX_LOADER, ...profiling],
+    // The server's own output (a crash, a warning) goes straight to our terminal.
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  live.add(child);
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      live.delete(child);
+      resolve();
+    });
+  });
+
+  const stop = async () => {
+    if (!live.has(child)) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const cpuMicros = () =>
+    new Promise<number>((resolve, reject) => {
+      const onReply = (message: ReadyMessage | CpuReply) => {
+        if (message.type !== 'cpu') return;
+        child.off('message', onReply);
+        resolve(message.micros);
+      };
+      child.on('message', onReply);
+      child.send({ type: 'cpu' } satisfies CpuRequest, (err) => err && reject(err));
+      // Settling twice is harmless: this only matters if the server dies before it answers.
+      exited.then(() => reject(new Error(`The ${kind} server exited.`)));
+    });
+
+  return new Promise<ServerProcess>((resolve, reject) => {
+    const onReady = (message: ReadyMessage | CpuReply) => {
+      if (message.type !== 'ready') return;
+      settle();
+      resolve({ url: message.url, cpuMicros, stop });
+    };
+    const fail = (reason: string) => {
+      settle();
+      stop().finally(() => reject(new Error(`The ${kind} server did not start: ${reason}.`)));
+    };
+    const onError = (err: Error) => fail(err.message);
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      fail(`it exited (${signal ?? `code ${code}`})`);
+    const timer = setTimeout(() => fail(`no URL within ${READY_TIMEOUT_MS / 1000} s`), READY_TIMEOUT_MS);
+    // Whichever comes first wins; the others must not fire later (say, on a normal stop).
+    const settle = () => {
+      clearTimeout(timer);
+      child.off('message', onReady).off('error', onError).off('exit', onExit);
+    };
+    child.on('message', onReady).once('error', onError).once('exit', onExit);
+  });
+}

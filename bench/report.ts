@@ -1,0 +1,54 @@
+import type { Measurement } from './load.js';
+
+/** The figure the benchmark exists for: key-authenticated GET throughput relative to bare Express. */
+export const TARGET_RATIO = 0.7;
+
+const HEADERS = ['Scenario', 'Conn', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'Responses', 'Non-2xx', 'Errors'];
+/** The scenario name is text; every other column is a number and reads best right-aligned. */
+const pad = (cell: string, width: number, column: number) => (column === 0 ? cell.padEnd(width) : cell.padStart(width));
+
+function row(m: Measurement): string[] {
+  return [
+    m.name,
+    String(m.connections),
+    m.requestsPerSecond.toFixed(m.requestsPerSecond < 100 ? 1 : 0),
+    String(m.p50),
+    String(m.p99),
+    m.serverCpuPerRequest.toFixed(0),
+    String(m.responses),
+    m.non2xx === 0 ? '0' : `${m.non2xx} (${m.statusSummary})`,
+    String(m.errors),
+  ];
+}
+
+export function formatTable(measurements: readonly Measurement[]): string {
+  const rows = [HEADERS, ...measurements.map(row)];
+  const widths = HEADERS.map((_, column) => Math.max(...rows.map((cells) => cells[column].length)));
+  const lines = rows.map((cells) => cells.map((cell, column) => pad(cell, widths[column], column)).join('  '));
+  lines.splice(1, 0, widths.map((width) => '-'.repeat(width)).join('  '));
+  return lines.join('\n');
+}
+
+const percent = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
+
+/** `name / base: 81.2%` — throughput of one scenario as a share of another's. */
+export function formatRatio(label: string, of: Measurement, base: Measurement): string {
+  return `${label.padEnd(34)} ${percent(of.requestsPerSecond / base.requestsPerSecond).padStart(6)}`;
+}
+
+/** The target line: the key-auth ratio, the target and the verdict. Information, not an assertion. */
+export function formatVerdict(keyAuth: Measurement, plain: Measurement): string {
+  const ratio = keyAuth.requestsPerSecond / plain.requestsPerSecond;
+  const verdict = ratio >= TARGET_RATIO ? 'PASS' : 'BELOW TARGET';
+  return `${formatRatio('key-auth GET / plain handler', keyAuth, plain)}   target ≥ ${percent(TARGET_RATIO).replace('.0', '')}   ${verdict}`;
+}
+
+/**
+ * The same comparison from server CPU time per request (plain ÷ key-auth): what each request costs,
+ * whatever share of the CPUs the server got. It cross-checks the req/s ratio, which other processes
+ * on the machine can skew.
+ */
+export function formatCpuRatio(keyAuth: Measurement, plain: Measurement): string {
+  const ratio = plain.serverCpuPerRequest / keyAuth.serverCpuPerRequest;
+  return `${'  same, from server CPU µs/req'.padEnd(34)} ${percent(ratio).padStart(6)}`;
+}

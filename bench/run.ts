@@ -1,0 +1,145 @@
+/**
+ * `npm run bench`: throughput of Switchboard's key-authenticated GET against a bare Express handler.
+ *
+ * Each server runs in its own child process (bench/servers.ts), one at a time, while this process
+ * generates the load: on a 2-core machine, autocannon in the server's process would take CPU from
+ * the very code being measured. The output is information, not a test: the exit code is 0 whatever
+ * the figures, and non-zero only when the benchmark could not run or its figures would be meaningless.
+ * Settings: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_LOGIN_CONNECTIONS, BENCH_LOGIN_DURATION,
+ * BENCH_CPU_PROF (see bench/config.ts).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { killAllServers, spawnServer } from './child.js';
+import { type BenchConfig, readConfig } from './config.js';
+import { type LoadOptions, type Measurement, measure } from './load.js';
+import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './report.js';
+import { createCredentials } from './setup.js';
+
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+
+/** A ratio over failed requests compares nothing: stop rather than print it. */
+function requireAllOk(m: Measurement): void {
+  if (m.non2xx > 0 || m.errors > 0) {
+    throw new Error(
+      `"${m.name}" had ${m.non2xx} non-2xx responses (${m.statusSummary || 'none'}) and ${m.errors} ` +
+        'connection errors: its figures would be meaningless.',
+    );
+  }
+}
+
+async function measurePlain(config: BenchConfig, load: LoadOptions): Promise<Measurement> {
+  const server = await spawnServer('plain', [], config.cpuProfDir);
+  try {
+    progress(`Measuring plain handler (${server.url}) …`);
+    return await measure('plain Express handler', { url: `${server.url}/plain`, cpuMicros: server.cpuMicros }, load);
+  } finally {
+    await server.stop();
+  }
+}
+
+interface SwitchboardResults {
+  keyAuth: Measurement;
+  session: Measurement;
+  healthz: Measurement;
+  login: Measurement;
+}
+
+async function measureSwitchboard(
+  config: BenchConfig,
+  load: LoadOptions,
+  dataDir: string,
+): Promise<SwitchboardResults> {
+  const server = await spawnServer('switchboard', [dataDir], config.cpuProfDir);
+  try {
+    const credentials = await createCredentials(server.url);
+    const run = (name: string, path: string, options: LoadOptions) => {
+      progress(`Measuring ${name} …`);
+      return measure(name, { url: `${server.url}${path}`, cpuMicros: server.cpuMicros }, options);
+    };
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+    // The headline first, right after its warm-up, before the other scenarios have filled the database.
+    const keyAuth = await run('key-auth GET /v1/whoami', '/v1/whoami', {
+      ...load,
+      headers: bearer(credentials.apiKey),
+    });
+    const session = await run('session GET /v1/whoami', '/v1/whoami', {
+      ...load,
+      headers: bearer(credentials.sessionToken),
+    });
+    // No credential and no /v1 router: what Switchboard's app costs before any route code runs.
+    const healthz = await run('GET /healthz (no auth)', '/healthz', load);
+    // Last: every login inserts a session row, and scrypt keeps the libuv threads busy.
+    const login = await run('POST /v1/auth/login', '/v1/auth/login', {
+      ...load,
+      connections: config.loginConnections,
+      duration: config.loginDuration,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: credentials.email, password: credentials.password }),
+    });
+    return { keyAuth, session, healthz, login };
+  } finally {
+    await server.stop();
+  }
+}
+
+function printReport(plain: Measurement, { keyAuth, session, healthz, login }: SwitchboardResults): void {
+  console.log('');
+  console.log(formatTable([plain, keyAuth, session, healthz, login]));
+  console.log('');
+  console.log(formatVerdict(keyAuth, plain));
+  console.log(formatCpuRatio(keyAuth, plain));
+  console.log(formatRatio('session GET / plain handler', session, plain));
+  console.log(formatRatio('GET /healthz / plain handler', healthz, plain));
+  console.log(formatRatio('key-auth GET / GET /healthz', keyAuth, healthz));
+  // These are for information: a failure is worth a line, not an abort.
+  for (const m of [session, healthz, login]) {
+    if (m.non2xx > 0 || m.errors > 0) {
+      console.log(`warning: "${m.name}" had ${m.non2xx} non-2xx (${m.statusSummary}) and ${m.errors} errors.`);
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const load: LoadOptions = { connections: config.connections, duration: config.duration, warmup: config.warmup };
+  progress(
+    `Switchboard benchmark: ${config.connections} connections, ${config.duration} s per scenario after ` +
+      `${config.warmup} s warm-up; login ${config.loginConnections} connections, ${config.loginDuration} s. ` +
+      `Node ${process.version}, ${availableParallelism()} CPUs.`,
+  );
+  const busy = loadavg()[0];
+  // Server and load generator already share the cores; anything else running skews req/s.
+  if (busy >= 1) progress(`Note: load average ${busy.toFixed(1)} before starting: req/s will be noisy.`);
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-bench-'));
+  // Ctrl-C (or a kill) skips `finally`: kill the servers and delete the data ourselves.
+  const interrupted = (signal: NodeJS.Signals) => {
+    killAllServers();
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+  try {
+    // One server at a time: two would share the 2 cores and slow each other down.
+    const plain = await measurePlain(config, load);
+    requireAllOk(plain);
+    const switchboard = await measureSwitchboard(config, load, dataDir);
+    requireAllOk(switchboard.keyAuth);
+    printReport(plain, switchboard);
+    if (config.cpuProfDir) console.log(`\nServer CPU profiles (.cpuprofile) written to ${config.cpuProfDir}`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// If anything escapes (a bug here), no server process may outlive us.
+process.once('exit', killAllServers);
+
+main().catch((err: unknown) => {
+  console.error(`\nBenchmark failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+});

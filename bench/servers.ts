@@ -1,0 +1,85 @@
+/**
+ * The servers under test, one per process: `tsx bench/servers.ts plain` or
+ * `tsx bench/servers.ts switchboard <dataDir>`. Started by `spawnServer` (bench/child.ts), never
+ * by hand: it reports its URL over IPC, so the load generator can run in another process and not
+ * compete with the server for the same event loop.
+ */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import pino from 'pino';
+import { startServer } from '../server/index.js';
+
+export type ServerKind = 'plain' | 'switchboard';
+
+/** Sent once, when the server listens. */
+export interface ReadyMessage {
+  type: 'ready';
+  url: string;
+}
+/** Asked for by the parent around each measured run: the server's own CPU cost per request. */
+export interface CpuRequest {
+  type: 'cpu';
+}
+export interface CpuReply {
+  type: 'cpu';
+  /** User plus system CPU time of the whole process (every thread), in microseconds. */
+  micros: number;
+}
+
+interface Running {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The baseline: Express 5 with a single JSON handler and none of Switchboard's middleware. */
+async function startPlain(): Promise<Running> {
+  const app = express();
+  app.get('/plain', (_req, res) => {
+    res.json({ ok: true });
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** The real server, as the tests start it; the parent owns (creates and deletes) the data dir. */
+function startSwitchboard(dataDir: string): Promise<Running> {
+  return startServer({ dataDir, port: 0, host: '127.0.0.1', logger: pino({ level: 'silent' }) });
+}
+
+async function main(): Promise<void> {
+  const [kind, dataDir] = process.argv.slice(2);
+  if (!process.send) throw new Error('bench/servers.ts must be started by bench/run.ts (it reports over IPC).');
+  let running: Running;
+  if (kind === 'plain') running = await startPlain();
+  else if (kind === 'switchboard' && dataDir) running = await startSwitchboard(dataDir);
+  else throw new Error(`Usage: servers.ts plain | switchboard <dataDir> (got ${process.argv.slice(2).join(' ')})`);
+
+  // Exit through process.exit (not death by signal) so that `--cpu-prof` gets to write its profile.
+  const stop = () => {
+    running.close().finally(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  // The parent is gone (crashed or killed): nobody will stop us otherwise.
+  process.once('disconnect', stop);
+  process.on('message', (message: CpuRequest) => {
+    if (message.type !== 'cpu') return;
+    const { user, system } = process.cpuUsage();
+    process.send?.({ type: 'cpu', micros: user + system } satisfies CpuReply);
+  });
+  process.send({ type: 'ready', url: running.url } satisfies ReadyMessage);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,34 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+export const LOCK_FILE = 'switchboard.lock';
+
+export class DataDirInUseError extends Error {
+  constructor(readonly dataDir: string) {
+    super(
+      `The data folder ${dataDir} is in use by another Switchboard server. Stop it, or choose another data folder.`,
+    );
+    this.name = 'DataDirInUseError';
+  }
+}
+
+/**
+ * Makes this server the only one using `dataDir`. Two servers on one folder would each keep their
+ * own in-memory state (cached credentials, realtime connections, the webhook worker) and contradict
+ * each other. The lock is SQLite's own exclusive file lock on a small side file: the operating
+ * system drops it when the process ends, however it ends, so a crash never leaves a stale lock.
+ */
+export function lockDataDir(dataDir: string): { release(): void } {
+  mkdirSync(dataDir, { recursive: true });
+  const lock = new Database(join(dataDir, LOCK_FILE), { timeout: 0 });
+  try {
+    lock.pragma('locking_mode = EXCLUSIVE');
+    lock.exec('BEGIN EXCLUSIVE');
+  } catch (err) {
+    lock.close();
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataDirInUseError(dataDir);
+    throw err;
+  }
+  return { release: () => lock.close() };
+}
