@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import type { AnyRoute, AuthMode } from '../http/route.js';
 import { errorSchema } from '../shared/schemas.js';
+import { simplifySchemas } from './simplify-schemas.js';
 
 const SECURITY: Record<AuthMode, { [scheme: string]: string[] }[]> = {
   none: [],
@@ -72,7 +73,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
   for (const route of routes) {
     paths[route.path] = { ...paths[route.path], [route.method]: operation(route) };
   }
-  return createDocument({
+  const document = createDocument({
     openapi: '3.1.0',
     info: {
       title: 'Switchboard API',
@@ -100,4 +101,5 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
     },
     paths,
   });
+  return simplifySchemas(document);
 }

@@ -30,15 +30,20 @@ describe.skipIf(chromiumUnavailable('the /docs browser tests'))('/docs in headle
     );
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    // Scalar validates the document it loads and warns in the console about what it cannot read.
+    const consoleProblems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') consoleProblems.push(message.text());
+    });
     const res = await page.goto(`${server.url}/docs`);
     expect(res?.status()).toBe(200);
     // The first tag (Auth) is open by default, so its first operation renders without any click.
     await visible(page.getByRole('heading', { name: 'Create an account' }));
-    return { ...offline, page, loaded, pageErrors };
+    return { ...offline, page, loaded, pageErrors, consoleProblems };
   }
 
   it('renders the API reference from /openapi.json with the script served locally and nothing fetched off the machine', async () => {
-    const { page, loaded, pageErrors, blocked, close } = await openDocs();
+    const { page, loaded, pageErrors, consoleProblems, blocked, close } = await openDocs();
     expect(await page.title()).toBe('Switchboard API');
     await visible(page.getByRole('heading', { name: 'Switchboard API', level: 1 }));
 
@@ -56,6 +61,7 @@ describe.skipIf(chromiumUnavailable('the /docs browser tests'))('/docs in headle
     // No web fonts, CDN script, telemetry or agent: Chromium was never asked for a host off the machine.
     expect(blocked).toEqual([]);
     expect(pageErrors).toEqual([]);
+    expect(consoleProblems.filter((text) => /validation/i.test(text))).toEqual([]);
     // hideClientButton: no "Open API Client" link that would open client.scalar.com with this server's document.
     expect(await page.locator('a[href*="client.scalar.com"]').count()).toBe(0);
     await close();
