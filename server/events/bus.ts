@@ -1,12 +1,29 @@
 import { EventEmitter } from 'node:events';
+import type { Environment } from '../../db/schema/environment.js';
 
 /**
- * What happens inside the server, for the parts that react to it (caches now; realtime fan-out and
- * webhook delivery as they land). Listeners run synchronously, after the change has committed.
+ * An event of the public catalogue: what webhooks deliver (and the CLI's `tail` shows). Emitted by
+ * the domain services after the change has committed, e.g. `room.created`, `message.created`.
+ */
+export interface CatalogueEvent {
+  /** Catalogue type, e.g. `room.created`. */
+  type: string;
+  projectId: string;
+  environment: Environment;
+  /** The event's documented `data` shape (see the catalogue). */
+  data: Record<string, unknown>;
+}
+
+/**
+ * What happens inside the server, for the parts that react to it (caches, realtime fan-out,
+ * webhook delivery). Listeners run synchronously, in the order they subscribed, after the change
+ * has committed.
  */
 export interface InternalEvents {
   'project.deleted': { projectId: string };
   'api_key.revoked': { projectId: string; keyId: string };
+  /** Every event of the public catalogue. */
+  catalogue: CatalogueEvent;
 }
 
 export type InternalEventName = keyof InternalEvents;
