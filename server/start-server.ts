@@ -8,7 +8,9 @@ import { createApp } from './app.js';
 import { type Clock, systemClock } from './clock.js';
 import type { AppContext, DeploymentMode, Infrastructure } from './context.js';
 import { createEventBus } from './events/bus.js';
+import { routeUpgrades } from './http/upgrade-router.js';
 import { createIdGenerator } from './ids.js';
+import { createSignalingEndpoint, SIGNALING_PATH } from './rtc/signaling-endpoint.js';
 import { createServices } from './services.js';
 import { readVersion } from './version.js';
 
@@ -53,6 +55,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 
   let server: Server;
+  let signaling: ReturnType<typeof createSignalingEndpoint> | undefined;
   try {
     db = openDatabase(options.dataDir);
     const infra: Infrastructure = {
@@ -68,8 +71,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     };
     const ctx: AppContext = { ...infra, services: createServices(infra) };
     server = createApp(ctx).listen(options.port ?? DEFAULT_PORT, host);
+    signaling = createSignalingEndpoint(ctx);
+    routeUpgrades(server, { [SIGNALING_PATH]: signaling.handleUpgrade });
     await once(server, 'listening');
   } catch (err) {
+    signaling?.close();
     shutDownStorage();
     throw err;
   }
@@ -88,6 +94,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
+        signaling?.close();
         server.close((err) => {
           shutDownStorage();
           if (err) reject(err);

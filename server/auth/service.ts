@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { sessions } from '../../db/schema/sessions.js';
 import { users } from '../../db/schema/users.js';
+import { wholeSeconds } from '../clock.js';
 import type { Infrastructure } from '../context.js';
 import { conflict, unauthenticated } from '../errors.js';
 import type { SessionAuth } from '../http/route.js';
@@ -35,7 +36,7 @@ export function createAuthService({ db, clock, ids }: Infrastructure) {
   async function openSession(user: UserRow) {
     const now = clock.now();
     const sessionId = ids.next('ses');
-    const expiresAt = now + SESSION_TTL_MS;
+    const expiresAt = wholeSeconds(now + SESSION_TTL_MS);
     db.insert(sessions).values({ id: sessionId, userId: user.id, createdAt: now, expiresAt }).run();
     const token = await tokens.sign({ userId: user.id, sessionId }, expiresAt);
     return { token, expiresAt, user };

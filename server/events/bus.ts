@@ -22,6 +22,8 @@ export interface CatalogueEvent {
 export interface InternalEvents {
   'project.deleted': { projectId: string };
   'api_key.revoked': { projectId: string; keyId: string };
+  /** A room is gone (deleted, or with its project): its participants must be disconnected. */
+  'room.deleted': { projectId: string; environment: Environment; roomId: string };
   /** Every event of the public catalogue. */
   catalogue: CatalogueEvent;
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { permissionDenied, projectNotFound, unauthenticated, validationFailed } from '../errors.js';
 import { looksLikeApiKey } from '../keys/key-text.js';
 import { hasCapability } from '../roles/capabilities.js';
-import type { AnyRoute, KeyAuth, ProjectAuth, SessionAuth } from './route.js';
+import type { AnyRoute, KeyAuth, ProjectAuth, RtcAuth, SessionAuth } from './route.js';
 
 function bearerToken(req: Request): string | undefined {
   const header = req.headers.authorization;
@@ -18,6 +18,7 @@ const CREDENTIAL_NAMES = {
   project: 'a dashboard session token',
   key: 'a project API key',
   'session-or-key': 'a dashboard session token or a project API key',
+  rtc: 'an RTC token',
 } as const;
 
 /**
@@ -29,11 +30,21 @@ export async function authenticate(
   app: AppContext,
   route: AnyRoute,
   req: Request,
-): Promise<SessionAuth | ProjectAuth | KeyAuth | null> {
+): Promise<SessionAuth | ProjectAuth | KeyAuth | RtcAuth | null> {
   if (route.auth === 'none') return null;
   const credential = bearerToken(req);
   const expected = CREDENTIAL_NAMES[route.auth];
   if (!credential) throw unauthenticated(`This route needs ${expected} in the Authorization header.`);
+
+  if (route.auth === 'rtc') {
+    const verified = await app.services.rtcTokens.verify(credential);
+    if (!verified.ok)
+      throw unauthenticated(
+        verified.reason === 'expired' ? 'The RTC token has expired.' : `This route needs ${expected}.`,
+      );
+    const { projectId, environment, roomId, identity } = verified.claims;
+    return { kind: 'rtc', scope: { projectId, environment }, roomId, identity };
+  }
 
   const acceptsKey = route.auth === 'key' || route.auth === 'session-or-key';
   if (looksLikeApiKey(credential)) {

@@ -14,9 +14,10 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * - `project`: a session whose user is a member of the project in `{id}` and whose role holds the
  *   route's capability (non-members get the same 404 as a missing project);
  * - `key`: a project API key, which brings the environment scope.
- * - `session-or-key`: either of the two.
+ * - `session-or-key`: either of the two;
+ * - `rtc`: an RTC token (what SDK clients already hold), which brings scope, room and identity.
  */
-export type AuthMode = 'none' | 'session' | 'project' | 'key' | 'session-or-key';
+export type AuthMode = 'none' | 'session' | 'project' | 'key' | 'session-or-key' | 'rtc';
 
 export interface SessionUser {
   id: string;
@@ -36,6 +37,12 @@ export interface KeyAuth {
   keyId: string;
   scope: EnvironmentScope;
 }
+export interface RtcAuth {
+  kind: 'rtc';
+  scope: EnvironmentScope;
+  roomId: string;
+  identity: string;
+}
 
 type AuthOf<A extends AuthMode> = A extends 'session'
   ? SessionAuth
@@ -45,7 +52,9 @@ type AuthOf<A extends AuthMode> = A extends 'session'
       ? KeyAuth
       : A extends 'session-or-key'
         ? SessionAuth | KeyAuth
-        : null;
+        : A extends 'rtc'
+          ? RtcAuth
+          : null;
 
 /** `'/v1/projects/{id}/members/{userId}'` → `'id' | 'userId'`. */
 export type PathParams<P extends string> = P extends `${string}{${infer K}}${infer Rest}`

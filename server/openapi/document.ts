@@ -10,6 +10,7 @@ const SECURITY: Record<AuthMode, { [scheme: string]: string[] }[]> = {
   project: [{ session: [] }],
   key: [{ apiKey: [] }],
   'session-or-key': [{ session: [] }, { apiKey: [] }],
+  rtc: [{ rtcToken: [] }],
 };
 
 const errorResponse = (description: string) => ({
@@ -96,6 +97,12 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
           type: 'http',
           scheme: 'bearer',
           description: 'Project API key, `sb_<env>_<public>.<secret>`; it decides project and environment.',
+        },
+        rtcToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'RTC token from POST /v1/rooms/{roomId}/rtc-tokens, as held by a client SDK.',
         },
       },
     },

@@ -59,3 +59,32 @@ export function expectError(res: { status: number; body: any; headers: Headers }
   expect(res.body.requestId).toMatch(/^req_[0-9A-Z]{26}$/);
   expect(res.headers.get('x-request-id')).toBe(res.body.requestId);
 }
+
+/** An owner, a project and one API key per environment: the setting of every isolation test. */
+export async function projectWithKeys(api: Client) {
+  const owner = await registerUser(api);
+  const project = await createProject(api, owner);
+  const keys = {
+    development: (await createKey(api, project.id, owner, 'development')).key,
+    staging: (await createKey(api, project.id, owner, 'staging')).key,
+    production: (await createKey(api, project.id, owner, 'production')).key,
+  };
+  return { owner, project, keys };
+}
+
+export async function createRoom(api: Client, key: string, name = `room-${randomUUID()}`) {
+  const res = await api.post('/v1/rooms', { token: key, body: { name } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: string; name: string; environment: string };
+}
+
+export async function mintRtcToken(api: Client, key: string, roomId: string, body: Record<string, unknown> = {}) {
+  const res = await api.post(`/v1/rooms/${roomId}/rtc-tokens`, { token: key, body: { identity: 'alice', ...body } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { token: string; expiresAt: string; permissions: Record<string, boolean> };
+}
+
+/** The claims of a JWT, without verifying it (the server's tests check what it signed). */
+export function jwtClaims(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+}

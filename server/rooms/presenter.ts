@@ -1,0 +1,17 @@
+import type { z } from 'zod';
+import { toIso } from '../clock.js';
+import { type Participant, viewOf } from '../rtc/hub.js';
+import type { participantSchema, roomSchema } from './schemas.js';
+import type { RoomRow } from './service.js';
+
+export const presentRoom = (room: RoomRow, participantCount: number): z.input<typeof roomSchema> => ({
+  id: room.id,
+  name: room.name,
+  environment: room.environment,
+  maxParticipants: room.maxParticipants,
+  metadata: room.metadata,
+  participantCount,
+  createdAt: toIso(room.createdAt),
+});
+
+export const presentParticipant = (participant: Participant): z.input<typeof participantSchema> => viewOf(participant);

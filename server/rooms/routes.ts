@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { userActor } from '../audit/actor.js';
+import { toIso } from '../clock.js';
+import { environmentSchema } from '../environments.js';
+import { defineRoute } from '../http/route.js';
+import { createRtcTokenBody, rtcTokenSchema } from '../rtc/schemas.js';
+import { cursorSchema, limitSchema } from '../shared/pagination.js';
+import { listOf, pageOf } from '../shared/schemas.js';
+import { presentParticipant, presentRoom } from './presenter.js';
+import { createRoomBody, participantSchema, roomListQuery, roomSchema } from './schemas.js';
+
+const tag = 'Rooms';
+const roomNotFound = {
+  404: 'No such room in the key’s environment (`SERVICE_ROOM_NOT_FOUND`), also for another environment’s room.',
+};
+
+/** Session routes act on the environment of `?environment=` (default development). */
+const dashboardRoomQuery = z.strictObject({
+  environment: environmentSchema.optional().default('development'),
+  limit: limitSchema,
+  cursor: cursorSchema,
+});
+const dashboardCreateQuery = z.strictObject({ environment: environmentSchema.optional().default('development') });
+
+export const roomRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/rooms',
+    operationId: 'createRoom',
+    summary: 'Create a room',
+    description: 'In the API key’s environment. Names are unique within an environment (409 `SERVICE_ROOM_EXISTS`).',
+    tag,
+    auth: 'key',
+    body: createRoomBody,
+    status: 201,
+    response: roomSchema,
+    errors: { 409: 'A room of that name exists in this environment (`SERVICE_ROOM_EXISTS`).' },
+    handler: ({ app, auth, body }) => presentRoom(app.services.rooms.create(auth.scope, body), 0),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/rooms',
+    operationId: 'listRooms',
+    summary: 'List rooms',
+    description: 'Rooms of the API key’s environment, newest first.',
+    tag,
+    auth: 'key',
+    query: roomListQuery,
+    response: pageOf(roomSchema),
+    handler: ({ app, auth, query }) => {
+      const page = app.services.rooms.list(auth.scope, query);
+      return {
+        data: page.rows.map((r) => presentRoom(r, app.services.signaling.count(r.id))),
+        nextCursor: page.nextCursor,
+      };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/rooms/{id}',
+    operationId: 'getRoom',
+    summary: 'Get a room',
+    tag,
+    auth: 'key',
+    response: roomSchema,
+    errors: roomNotFound,
+    handler: ({ app, auth, params }) =>
+      presentRoom(app.services.rooms.get(auth.scope, params.id), app.services.signaling.count(params.id)),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/rooms/{id}',
+    operationId: 'deleteRoom',
+    summary: 'Delete a room',
+    description: 'Connected participants are disconnected (close code 4410); the name is free again.',
+    tag,
+    auth: 'key',
+    status: 204,
+    errors: roomNotFound,
+    handler: ({ app, auth, params }) => {
+      app.services.rooms.delete(auth.scope, params.id);
+      return undefined;
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/rooms/{id}/participants',
+    operationId: 'listParticipants',
+    summary: 'List participants',
+    description: 'Who is connected to the room’s signaling socket now, with joined time and rights.',
+    tag,
+    auth: 'key',
+    response: listOf(participantSchema),
+    errors: roomNotFound,
+    handler: ({ app, auth, params }) => {
+      const room = app.services.rooms.get(auth.scope, params.id);
+      return { data: app.services.signaling.participants(room.id).map(presentParticipant) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/rooms/{roomId}/rtc-tokens',
+    operationId: 'createRtcToken',
+    summary: 'Mint an RTC token',
+    description:
+      'A JWT for one identity in one room of the key’s environment, with claims `prj`, `env`, `room`, `identity`, ' +
+      '`publish`, `publishAudio`, `publishVideo`, `publishData`, `subscribe` and `exp`. Defaults as in LiveKit: ' +
+      'everything allowed unless turned off; audio and video follow `publish`.',
+    tag,
+    auth: 'key',
+    body: createRtcTokenBody,
+    status: 201,
+    response: rtcTokenSchema,
+    errors: roomNotFound,
+    handler: async ({ app, auth, params, body }) => {
+      const minted = await app.services.rtcTokens.mint(auth.scope, params.roomId, body);
+      return { ...minted, expiresAt: toIso(minted.expiresAt) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/rooms',
+    operationId: 'listProjectRooms',
+    summary: 'List rooms (dashboard)',
+    description: 'Rooms of `?environment=` (default development), newest first.',
+    tag,
+    auth: 'project',
+    capability: 'project:read',
+    query: dashboardRoomQuery,
+    response: pageOf(roomSchema),
+    handler: ({ app, params, query }) => {
+      const page = app.services.rooms.list({ projectId: params.id, environment: query.environment }, query);
+      return {
+        data: page.rows.map((r) => presentRoom(r, app.services.signaling.count(r.id))),
+        nextCursor: page.nextCursor,
+      };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/projects/{id}/rooms',
+    operationId: 'createProjectRoom',
+    summary: 'Create a room (dashboard)',
+    description: 'In `?environment=` (default development). Audited.',
+    tag,
+    auth: 'project',
+    capability: 'rooms:write',
+    query: dashboardCreateQuery,
+    body: createRoomBody,
+    status: 201,
+    response: roomSchema,
+    errors: { 409: 'A room of that name exists in this environment (`SERVICE_ROOM_EXISTS`).' },
+    handler: ({ app, auth, params, query, body }) => {
+      const scope = { projectId: params.id, environment: query.environment };
+      return presentRoom(app.services.rooms.create(scope, body, userActor(auth)), 0);
+    },
+  }),
+];

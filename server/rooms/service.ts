@@ -1,0 +1,112 @@
+import { and, desc, eq, lt } from 'drizzle-orm';
+import { rooms } from '../../db/schema/rooms.js';
+import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
+import type { Actor } from '../audit/actor.js';
+import type { AuditService } from '../audit/service.js';
+import type { Infrastructure } from '../context.js';
+import { conflict, notFound } from '../errors.js';
+import { decodeCursor, toPage } from '../shared/pagination.js';
+
+export type RoomRow = typeof rooms.$inferSelect;
+
+export const roomNotFound = (roomId: string) =>
+  notFound('SERVICE_ROOM_NOT_FOUND', `No room ${roomId} in this project environment.`);
+
+const catalogueRoom = (room: RoomRow) => ({
+  id: room.id,
+  name: room.name,
+  createdAt: new Date(room.createdAt).toISOString(),
+});
+
+export function createRoomService({ db, clock, ids, events }: Infrastructure, audit: AuditService) {
+  const roomExists = (name: string) =>
+    conflict('SERVICE_ROOM_EXISTS', `A room named "${name}" already exists in this environment.`);
+
+  return {
+    /**
+     * Creates a room in the scope. `auditedBy` is given when the dashboard creates it (control-plane
+     * changes are audited); runtime creation with an API key is not.
+     */
+    create(
+      scope: EnvironmentScope,
+      input: { name: string; maxParticipants?: number; metadata?: Record<string, unknown> },
+      auditedBy?: Actor,
+    ): RoomRow {
+      const room: RoomRow = {
+        id: ids.next('room'),
+        ...scopeValues(scope),
+        name: input.name,
+        maxParticipants: input.maxParticipants ?? null,
+        metadata: input.metadata ?? null,
+        createdAt: clock.now(),
+      };
+      db.transaction((tx) => {
+        const taken = tx
+          .select({ id: rooms.id })
+          .from(rooms)
+          .where(inScope(rooms, scope, eq(rooms.name, room.name)))
+          .get();
+        if (taken) throw roomExists(room.name);
+        tx.insert(rooms).values(room).run();
+        if (auditedBy) {
+          audit.record(tx, {
+            projectId: scope.projectId,
+            actor: auditedBy,
+            action: 'room.created',
+            target: { type: 'room', id: room.id },
+            environment: scope.environment,
+            details: { name: room.name },
+          });
+        }
+      });
+      events.emit('catalogue', { type: 'room.created', ...scope, data: { room: catalogueRoom(room) } });
+      return room;
+    },
+
+    /** Newest first. */
+    list(scope: EnvironmentScope, query: { limit: number; cursor?: string }) {
+      const before = decodeCursor(query.cursor);
+      const rows = db
+        .select()
+        .from(rooms)
+        .where(inScope(rooms, scope, before ? lt(rooms.id, before) : undefined))
+        .orderBy(desc(rooms.id))
+        .limit(query.limit + 1)
+        .all();
+      return toPage(rows, query.limit);
+    },
+
+    /** The room, if it is in the scope: another environment's room is as unknown as a missing one. */
+    get(scope: EnvironmentScope, roomId: string): RoomRow {
+      const room = db
+        .select()
+        .from(rooms)
+        .where(inScope(rooms, scope, eq(rooms.id, roomId)))
+        .get();
+      if (!room) throw roomNotFound(roomId);
+      return room;
+    },
+
+    find(scope: EnvironmentScope, roomId: string): RoomRow | undefined {
+      return db
+        .select()
+        .from(rooms)
+        .where(inScope(rooms, scope, eq(rooms.id, roomId)))
+        .get();
+    },
+
+    /** Deletes the room; its participants are disconnected and its name is free again. */
+    delete(scope: EnvironmentScope, roomId: string): void {
+      const room = db
+        .delete(rooms)
+        .where(and(inScope(rooms, scope, eq(rooms.id, roomId))))
+        .returning()
+        .get();
+      if (!room) throw roomNotFound(roomId);
+      events.emit('room.deleted', { ...scope, roomId });
+      events.emit('catalogue', { type: 'room.deleted', ...scope, data: { room: catalogueRoom(room) } });
+    },
+  };
+}
+
+export type RoomService = ReturnType<typeof createRoomService>;

@@ -1,0 +1,68 @@
+import { and, eq, lt, sql } from 'drizzle-orm';
+import { telemetryEvents } from '../../db/schema/telemetry.js';
+import type { EnvironmentScope } from '../../db/scope.js';
+import { inScope, scopeValues } from '../../db/scope.js';
+import type { Infrastructure } from '../context.js';
+
+/** Per project environment, older events beyond this many are dropped. */
+export const TELEMETRY_RETENTION_EVENTS = 100_000;
+/** How many inserted events between two retention checks (the check costs a count). */
+const PRUNE_EVERY = 1_000;
+
+export interface TelemetrySource extends EnvironmentScope {
+  roomId: string;
+  identity: string;
+}
+
+export function createTelemetryService({ db, clock, ids }: Infrastructure) {
+  let sincePrune = 0;
+
+  function prune(scope: EnvironmentScope): void {
+    // The id of the newest event past the retention limit; it and everything older go.
+    const cutoff = db
+      .select({ id: telemetryEvents.id })
+      .from(telemetryEvents)
+      .where(inScope(telemetryEvents, scope))
+      .orderBy(sql`${telemetryEvents.id} desc`)
+      .limit(1)
+      .offset(TELEMETRY_RETENTION_EVENTS)
+      .get();
+    if (cutoff) {
+      db.delete(telemetryEvents)
+        .where(and(inScope(telemetryEvents, scope), lt(telemetryEvents.id, cutoff.id)))
+        .run();
+      db.delete(telemetryEvents).where(eq(telemetryEvents.id, cutoff.id)).run();
+    }
+  }
+
+  return {
+    /** Stores the batch tagged with the token's project, environment, room and identity. */
+    record(source: TelemetrySource, events: { type: string; at?: string; data?: Record<string, unknown> }[]): number {
+      const receivedAt = clock.now();
+      db.transaction((tx) => {
+        for (const event of events) {
+          tx.insert(telemetryEvents)
+            .values({
+              id: ids.next('evt'),
+              ...scopeValues(source),
+              roomId: source.roomId,
+              identity: source.identity,
+              type: event.type,
+              occurredAt: event.at ? Date.parse(event.at) : receivedAt,
+              receivedAt,
+              data: event.data ?? null,
+            })
+            .run();
+        }
+      });
+      sincePrune += events.length;
+      if (sincePrune >= PRUNE_EVERY) {
+        sincePrune = 0;
+        prune(source);
+      }
+      return events.length;
+    },
+  };
+}
+
+export type TelemetryService = ReturnType<typeof createTelemetryService>;
