@@ -7,7 +7,7 @@ import { lockDataDir } from '../db/data-dir-lock.js';
 import { createApp } from './app.js';
 import { type Clock, systemClock } from './clock.js';
 import type { AppContext, DeploymentMode, Infrastructure } from './context.js';
-import { createEventBus } from './events/bus.js';
+import { createEventBus, type EventBus } from './events/bus.js';
 import { routeUpgrades } from './http/upgrade-router.js';
 import { createIdGenerator } from './ids.js';
 import { createSignalingEndpoint, SIGNALING_PATH } from './rtc/signaling-endpoint.js';
@@ -25,6 +25,8 @@ export interface ServerOptions {
   mode?: DeploymentMode;
   clock?: Clock;
   fetch?: typeof fetch;
+  /** The internal event bus; injected by tests that watch what the server emits. */
+  events?: EventBus;
   logger?: Logger;
 }
 
@@ -66,7 +68,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       mode: options.mode ?? 'local',
       dataDir: options.dataDir,
       fetch: options.fetch ?? globalThis.fetch,
-      events: createEventBus(),
+      events: options.events ?? createEventBus(),
       version: readVersion(),
     };
     const ctx: AppContext = { ...infra, services: createServices(infra) };

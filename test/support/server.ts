@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import type { Clock } from '../../server/clock.js';
 import type { DeploymentMode } from '../../server/context.js';
-import { type RunningServer, startServer } from '../../server/index.js';
+import { type EventBus, type RunningServer, startServer } from '../../server/index.js';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -20,7 +20,7 @@ export function makeDataDir(): string {
 
 /** A real server on a free loopback port with a fresh SQLite file in a temp folder. */
 export async function startTestServer(
-  options: { dataDir?: string; mode?: DeploymentMode; clock?: Clock; fetch?: typeof fetch } = {},
+  options: { dataDir?: string; mode?: DeploymentMode; clock?: Clock; fetch?: typeof fetch; events?: EventBus } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? makeDataDir();
   const server = await startServer({

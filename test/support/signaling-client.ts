@@ -1,0 +1,79 @@
+import { WebSocket } from 'ws';
+
+export interface SignalingClient {
+  socket: WebSocket;
+  /** Every message received so far, in order. */
+  received: any[];
+  /** The next message of this type (already received or still to come). */
+  next(type: string, timeoutMs?: number): Promise<any>;
+  send(message: unknown): void;
+  /** Resolves when the server closes the socket. */
+  closed: Promise<{ code: number; reason: string }>;
+  close(): void;
+}
+
+/** Opens the signaling socket with a token, as a browser would (token in the query). */
+export function connectSignaling(baseUrl: string, token?: string): SignalingClient {
+  const url = `${baseUrl.replace(/^http/, 'ws')}/v1/rtc${token ? `?access_token=${encodeURIComponent(token)}` : ''}`;
+  const socket = new WebSocket(url);
+  const received: any[] = [];
+  const consumed = new Set<unknown>();
+  const waiters: { type: string; resolve: (m: any) => void }[] = [];
+  socket.on('message', (data) => {
+    const message = JSON.parse(data.toString());
+    received.push(message);
+    const waiter = waiters.find((w) => w.type === message.type);
+    if (waiter) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      consumed.add(message);
+      waiter.resolve(message);
+    }
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+  });
+  return {
+    socket,
+    received,
+    closed,
+    next(type, timeoutMs = 5000) {
+      const ready = received.find((m) => m.type === type && !consumed.has(m));
+      if (ready) {
+        consumed.add(ready);
+        return Promise.resolve(ready);
+      }
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`no "${type}" message within ${timeoutMs} ms; got ${JSON.stringify(received)}`)),
+          timeoutMs,
+        );
+        waiters.push({
+          type,
+          resolve: (m) => {
+            clearTimeout(timer);
+            resolve(m);
+          },
+        });
+      });
+    },
+    send(message) {
+      socket.send(JSON.stringify(message));
+    },
+    close() {
+      socket.close();
+    },
+  };
+}
+
+/** A minimal session description: one m-section per entry, e.g. `['video', 'sendrecv']`. */
+export function sdp(...sections: [kind: 'audio' | 'video' | 'application', direction?: string][]): string {
+  const lines = ['v=0', 'o=- 1 2 IN IP4 127.0.0.1', 's=-', 't=0 0'];
+  sections.forEach(([kind, direction], i) => {
+    lines.push(
+      kind === 'application' ? 'm=application 9 UDP/DTLS/SCTP webrtc-datachannel' : `m=${kind} 9 UDP/TLS/RTP/SAVPF 96`,
+    );
+    lines.push(`a=mid:${i}`);
+    if (direction) lines.push(`a=${direction}`);
+  });
+  return `${lines.join('\r\n')}\r\n`;
+}
