@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumUnavailable, launchChromium, type TestBrowser } from '../support/chromium.js';
+import { createRoom, mintRtcToken, projectWithKeys } from '../support/factories.js';
+import { client } from '../support/http.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const PAGE_CLIENT = readFileSync(new URL('./rtc-page-client.js', import.meta.url), 'utf8');
+
+describe.skipIf(chromiumUnavailable('the WebRTC browser test'))('two browsers in one room over /v1/rtc', () => {
+  let server: TestServer;
+  let chromium: TestBrowser;
+  beforeAll(async () => {
+    server = await startTestServer();
+    chromium = await launchChromium({
+      args: [
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
+        // Peers on one machine connect over loopback; nothing needs STUN, TURN or mDNS.
+        '--allow-loopback-in-peer-connection',
+        '--disable-features=WebRtcHideLocalIpsWithMdns',
+      ],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await chromium?.close();
+    await server?.dispose();
+  });
+
+  async function openPage(): Promise<{ page: Page; blocked: string[] }> {
+    const context = await chromium.newOfflineContext();
+    const page = await context.newPage();
+    // A page of the server's own origin: http://127.0.0.1 is a secure context, so the camera works.
+    await page.goto(`${server.url}/`);
+    await page.addScriptTag({ content: PAGE_CLIENT });
+    return { page, blocked: context.blocked };
+  }
+
+  it('delivers the publisher’s video to a viewer, and refuses the viewer’s own video', async () => {
+    const api = client(server.url);
+    const { keys } = await projectWithKeys(api);
+    const room = await createRoom(api, keys.development, 'video-call');
+    const host = await mintRtcToken(api, keys.development, room.id, { identity: 'host' });
+    const viewer = await mintRtcToken(api, keys.development, room.id, { identity: 'viewer', publish: false });
+
+    const a = await openPage();
+    await a.page.evaluate((o) => (window as any).switchboardRtc.join(o), {
+      baseUrl: server.url,
+      token: host.token,
+      publish: true,
+    });
+    await a.page.waitForFunction(() => (window as any).rtcState?.joined);
+    const b = await openPage();
+    await b.page.evaluate((o) => (window as any).switchboardRtc.join(o), {
+      baseUrl: server.url,
+      token: viewer.token,
+      publish: false,
+    });
+
+    // The viewer's page plays the host's fake camera.
+    await b.page.waitForFunction(
+      () => {
+        const video = document.querySelector('video[data-from="host"]') as HTMLVideoElement | null;
+        return video !== null && video.videoWidth > 0;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    const size = await b.page.evaluate(() => {
+      const video = document.querySelector('video[data-from="host"]') as HTMLVideoElement;
+      return { width: video.videoWidth, height: video.videoHeight };
+    });
+    expect(size.width).toBeGreaterThan(0);
+    expect(size.height).toBeGreaterThan(0);
+
+    // The viewer tries to publish its own camera: the server refuses the offer and the host never sees it.
+    const offersBefore = await a.page.evaluate(() => (window as any).rtcState.offersReceived);
+    await b.page.evaluate(() => (window as any).rtcPublishTo('host'));
+    await b.page.waitForFunction(() => (window as any).rtcState.errors.length > 0);
+    expect(await b.page.evaluate(() => (window as any).rtcState.errors)).toEqual([
+      expect.objectContaining({ code: 'publish_not_allowed', refused: 'offer' }),
+    ]);
+    expect(await a.page.evaluate(() => (window as any).rtcState.offersReceived)).toBe(offersBefore);
+    expect(await a.page.evaluate(() => document.querySelectorAll('video').length)).toBe(0);
+
+    // Nothing left the machine.
+    expect([...a.blocked, ...b.blocked]).toEqual([]);
+  }, 90_000);
+});
