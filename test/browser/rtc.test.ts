@@ -8,6 +8,26 @@ import { startTestServer, type TestServer } from '../support/server.js';
 
 const PAGE_CLIENT = readFileSync(new URL('./rtc-page-client.js', import.meta.url), 'utf8');
 
+// The page globals the callbacks below use inside the browser (this project's TypeScript has no DOM library).
+interface RtcState {
+  joined: unknown;
+  errors: { code: string; refused?: string }[];
+  offersReceived: number;
+}
+interface VideoElement {
+  videoWidth: number;
+  videoHeight: number;
+}
+declare const window: {
+  switchboardRtc: { join(options: { baseUrl: string; token: string; publish: boolean }): Promise<void> };
+  rtcState: RtcState | undefined;
+  rtcPublishTo(identity: string): Promise<void>;
+};
+declare const document: {
+  querySelector(selector: string): VideoElement | null;
+  querySelectorAll(selector: string): { length: number };
+};
+
 describe.skipIf(chromiumUnavailable('the WebRTC browser test'))('two browsers in one room over /v1/rtc', () => {
   let server: TestServer;
   let chromium: TestBrowser;
@@ -45,14 +65,14 @@ describe.skipIf(chromiumUnavailable('the WebRTC browser test'))('two browsers in
     const viewer = await mintRtcToken(api, keys.development, room.id, { identity: 'viewer', publish: false });
 
     const a = await openPage();
-    await a.page.evaluate((o) => (window as any).switchboardRtc.join(o), {
+    await a.page.evaluate((o) => window.switchboardRtc.join(o), {
       baseUrl: server.url,
       token: host.token,
       publish: true,
     });
-    await a.page.waitForFunction(() => (window as any).rtcState?.joined);
+    await a.page.waitForFunction(() => window.rtcState?.joined);
     const b = await openPage();
-    await b.page.evaluate((o) => (window as any).switchboardRtc.join(o), {
+    await b.page.evaluate((o) => window.switchboardRtc.join(o), {
       baseUrl: server.url,
       token: viewer.token,
       publish: false,
@@ -61,27 +81,27 @@ describe.skipIf(chromiumUnavailable('the WebRTC browser test'))('two browsers in
     // The viewer's page plays the host's fake camera.
     await b.page.waitForFunction(
       () => {
-        const video = document.querySelector('video[data-from="host"]') as HTMLVideoElement | null;
+        const video = document.querySelector('video[data-from="host"]');
         return video !== null && video.videoWidth > 0;
       },
       undefined,
       { timeout: 30_000 },
     );
     const size = await b.page.evaluate(() => {
-      const video = document.querySelector('video[data-from="host"]') as HTMLVideoElement;
+      const video = document.querySelector('video[data-from="host"]') as VideoElement;
       return { width: video.videoWidth, height: video.videoHeight };
     });
     expect(size.width).toBeGreaterThan(0);
     expect(size.height).toBeGreaterThan(0);
 
     // The viewer tries to publish its own camera: the server refuses the offer and the host never sees it.
-    const offersBefore = await a.page.evaluate(() => (window as any).rtcState.offersReceived);
-    await b.page.evaluate(() => (window as any).rtcPublishTo('host'));
-    await b.page.waitForFunction(() => (window as any).rtcState.errors.length > 0);
-    expect(await b.page.evaluate(() => (window as any).rtcState.errors)).toEqual([
+    const offersBefore = await a.page.evaluate(() => window.rtcState?.offersReceived);
+    await b.page.evaluate(() => window.rtcPublishTo('host'));
+    await b.page.waitForFunction(() => (window.rtcState?.errors.length ?? 0) > 0);
+    expect(await b.page.evaluate(() => window.rtcState?.errors)).toEqual([
       expect.objectContaining({ code: 'publish_not_allowed', refused: 'offer' }),
     ]);
-    expect(await a.page.evaluate(() => (window as any).rtcState.offersReceived)).toBe(offersBefore);
+    expect(await a.page.evaluate(() => window.rtcState?.offersReceived)).toBe(offersBefore);
     expect(await a.page.evaluate(() => document.querySelectorAll('video').length)).toBe(0);
 
     // Nothing left the machine.
