@@ -13,6 +13,8 @@ export interface BenchConfig {
   loginConnections: number;
   /** Seconds measured for login (BENCH_LOGIN_DURATION, default: BENCH_DURATION). */
   loginDuration: number;
+  /** Messages timed one after another for the relay and echo latencies (BENCH_RELAY_MESSAGES, default 2000). */
+  relayMessages: number;
   /** When set, server processes run with `--cpu-prof` and write their profiles there (BENCH_CPU_PROF). */
   cpuProfDir: string | undefined;
 }
@@ -33,6 +35,7 @@ export function readConfig(): BenchConfig {
     connections: Math.round(readNumber('BENCH_CONNECTIONS', 10, 1)),
     loginConnections: Math.round(readNumber('BENCH_LOGIN_CONNECTIONS', 4, 1)),
     loginDuration: readNumber('BENCH_LOGIN_DURATION', duration, 1),
+    relayMessages: Math.round(readNumber('BENCH_RELAY_MESSAGES', 2000, 10)),
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
   };
 }

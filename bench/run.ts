@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: throughput of Switchboard's key-authenticated GET against a bare Express handler.
+ * `npm run bench`: throughput of Switchboard's key-authenticated GET against a bare Express handler, RTC token
+ * minting, and signaling relay latency against a bare `ws` echo.
  *
  * Each server runs in its own child process (bench/servers.ts), one at a time, while this process
  * generates the load: on a 2-core machine, autocannon in the server's process would take CPU from
@@ -15,6 +16,7 @@ import { killAllServers, spawnServer } from './child.js';
 import { type BenchConfig, readConfig } from './config.js';
 import { type LoadOptions, type Measurement, measure } from './load.js';
 import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './report.js';
+import { formatLatency, type LatencyResult, measureEcho, measureRelay, measureTokenMinting } from './rtc.js';
 import { createCredentials } from './setup.js';
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -41,6 +43,8 @@ async function measurePlain(config: BenchConfig, load: LoadOptions): Promise<Mea
 
 interface SwitchboardResults {
   keyAuth: Measurement;
+  tokens: Measurement;
+  relay: LatencyResult;
   session: Measurement;
   healthz: Measurement;
   login: Measurement;
@@ -65,6 +69,10 @@ async function measureSwitchboard(
       ...load,
       headers: bearer(credentials.apiKey),
     });
+    progress('Measuring RTC token minting …');
+    const tokens = await measureTokenMinting(server, credentials.apiKey, load);
+    progress(`Measuring signaling relay latency (${config.relayMessages} messages) …`);
+    const relay = await measureRelay(server.url, credentials.apiKey, config.relayMessages);
     const session = await run('session GET /v1/whoami', '/v1/whoami', {
       ...load,
       headers: bearer(credentials.sessionToken),
@@ -80,15 +88,34 @@ async function measureSwitchboard(
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: credentials.email, password: credentials.password }),
     });
-    return { keyAuth, session, healthz, login };
+    return { keyAuth, tokens, relay, session, healthz, login };
   } finally {
     await server.stop();
   }
 }
 
-function printReport(plain: Measurement, { keyAuth, session, healthz, login }: SwitchboardResults): void {
+async function measureWsEcho(config: BenchConfig): Promise<LatencyResult> {
+  const server = await spawnServer('ws-echo', [], config.cpuProfDir);
+  try {
+    progress(`Measuring raw ws echo latency (${config.relayMessages} messages) …`);
+    return await measureEcho(server.url, config.relayMessages);
+  } finally {
+    await server.stop();
+  }
+}
+
+function printReport(
+  plain: Measurement,
+  echo: LatencyResult,
+  { keyAuth, tokens, relay, session, healthz, login }: SwitchboardResults,
+): void {
   console.log('');
-  console.log(formatTable([plain, keyAuth, session, healthz, login]));
+  console.log(formatTable([plain, keyAuth, tokens, session, healthz, login]));
+  console.log('');
+  console.log(formatLatency([echo, relay]));
+  console.log(
+    `signaling relay / raw ws echo: p50 ×${(relay.p50Ms / echo.p50Ms).toFixed(2)}, p99 ×${(relay.p99Ms / echo.p99Ms).toFixed(2)}`,
+  );
   console.log('');
   console.log(formatVerdict(keyAuth, plain));
   console.log(formatCpuRatio(keyAuth, plain));
@@ -96,7 +123,7 @@ function printReport(plain: Measurement, { keyAuth, session, healthz, login }: S
   console.log(formatRatio('GET /healthz / plain handler', healthz, plain));
   console.log(formatRatio('key-auth GET / GET /healthz', keyAuth, healthz));
   // These are for information: a failure is worth a line, not an abort.
-  for (const m of [session, healthz, login]) {
+  for (const m of [tokens, session, healthz, login]) {
     if (m.non2xx > 0 || m.errors > 0) {
       console.log(`warning: "${m.name}" had ${m.non2xx} non-2xx (${m.statusSummary}) and ${m.errors} errors.`);
     }
@@ -127,9 +154,10 @@ async function main(): Promise<void> {
     // One server at a time: two would share the 2 cores and slow each other down.
     const plain = await measurePlain(config, load);
     requireAllOk(plain);
+    const echo = await measureWsEcho(config);
     const switchboard = await measureSwitchboard(config, load, dataDir);
     requireAllOk(switchboard.keyAuth);
-    printReport(plain, switchboard);
+    printReport(plain, echo, switchboard);
     if (config.cpuProfDir) console.log(`\nServer CPU profiles (.cpuprofile) written to ${config.cpuProfDir}`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -8,9 +8,10 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pino from 'pino';
+import { WebSocketServer } from 'ws';
 import { startServer } from '../server/index.js';
 
-export type ServerKind = 'plain' | 'switchboard';
+export type ServerKind = 'plain' | 'switchboard' | 'ws-echo';
 
 /** Sent once, when the server listens. */
 export interface ReadyMessage {
@@ -51,6 +52,22 @@ async function startPlain(): Promise<Running> {
   };
 }
 
+/** The baseline for signaling: a bare `ws` server that sends every message straight back. */
+async function startWsEcho(): Promise<Running> {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await once(wss, 'listening');
+  wss.on('connection', (socket) => socket.on('message', (data, isBinary) => socket.send(data, { binary: isBinary })));
+  const { port } = wss.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        for (const client of wss.clients) client.terminate();
+        wss.close(() => resolve());
+      }),
+  };
+}
+
 /** The real server, as the tests start it; the parent owns (creates and deletes) the data dir. */
 function startSwitchboard(dataDir: string): Promise<Running> {
   return startServer({ dataDir, port: 0, host: '127.0.0.1', logger: pino({ level: 'silent' }) });
@@ -62,7 +79,11 @@ async function main(): Promise<void> {
   let running: Running;
   if (kind === 'plain') running = await startPlain();
   else if (kind === 'switchboard' && dataDir) running = await startSwitchboard(dataDir);
-  else throw new Error(`Usage: servers.ts plain | switchboard <dataDir> (got ${process.argv.slice(2).join(' ')})`);
+  else if (kind === 'ws-echo') running = await startWsEcho();
+  else
+    throw new Error(
+      `Usage: servers.ts plain | ws-echo | switchboard <dataDir> (got ${process.argv.slice(2).join(' ')})`,
+    );
 
   // Exit through process.exit (not death by signal) so that `--cpu-prof` gets to write its profile.
   const stop = () => {

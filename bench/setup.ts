@@ -9,7 +9,13 @@ export interface Credentials {
   apiKey: string;
 }
 
-async function call<T>(baseUrl: string, method: string, path: string, body?: unknown, token?: string): Promise<T> {
+export async function call<T>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<T> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;

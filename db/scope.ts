@@ -1,4 +1,4 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Environment } from './schema/environment.js';
 
@@ -28,4 +28,17 @@ export function inScope(table: ScopedTable, scope: EnvironmentScope, ...conditio
 /** The two column values a new row of an environment-scoped table takes from its scope. */
 export function scopeValues(scope: EnvironmentScope): { projectId: string; environment: Environment } {
   return { projectId: scope.projectId, environment: scope.environment };
+}
+
+/**
+ * `inScope` for prepared statements: the same filter with `projectId` and `environment` as
+ * placeholders, so that a hot query is prepared once and still scoped. Execute the statement with
+ * `{...scope, ...}`.
+ */
+export function inScopePrepared(table: ScopedTable, ...conditions: (SQL | undefined)[]): SQL {
+  return and(
+    eq(table.projectId, sql.placeholder('projectId')),
+    eq(table.environment, sql.placeholder('environment')),
+    ...conditions,
+  ) as SQL;
 }

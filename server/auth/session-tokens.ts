@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../clock.js';
 
@@ -11,7 +12,9 @@ export interface SessionClaims {
 }
 
 /** Dashboard session JWTs (HS256). The `sid` claim names the session row that logout revokes. */
-export function createSessionTokens(key: Uint8Array, clock: Clock) {
+export function createSessionTokens(secret: Uint8Array, clock: Clock) {
+  // A KeyObject, made once: given raw bytes, jose would import the key again on every sign and verify.
+  const key = createSecretKey(secret);
   return {
     sign(claims: SessionClaims, expiresAt: number): Promise<string> {
       return new SignJWT({ sid: claims.sessionId })

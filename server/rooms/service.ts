@@ -1,6 +1,6 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { rooms } from '../../db/schema/rooms.js';
-import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
+import { type EnvironmentScope, inScope, inScopePrepared, scopeValues } from '../../db/scope.js';
 import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import type { Infrastructure } from '../context.js';
@@ -19,6 +19,12 @@ const catalogueRoom = (room: RoomRow) => ({
 });
 
 export function createRoomService({ db, clock, ids, events }: Infrastructure, audit: AuditService) {
+  // Every runtime room route (tokens, participants, joins) starts here: prepared once.
+  const findInScope = db
+    .select()
+    .from(rooms)
+    .where(inScopePrepared(rooms, eq(rooms.id, sql.placeholder('roomId'))))
+    .prepare();
   const roomExists = (name: string) =>
     conflict('SERVICE_ROOM_EXISTS', `A room named "${name}" already exists in this environment.`);
 

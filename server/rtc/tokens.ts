@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Environment } from '../../db/schema/environment.js';
 import type { Clock } from '../clock.js';
@@ -21,7 +22,9 @@ export interface RtcTokenClaims extends RtcPermissions {
  * RTC tokens (HS256 JWTs signed with the server's RTC key). Claims: `prj`, `env`, `room`,
  * `identity` (also `sub`), `name`, the four publish flags and `subscribe`, `jti`, `iat`, `exp`.
  */
-export function createRtcTokens(key: Uint8Array, clock: Clock) {
+export function createRtcTokens(secret: Uint8Array, clock: Clock) {
+  // A KeyObject, made once: given raw bytes, jose would import the key again on every sign and verify.
+  const key = createSecretKey(secret);
   return {
     sign(claims: RtcTokenClaims): Promise<string> {
       return new SignJWT({
