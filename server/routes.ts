@@ -1,5 +1,9 @@
 import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { conversationRoutes } from './chat/routes/conversations.js';
+import { messageRoutes } from './chat/routes/messages.js';
+import { readRoutes } from './chat/routes/reads.js';
+import { chatTokenRoutes } from './chat/routes/tokens.js';
 import type { AnyRoute } from './http/route.js';
 import { keyRoutes } from './keys/routes.js';
 import { memberRoutes } from './members/routes.js';
@@ -16,4 +20,8 @@ export const routes: readonly AnyRoute[] = [
   ...auditRoutes,
   ...roomRoutes,
   ...telemetryRoutes,
+  ...chatTokenRoutes,
+  ...conversationRoutes,
+  ...messageRoutes,
+  ...readRoutes,
 ];

@@ -1,5 +1,9 @@
 import { createAuditService } from './audit/service.js';
 import { createAuthService } from './auth/service.js';
+import { createConversationService } from './chat/conversations-service.js';
+import { createEngagementService } from './chat/engagement-service.js';
+import { createMessageService } from './chat/messages-service.js';
+import { createChatTokenService } from './chat/tokens.js';
 import type { Infrastructure } from './context.js';
 import { createKeyService } from './keys/service.js';
 import { createMemberService } from './members/service.js';
@@ -13,6 +17,8 @@ import { createTelemetryService } from './telemetry/service.js';
 export function createServices(infra: Infrastructure) {
   const audit = createAuditService(infra);
   const rooms = createRoomService(infra, audit);
+  const conversations = createConversationService(infra);
+  const messages = createMessageService(infra, conversations);
   return {
     audit,
     auth: createAuthService(infra),
@@ -23,6 +29,10 @@ export function createServices(infra: Infrastructure) {
     rtcTokens: createRtcTokenService(infra, rooms),
     signaling: createSignalingHub(infra),
     telemetry: createTelemetryService(infra),
+    chatTokens: createChatTokenService(infra),
+    conversations,
+    messages,
+    engagement: createEngagementService(infra, messages),
   };
 }
 

@@ -1,5 +1,6 @@
 export * from './api-keys.js';
 export * from './audit-log.js';
+export * from './chat.js';
 export * from './environment.js';
 export * from './projects.js';
 export * from './rooms.js';

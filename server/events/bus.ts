@@ -24,6 +24,18 @@ export interface InternalEvents {
   'api_key.revoked': { projectId: string; keyId: string };
   /** A room is gone (deleted, or with its project): its participants must be disconnected. */
   'room.deleted': { projectId: string; environment: Environment; roomId: string };
+  /**
+   * A chat change, for realtime fan-out to the conversation's connected members. Emitted before the
+   * catalogue event of the same change: a message reaches connected clients before its webhook is
+   * queued (spec 6.3).
+   */
+  chat: {
+    projectId: string;
+    environment: Environment;
+    conversationId: string;
+    type: string;
+    data: Record<string, unknown>;
+  };
   /** Every event of the public catalogue. */
   catalogue: CatalogueEvent;
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { permissionDenied, projectNotFound, unauthenticated, validationFailed } from '../errors.js';
 import { looksLikeApiKey } from '../keys/key-text.js';
 import { hasCapability } from '../roles/capabilities.js';
-import type { AnyRoute, KeyAuth, ProjectAuth, RtcAuth, SessionAuth } from './route.js';
+import type { AnyRoute, ChatAuth, KeyAuth, ProjectAuth, RtcAuth, SessionAuth } from './route.js';
 
 function bearerToken(req: Request): string | undefined {
   const header = req.headers.authorization;
@@ -19,6 +19,7 @@ const CREDENTIAL_NAMES = {
   key: 'a project API key',
   'session-or-key': 'a dashboard session token or a project API key',
   rtc: 'an RTC token',
+  'key-or-chat': 'a project API key or a chat token',
 } as const;
 
 /**
@@ -30,7 +31,7 @@ export async function authenticate(
   app: AppContext,
   route: AnyRoute,
   req: Request,
-): Promise<SessionAuth | ProjectAuth | KeyAuth | RtcAuth | null> {
+): Promise<SessionAuth | ProjectAuth | KeyAuth | RtcAuth | ChatAuth | null> {
   if (route.auth === 'none') return null;
   const credential = bearerToken(req);
   const expected = CREDENTIAL_NAMES[route.auth];
@@ -46,7 +47,7 @@ export async function authenticate(
     return { kind: 'rtc', scope: { projectId, environment }, roomId, identity };
   }
 
-  const acceptsKey = route.auth === 'key' || route.auth === 'session-or-key';
+  const acceptsKey = route.auth === 'key' || route.auth === 'session-or-key' || route.auth === 'key-or-chat';
   if (looksLikeApiKey(credential)) {
     if (!acceptsKey) throw unauthenticated(`API keys are not accepted here: this route needs ${expected}.`);
     const auth = app.services.keys.authenticate(credential);
@@ -54,6 +55,16 @@ export async function authenticate(
     return auth;
   }
   if (route.auth === 'key') throw unauthenticated(`This route needs ${expected}.`);
+  if (route.auth === 'key-or-chat') {
+    const claims = await app.services.chatTokens.verify(credential);
+    if (!claims) throw unauthenticated(`Invalid or expired chat token: this route needs ${expected}.`);
+    return {
+      kind: 'chat',
+      scope: { projectId: claims.projectId, environment: claims.environment },
+      userId: claims.userId,
+      chatScope: claims.scope,
+    };
+  }
 
   const session = await app.services.auth.authenticate(credential);
   if (!session) throw unauthenticated('Invalid, expired or signed-out session token.');

@@ -15,9 +15,10 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  *   route's capability (non-members get the same 404 as a missing project);
  * - `key`: a project API key, which brings the environment scope.
  * - `session-or-key`: either of the two;
- * - `rtc`: an RTC token (what SDK clients already hold), which brings scope, room and identity.
+ * - `rtc`: an RTC token (what SDK clients already hold), which brings scope, room and identity;
+ * - `key-or-chat`: an API key (a server acting for its users) or a chat token (one end user).
  */
-export type AuthMode = 'none' | 'session' | 'project' | 'key' | 'session-or-key' | 'rtc';
+export type AuthMode = 'none' | 'session' | 'project' | 'key' | 'session-or-key' | 'rtc' | 'key-or-chat';
 
 export interface SessionUser {
   id: string;
@@ -37,6 +38,13 @@ export interface KeyAuth {
   keyId: string;
   scope: EnvironmentScope;
 }
+export interface ChatAuth {
+  kind: 'chat';
+  scope: EnvironmentScope;
+  userId: string;
+  /** The token's conversation rights floor: MEMBER unless a live-stream credential raised it. */
+  chatScope: 'MEMBER' | 'MODERATOR' | 'ADMIN';
+}
 export interface RtcAuth {
   kind: 'rtc';
   scope: EnvironmentScope;
@@ -54,7 +62,9 @@ type AuthOf<A extends AuthMode> = A extends 'session'
         ? SessionAuth | KeyAuth
         : A extends 'rtc'
           ? RtcAuth
-          : null;
+          : A extends 'key-or-chat'
+            ? KeyAuth | ChatAuth
+            : null;
 
 /** `'/v1/projects/{id}/members/{userId}'` → `'id' | 'userId'`. */
 export type PathParams<P extends string> = P extends `${string}{${infer K}}${infer Rest}`

@@ -11,6 +11,7 @@ const SECURITY: Record<AuthMode, { [scheme: string]: string[] }[]> = {
   key: [{ apiKey: [] }],
   'session-or-key': [{ session: [] }, { apiKey: [] }],
   rtc: [{ rtcToken: [] }],
+  'key-or-chat': [{ apiKey: [] }, { chatToken: [] }],
 };
 
 const errorResponse = (description: string) => ({
@@ -98,6 +99,12 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
           type: 'http',
           scheme: 'bearer',
           description: 'Project API key, `sb_<env>_<public>.<secret>`; it decides project and environment.',
+        },
+        chatToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'Chat token from POST /v1/chat/tokens: one end user, whose id every action carries.',
         },
         rtcToken: {
           type: 'http',

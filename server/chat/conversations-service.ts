@@ -1,0 +1,271 @@
+import { and, count, countDistinct, desc, eq, inArray, lt } from 'drizzle-orm';
+import { type ConversationRole, conversationMembers, conversations } from '../../db/schema/chat.js';
+import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
+import type { Executor, Infrastructure } from '../context.js';
+import { conflict, notFound, ServiceError } from '../errors.js';
+import { decodeCursor, toPage } from '../shared/pagination.js';
+import type { ChatCaller } from './caller.js';
+import { atLeast, CONVERSATION_RIGHTS, type ConversationRight, effectiveRole } from './rights.js';
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type ConversationMemberRow = typeof conversationMembers.$inferSelect;
+
+/** A caller's standing in one conversation: a server has every right; a user has a role. */
+export interface ConversationAccess {
+  conversation: ConversationRow;
+  caller: ChatCaller;
+  role: ConversationRole | 'SERVER';
+}
+
+export const conversationNotFound = (id: string) =>
+  notFound('SERVICE_CONVERSATION_NOT_FOUND', `No conversation ${id} that you can see in this environment.`);
+
+const RIGHT_WORDS: Record<ConversationRight, string> = {
+  deleteOthersMessages: "delete other members' messages",
+  removeMembers: 'remove members',
+  addMembers: 'add members',
+  changeRoles: 'change member roles',
+  removeModerators: 'remove moderators or admins',
+  updateConversation: 'update the conversation',
+};
+
+export function requireRight(access: ConversationAccess, right: ConversationRight): void {
+  if (access.role === 'SERVER' || atLeast(access.role, CONVERSATION_RIGHTS[right])) return;
+  throw new ServiceError(
+    403,
+    'SERVICE_PERMISSION_DENIED',
+    `Your role ${access.role} in this conversation cannot ${RIGHT_WORDS[right]} (needs ${CONVERSATION_RIGHTS[right]}).`,
+  );
+}
+
+export function createConversationService({ db, clock, ids, events }: Infrastructure) {
+  const memberCount = (conversationId: string) =>
+    db
+      .select({ n: count() })
+      .from(conversationMembers)
+      .where(eq(conversationMembers.conversationId, conversationId))
+      .get()?.n ?? 0;
+
+  const findMember = (tx: Executor, conversationId: string, userId: string) =>
+    tx
+      .select()
+      .from(conversationMembers)
+      .where(and(eq(conversationMembers.conversationId, conversationId), eq(conversationMembers.userId, userId)))
+      .get();
+
+  const catalogueConversation = (c: ConversationRow) => ({
+    id: c.id,
+    name: c.name,
+    createdAt: new Date(c.createdAt).toISOString(),
+  });
+  const emitMember = (
+    type: 'member.added' | 'member.removed',
+    c: ConversationRow,
+    userId: string,
+    role: ConversationRole,
+  ) =>
+    events.emit('catalogue', {
+      type,
+      projectId: c.projectId,
+      environment: c.environment,
+      data: { member: { roomId: c.id, userId, role } },
+    });
+
+  return {
+    memberCount,
+
+    /**
+     * The conversation and the caller's role in it. Another environment's conversation, or one a
+     * chat-token user does not belong to, is not found (404), exactly like a missing one.
+     */
+    access(caller: ChatCaller, conversationId: string): ConversationAccess {
+      const conversation = db
+        .select()
+        .from(conversations)
+        .where(inScope(conversations, caller.scope, eq(conversations.id, conversationId)))
+        .get();
+      if (!conversation) throw conversationNotFound(conversationId);
+      if (caller.kind === 'server') return { conversation, caller, role: 'SERVER' };
+      const member = findMember(db, conversationId, caller.userId);
+      if (!member) throw conversationNotFound(conversationId);
+      return { conversation, caller, role: effectiveRole(member.role, caller.tokenScope) };
+    },
+
+    create(
+      caller: ChatCaller,
+      input: {
+        name: string;
+        metadata?: Record<string, unknown>;
+        members?: { userId: string; role: ConversationRole }[];
+        createdBy?: string;
+      },
+    ): ConversationRow {
+      const now = clock.now();
+      const creator = caller.kind === 'user' ? caller.userId : (input.createdBy ?? null);
+      const conversation: ConversationRow = {
+        id: ids.next('conv'),
+        ...scopeValues(caller.scope),
+        name: input.name,
+        metadata: input.metadata ?? null,
+        createdBy: creator,
+        createdAt: now,
+        updatedAt: now,
+      };
+      const members = new Map((input.members ?? []).map((m) => [m.userId, m.role]));
+      if (creator) members.set(creator, 'ADMIN');
+      db.transaction((tx) => {
+        const taken = tx
+          .select({ id: conversations.id })
+          .from(conversations)
+          .where(inScope(conversations, caller.scope, eq(conversations.name, input.name)))
+          .get();
+        if (taken)
+          throw conflict(
+            'SERVICE_CONVERSATION_EXISTS',
+            `A conversation named "${input.name}" already exists in this environment.`,
+          );
+        tx.insert(conversations).values(conversation).run();
+        for (const [userId, role] of members) {
+          tx.insert(conversationMembers).values({ conversationId: conversation.id, userId, role, joinedAt: now }).run();
+        }
+      });
+      events.emit('catalogue', {
+        type: 'conversation.created',
+        ...caller.scope,
+        data: { conversation: catalogueConversation(conversation) },
+      });
+      for (const [userId, role] of members) emitMember('member.added', conversation, userId, role);
+      return conversation;
+    },
+
+    /** Newest first; a chat-token user (or `userId` given by a server) sees only their conversations. */
+    list(caller: ChatCaller, query: { limit: number; cursor?: string }) {
+      const before = decodeCursor(query.cursor);
+      const memberOf = caller.userId;
+      const rows = db
+        .select()
+        .from(conversations)
+        .where(
+          inScope(
+            conversations,
+            caller.scope,
+            before ? lt(conversations.id, before) : undefined,
+            memberOf !== undefined
+              ? inArray(
+                  conversations.id,
+                  db
+                    .select({ id: conversationMembers.conversationId })
+                    .from(conversationMembers)
+                    .where(eq(conversationMembers.userId, memberOf)),
+                )
+              : undefined,
+          ),
+        )
+        .orderBy(desc(conversations.id))
+        .limit(query.limit + 1)
+        .all();
+      return toPage(rows, query.limit);
+    },
+
+    update(
+      access: ConversationAccess,
+      patch: { name?: string; metadata?: Record<string, unknown> | null },
+    ): ConversationRow {
+      requireRight(access, 'updateConversation');
+      const { conversation } = access;
+      return db.transaction((tx) => {
+        if (patch.name !== undefined && patch.name !== conversation.name) {
+          const taken = tx
+            .select({ id: conversations.id })
+            .from(conversations)
+            .where(inScope(conversations, access.caller.scope, eq(conversations.name, patch.name)))
+            .get();
+          if (taken)
+            throw conflict(
+              'SERVICE_CONVERSATION_EXISTS',
+              `A conversation named "${patch.name}" already exists in this environment.`,
+            );
+        }
+        return tx
+          .update(conversations)
+          .set({
+            ...(patch.name !== undefined ? { name: patch.name } : {}),
+            ...(patch.metadata !== undefined ? { metadata: patch.metadata } : {}),
+            updatedAt: clock.now(),
+          })
+          .where(eq(conversations.id, conversation.id))
+          .returning()
+          .get();
+      });
+    },
+
+    listMembers(access: ConversationAccess): ConversationMemberRow[] {
+      return db
+        .select()
+        .from(conversationMembers)
+        .where(eq(conversationMembers.conversationId, access.conversation.id))
+        .orderBy(conversationMembers.joinedAt, conversationMembers.userId)
+        .all();
+    },
+
+    /** Adds a member, or changes the role of an existing one (admins only). */
+    addMember(access: ConversationAccess, input: { userId: string; role: ConversationRole }): ConversationMemberRow {
+      requireRight(access, 'addMembers');
+      const { conversation } = access;
+      const existing = findMember(db, conversation.id, input.userId);
+      if (existing) {
+        if (existing.role === input.role) return existing;
+        requireRight(access, 'changeRoles');
+        db.update(conversationMembers)
+          .set({ role: input.role })
+          .where(
+            and(eq(conversationMembers.conversationId, conversation.id), eq(conversationMembers.userId, input.userId)),
+          )
+          .run();
+        return { ...existing, role: input.role };
+      }
+      const member = { conversationId: conversation.id, userId: input.userId, role: input.role, joinedAt: clock.now() };
+      db.insert(conversationMembers).values(member).run();
+      emitMember('member.added', conversation, member.userId, member.role);
+      return member;
+    },
+
+    /** Anyone may leave; moderators remove members, admins remove anyone. */
+    removeMember(access: ConversationAccess, userId: string): void {
+      const { conversation } = access;
+      const target = findMember(db, conversation.id, userId);
+      if (!target) throw notFound('SERVICE_MEMBER_NOT_FOUND', `${userId} is not a member of this conversation.`);
+      const leaving = access.caller.kind === 'user' && access.caller.userId === userId;
+      if (!leaving) requireRight(access, target.role === 'MEMBER' ? 'removeMembers' : 'removeModerators');
+      db.delete(conversationMembers)
+        .where(and(eq(conversationMembers.conversationId, conversation.id), eq(conversationMembers.userId, userId)))
+        .run();
+      emitMember('member.removed', conversation, userId, target.role);
+    },
+
+    /** Conversation ids a user belongs to in a scope (for realtime fan-out). */
+    memberIds(conversationId: string): string[] {
+      return db
+        .select({ userId: conversationMembers.userId })
+        .from(conversationMembers)
+        .where(eq(conversationMembers.conversationId, conversationId))
+        .all()
+        .map((m) => m.userId);
+    },
+
+    /** For the dashboard's inspection routes: counts only, never content. */
+    stats(scope: EnvironmentScope) {
+      const total = db.select({ n: count() }).from(conversations).where(inScope(conversations, scope)).get()?.n ?? 0;
+      const users =
+        db
+          .select({ n: countDistinct(conversationMembers.userId) })
+          .from(conversationMembers)
+          .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
+          .where(inScope(conversations, scope))
+          .get()?.n ?? 0;
+      return { conversations: total, members: users };
+    },
+  };
+}
+
+export type ConversationService = ReturnType<typeof createConversationService>;

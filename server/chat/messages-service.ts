@@ -1,0 +1,243 @@
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
+import { messages, reactions } from '../../db/schema/chat.js';
+import { inScope, scopeValues } from '../../db/scope.js';
+import { toIso } from '../clock.js';
+import type { Infrastructure } from '../context.js';
+import { notFound, ServiceError, validationFailed } from '../errors.js';
+import { decodeCursor, encodeCursor } from '../shared/pagination.js';
+import type { ChatCaller } from './caller.js';
+import { type ConversationAccess, type ConversationService, requireRight } from './conversations-service.js';
+
+export type MessageRow = typeof messages.$inferSelect;
+
+/** A message with what the reader sees around it: replies, reaction counts, their own reactions. */
+export interface MessageView extends MessageRow {
+  replyCount: number;
+  reactionCounts: Record<string, number>;
+  ownReactions: string[];
+}
+
+export const messageNotFound = (id: string) =>
+  notFound('SERVICE_MESSAGE_NOT_FOUND', `No message ${id} that you can see in this environment.`);
+
+export function createMessageService({ db, clock, ids, events }: Infrastructure, conversations: ConversationService) {
+  /** Realtime first, then the catalogue (webhooks): the order spec 6.3 requires. */
+  function publish(message: MessageRow, type: string, data: Record<string, unknown>): void {
+    const scope = { projectId: message.projectId, environment: message.environment };
+    events.emit('chat', { ...scope, conversationId: message.conversationId, type, data });
+    events.emit('catalogue', { type, ...scope, data });
+  }
+
+  const catalogueMessage = (m: MessageRow) => ({
+    id: m.id,
+    roomId: m.conversationId,
+    senderId: m.senderId,
+    text: m.deletedAt ? null : m.text,
+    parentId: m.parentId,
+    createdAt: toIso(m.createdAt),
+  });
+
+  /** Replies, reaction counts and the user's own reactions for a page of messages, in three queries. */
+  function decorate(rows: MessageRow[], userId: string | undefined): MessageView[] {
+    if (rows.length === 0) return [];
+    const idList = rows.map((r) => r.id);
+    const replies = new Map(
+      db
+        .select({ parentId: messages.parentId, n: count() })
+        .from(messages)
+        .where(inArray(messages.parentId, idList))
+        .groupBy(messages.parentId)
+        .all()
+        .map((r) => [r.parentId, r.n]),
+    );
+    const counts = new Map<string, Record<string, number>>();
+    for (const r of db
+      .select({ messageId: reactions.messageId, emoji: reactions.emoji, n: count() })
+      .from(reactions)
+      .where(inArray(reactions.messageId, idList))
+      .groupBy(reactions.messageId, reactions.emoji)
+      .all()) {
+      counts.set(r.messageId, { ...counts.get(r.messageId), [r.emoji]: r.n });
+    }
+    const own = new Map<string, string[]>();
+    if (userId !== undefined) {
+      for (const r of db
+        .select({ messageId: reactions.messageId, emoji: reactions.emoji })
+        .from(reactions)
+        .where(and(inArray(reactions.messageId, idList), eq(reactions.userId, userId)))
+        .all()) {
+        own.set(r.messageId, [...(own.get(r.messageId) ?? []), r.emoji]);
+      }
+    }
+    return rows.map((r) => ({
+      ...r,
+      replyCount: replies.get(r.id) ?? 0,
+      reactionCounts: counts.get(r.id) ?? {},
+      ownReactions: own.get(r.id) ?? [],
+    }));
+  }
+
+  /** The message and the caller's access to its conversation; 404 if either is out of reach. */
+  function access(caller: ChatCaller, messageId: string): { message: MessageRow; conversation: ConversationAccess } {
+    const message = db
+      .select()
+      .from(messages)
+      .where(inScope(messages, caller.scope, eq(messages.id, messageId)))
+      .get();
+    if (!message) throw messageNotFound(messageId);
+    try {
+      return { message, conversation: conversations.access(caller, message.conversationId) };
+    } catch (err) {
+      if (err instanceof ServiceError && err.status === 404) throw messageNotFound(messageId);
+      throw err;
+    }
+  }
+
+  return {
+    access,
+    decorate,
+
+    send(conversation: ConversationAccess, senderId: string, input: { text: string; parentId?: string }): MessageView {
+      const { conversation: c } = conversation;
+      if (input.parentId !== undefined) {
+        const parent = db
+          .select()
+          .from(messages)
+          .where(and(eq(messages.id, input.parentId), eq(messages.conversationId, c.id)))
+          .get();
+        if (!parent) throw validationFailed(`parentId: no message ${input.parentId} in this conversation.`);
+        if (parent.parentId !== null)
+          throw validationFailed('parentId: threads are one level deep; reply to the thread’s first message.');
+      }
+      const message: MessageRow = {
+        id: ids.next('msg'),
+        ...scopeValues({ projectId: c.projectId, environment: c.environment }),
+        conversationId: c.id,
+        senderId,
+        text: input.text,
+        parentId: input.parentId ?? null,
+        attachmentIds: [],
+        createdAt: clock.now(),
+        editedAt: null,
+        deletedAt: null,
+      };
+      db.insert(messages).values(message).run();
+      publish(message, 'message.created', { message: catalogueMessage(message) });
+      return { ...message, replyCount: 0, reactionCounts: {}, ownReactions: [] };
+    },
+
+    /** Only the sender edits their text (a server may edit any); a deleted message stays deleted. */
+    edit(caller: ChatCaller, messageId: string, text: string): MessageRow {
+      const { message } = access(caller, messageId);
+      if (caller.kind === 'user' && caller.userId !== message.senderId) {
+        throw new ServiceError(403, 'SERVICE_PERMISSION_DENIED', 'Only the sender can edit a message.');
+      }
+      if (message.deletedAt !== null)
+        throw new ServiceError(409, 'SERVICE_MESSAGE_DELETED', 'A deleted message cannot be edited.');
+      const edited = db
+        .update(messages)
+        .set({ text, editedAt: clock.now() })
+        .where(eq(messages.id, messageId))
+        .returning()
+        .get();
+      publish(edited, 'message.updated', { message: catalogueMessage(edited) });
+      return edited;
+    },
+
+    /** Leaves a tombstone (no text, no attachments) so that replies keep their thread. */
+    delete(caller: ChatCaller, messageId: string): void {
+      const { message, conversation } = access(caller, messageId);
+      if (!(caller.kind === 'user' && caller.userId === message.senderId))
+        requireRight(conversation, 'deleteOthersMessages');
+      if (message.deletedAt !== null) return;
+      const deleted = db
+        .update(messages)
+        .set({ text: '', attachmentIds: [], deletedAt: clock.now() })
+        .where(eq(messages.id, messageId))
+        .returning()
+        .get();
+      publish(deleted, 'message.deleted', { message: catalogueMessage(deleted) });
+    },
+
+    /**
+     * Top-level messages in order of creation. Without a cursor: the newest `limit`. With `before`:
+     * the `limit` just older. With `after`: the `limit` just newer. Ids only grow, so a cursor is a
+     * fixed point: messages added meanwhile never shift a page (no duplicates, no gaps).
+     */
+    list(conversation: ConversationAccess, query: { limit: number; before?: string; after?: string }) {
+      if (query.before !== undefined && query.after !== undefined)
+        throw validationFailed('Use one of before and after, not both.');
+      const conversationId = conversation.conversation.id;
+      const topLevel = and(eq(messages.conversationId, conversationId), isNull(messages.parentId));
+      const before = decodeCursor(query.before);
+      const after = decodeCursor(query.after);
+      let rows: MessageRow[];
+      if (after !== undefined) {
+        rows = db
+          .select()
+          .from(messages)
+          .where(and(topLevel, gt(messages.id, after)))
+          .orderBy(asc(messages.id))
+          .limit(query.limit)
+          .all();
+      } else {
+        rows = db
+          .select()
+          .from(messages)
+          .where(and(topLevel, before !== undefined ? lt(messages.id, before) : undefined))
+          .orderBy(desc(messages.id))
+          .limit(query.limit)
+          .all()
+          .reverse();
+      }
+      const exists = (condition: ReturnType<typeof gt>) =>
+        db.select({ id: messages.id }).from(messages).where(and(topLevel, condition)).limit(1).get() !== undefined;
+      const first = rows[0]?.id;
+      const last = rows[rows.length - 1]?.id;
+      return {
+        rows,
+        prevCursor: first !== undefined && exists(lt(messages.id, first)) ? encodeCursor(first) : null,
+        nextCursor: last !== undefined && exists(gt(messages.id, last)) ? encodeCursor(last) : null,
+      };
+    },
+
+    /** The replies to a thread's first message, oldest first, paged with `after`. */
+    thread(parent: MessageRow, query: { limit: number; after?: string }) {
+      const after = decodeCursor(query.after);
+      const rows = db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.parentId, parent.id), after !== undefined ? gt(messages.id, after) : undefined))
+        .orderBy(asc(messages.id))
+        .limit(query.limit + 1)
+        .all();
+      const more = rows.length > query.limit;
+      const page = more ? rows.slice(0, query.limit) : rows;
+      return { rows: page, nextCursor: more ? encodeCursor(page[page.length - 1].id) : null };
+    },
+
+    /** Top-level messages newer than `afterId` that `userId` did not send (for unread counts). */
+    countUnread(conversationId: string, userId: string, afterId: string | null): number {
+      return (
+        db
+          .select({ n: count() })
+          .from(messages)
+          .where(
+            and(
+              eq(messages.conversationId, conversationId),
+              isNull(messages.parentId),
+              isNull(messages.deletedAt),
+              ne(messages.senderId, userId),
+              afterId !== null ? gt(messages.id, afterId) : sql`1 = 1`,
+            ),
+          )
+          .get()?.n ?? 0
+      );
+    },
+
+    publish,
+    catalogueMessage,
+  };
+}
+
+export type MessageService = ReturnType<typeof createMessageService>;

@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/route.js';
+import { cursorSchema, limitSchema } from '../../shared/pagination.js';
+import { actingUserId, chatCaller } from '../caller.js';
+import { presentMessage } from '../presenter.js';
+import {
+  actAsQuery,
+  editMessageBody,
+  messageListQuery,
+  messagePageSchema,
+  messageSchema,
+  reactionBody,
+  sendMessageBody,
+} from '../schemas.js';
+
+const tag = 'Chat';
+const conversationNotFound = {
+  404: 'No such conversation that the caller can see (`SERVICE_CONVERSATION_NOT_FOUND`).',
+};
+const messageNotFound = { 404: 'No such message that the caller can see (`SERVICE_MESSAGE_NOT_FOUND`).' };
+
+const threadQuery = z.strictObject({
+  limit: limitSchema,
+  after: cursorSchema,
+  userId: z.string().min(1).max(128).optional().meta({ description: 'API key only: whose own reactions to mark.' }),
+});
+const threadSchema = z
+  .object({ parent: messageSchema, data: z.array(messageSchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'Thread' });
+
+export const messageRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/chat/conversations/{room}/messages',
+    operationId: 'sendMessage',
+    summary: 'Send a message',
+    description:
+      `Text of 1 to 4,000 characters; \`parentId\` replies in a thread (one level deep). With a chat token the sender is ` +
+      'the token’s user and `senderId` is refused; with an API key `senderId` is required. The message reaches ' +
+      'connected members before any webhook for it is queued.',
+    tag,
+    auth: 'key-or-chat',
+    body: sendMessageBody,
+    status: 201,
+    response: messageSchema,
+    errors: conversationNotFound,
+    handler: ({ app, auth, params, body }) => {
+      const caller = chatCaller(auth, body.senderId, 'senderId');
+      const access = app.services.conversations.access(caller, params.room);
+      return presentMessage(app.services.messages.send(access, actingUserId(caller, 'senderId'), body));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/chat/conversations/{room}/messages',
+    operationId: 'listMessages',
+    summary: 'List messages',
+    description:
+      'Top-level messages in order of creation, paged with opaque cursors: no cursor gives the newest `limit`, ' +
+      '`before=<prevCursor>` older ones, `after=<nextCursor>` newer ones. There is no offset.',
+    tag,
+    auth: 'key-or-chat',
+    query: messageListQuery,
+    response: messagePageSchema,
+    errors: conversationNotFound,
+    handler: ({ app, auth, params, query }) => {
+      const caller = chatCaller(auth, query.userId, 'userId');
+      const access = app.services.conversations.access(caller, params.room);
+      const page = app.services.messages.list(access, query);
+      return {
+        data: app.services.messages.decorate(page.rows, caller.userId).map(presentMessage),
+        nextCursor: page.nextCursor,
+        prevCursor: page.prevCursor,
+      };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/chat/messages/{messageId}',
+    operationId: 'getMessage',
+    summary: 'Get a message',
+    tag,
+    auth: 'key-or-chat',
+    query: actAsQuery,
+    response: messageSchema,
+    errors: messageNotFound,
+    handler: ({ app, auth, params, query }) => {
+      const caller = chatCaller(auth, query.userId, 'userId');
+      const { message } = app.services.messages.access(caller, params.messageId);
+      return presentMessage(app.services.messages.decorate([message], caller.userId)[0]);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/chat/messages/{messageId}/thread',
+    operationId: 'getThread',
+    summary: 'List a thread',
+    description: 'The thread’s first message and its replies, oldest first, paged with `after`.',
+    tag,
+    auth: 'key-or-chat',
+    query: threadQuery,
+    response: threadSchema,
+    errors: messageNotFound,
+    handler: ({ app, auth, params, query }) => {
+      const caller = chatCaller(auth, query.userId, 'userId');
+      let { message } = app.services.messages.access(caller, params.messageId);
+      if (message.parentId !== null) message = app.services.messages.access(caller, message.parentId).message;
+      const page = app.services.messages.thread(message, query);
+      const [parent, ...replies] = app.services.messages.decorate([message, ...page.rows], caller.userId);
+      return { parent: presentMessage(parent), data: replies.map(presentMessage), nextCursor: page.nextCursor };
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/chat/messages/{messageId}',
+    operationId: 'editMessage',
+    summary: 'Edit a message',
+    description: 'Only the sender edits their text (a server may edit any message). Deleted messages cannot be edited.',
+    tag,
+    auth: 'key-or-chat',
+    body: editMessageBody,
+    response: messageSchema,
+    errors: { ...messageNotFound, 403: 'Not the sender.', 409: 'The message was deleted (`SERVICE_MESSAGE_DELETED`).' },
+    handler: ({ app, auth, params, body }) => {
+      const caller = chatCaller(auth, body.userId, 'userId');
+      const edited = app.services.messages.edit(caller, params.messageId, body.text);
+      return presentMessage(app.services.messages.decorate([edited], caller.userId)[0]);
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/chat/messages/{messageId}',
+    operationId: 'deleteMessage',
+    summary: 'Delete a message',
+    description:
+      'Senders delete their own; MODERATORs and ADMINs anyone’s. The message stays as a tombstone (`deleted: true`, ' +
+      'no text) so that its thread keeps its shape.',
+    tag,
+    auth: 'key-or-chat',
+    query: actAsQuery,
+    status: 204,
+    errors: { ...messageNotFound, 403: 'Not the sender, and not a MODERATOR or ADMIN of the conversation.' },
+    handler: ({ app, auth, params, query }) => {
+      app.services.messages.delete(chatCaller(auth, query.userId, 'userId'), params.messageId);
+      return undefined;
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/chat/messages/{messageId}/reactions',
+    operationId: 'addReaction',
+    summary: 'React to a message',
+    description: 'Adding the same reaction twice is harmless. Answers the message with its reaction counts.',
+    tag,
+    auth: 'key-or-chat',
+    body: reactionBody,
+    status: 201,
+    response: messageSchema,
+    errors: messageNotFound,
+    handler: ({ app, auth, params, body }) => {
+      const caller = chatCaller(auth, body.userId, 'userId');
+      const { message } = app.services.messages.access(caller, params.messageId);
+      const userId = actingUserId(caller, 'userId');
+      app.services.engagement.react(message, userId, body.emoji);
+      return presentMessage(app.services.messages.decorate([message], userId)[0]);
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/chat/messages/{messageId}/reactions/{emoji}',
+    operationId: 'removeReaction',
+    summary: 'Remove a reaction',
+    description: 'The acting user’s reaction with this emoji (URL-encode it).',
+    tag,
+    auth: 'key-or-chat',
+    query: actAsQuery,
+    status: 204,
+    errors: { 404: 'No such message, or no such reaction of the user (`SERVICE_REACTION_NOT_FOUND`).' },
+    handler: ({ app, auth, params, query }) => {
+      const caller = chatCaller(auth, query.userId, 'userId');
+      const { message } = app.services.messages.access(caller, params.messageId);
+      app.services.engagement.unreact(message, actingUserId(caller, 'userId'), params.emoji);
+      return undefined;
+    },
+  }),
+];

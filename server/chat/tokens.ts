@@ -1,0 +1,43 @@
+import type { ConversationRole } from '../../db/schema/chat.js';
+import type { EnvironmentScope } from '../../db/scope.js';
+import { createJwtCodec, isEnvironmentClaim } from '../auth/jwt.js';
+import { wholeSeconds } from '../clock.js';
+import type { Infrastructure } from '../context.js';
+import { loadOrCreateSecret } from '../secrets.js';
+
+export const CHAT_TOKEN_DEFAULT_TTL_SECONDS = 24 * 3600;
+export const CHAT_TOKEN_MAX_TTL_SECONDS = 30 * 24 * 3600;
+
+export interface ChatTokenClaims extends EnvironmentScope {
+  /** The end user; every message sent with the token is theirs. */
+  userId: string;
+  /** MEMBER, unless a live-stream credential raised it. */
+  scope: ConversationRole;
+}
+
+/** Chat tokens: claims `prj`, `env`, `senderId` (also `sub`), `scope`, `iat`, `exp`. */
+export function createChatTokenService({ db, clock }: Infrastructure) {
+  const codec = createJwtCodec(loadOrCreateSecret(db, clock, 'chat-signing-key'), clock, 'switchboard:chat');
+  return {
+    async mint(claims: ChatTokenClaims, ttlSeconds = CHAT_TOKEN_DEFAULT_TTL_SECONDS) {
+      const expiresAt = wholeSeconds(clock.now() + ttlSeconds * 1000);
+      const token = await codec.sign(
+        { prj: claims.projectId, env: claims.environment, senderId: claims.userId, scope: claims.scope },
+        claims.userId,
+        expiresAt,
+      );
+      return { token, expiresAt };
+    },
+
+    async verify(token: string): Promise<ChatTokenClaims | null> {
+      const verified = await codec.verify(token);
+      if (!verified.ok) return null;
+      const p = verified.payload;
+      const scope = p.scope === 'ADMIN' || p.scope === 'MODERATOR' ? p.scope : 'MEMBER';
+      if (typeof p.prj !== 'string' || typeof p.senderId !== 'string' || !isEnvironmentClaim(p.env)) return null;
+      return { projectId: p.prj, environment: p.env, userId: p.senderId, scope };
+    },
+  };
+}
+
+export type ChatTokenService = ReturnType<typeof createChatTokenService>;
