@@ -4,6 +4,7 @@ import type { AnyRoute } from './http/route.js';
 import { keyRoutes } from './keys/routes.js';
 import { memberRoutes } from './members/routes.js';
 import { projectRoutes } from './projects/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 /** Every `/v1` route: the server mounts this table and the OpenAPI document describes it. */
 export const routes: readonly AnyRoute[] = [
@@ -12,4 +13,5 @@ export const routes: readonly AnyRoute[] = [
   ...memberRoutes,
   ...keyRoutes,
   ...auditRoutes,
+  ...webhookRoutes,
 ];

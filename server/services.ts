@@ -4,6 +4,7 @@ import type { Infrastructure } from './context.js';
 import { createKeyService } from './keys/service.js';
 import { createMemberService } from './members/service.js';
 import { createProjectService } from './projects/service.js';
+import { createWebhookService } from './webhooks/service.js';
 
 /** Domain services: where the rules live. Routes only parse, authorize, call one of these, present. */
 export function createServices(infra: Infrastructure) {
@@ -14,6 +15,7 @@ export function createServices(infra: Infrastructure) {
     projects: createProjectService(infra, audit),
     members: createMemberService(infra, audit),
     keys: createKeyService(infra, audit),
+    webhooks: createWebhookService(infra, audit),
   };
 }
 

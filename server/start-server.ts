@@ -7,7 +7,7 @@ import { lockDataDir } from '../db/data-dir-lock.js';
 import { createApp } from './app.js';
 import { type Clock, systemClock } from './clock.js';
 import type { AppContext, DeploymentMode, Infrastructure } from './context.js';
-import { createEventBus } from './events/bus.js';
+import { createEventBus, type EventBus } from './events/bus.js';
 import { createIdGenerator } from './ids.js';
 import { createServices } from './services.js';
 import { readVersion } from './version.js';
@@ -24,12 +24,20 @@ export interface ServerOptions {
   clock?: Clock;
   fetch?: typeof fetch;
   logger?: Logger;
+  /** The internal event bus; injected by tests that emit catalogue events themselves. */
+  events?: EventBus;
 }
 
 export interface RunningServer {
   /** e.g. `http://127.0.0.1:4700` */
   url: string;
   port: number;
+  /**
+   * Sends every webhook delivery due by the server's clock and resolves when none is in flight.
+   * The server does this by itself (on each new event and every second); tests that move a manual
+   * clock call it to make the retries that came due happen now.
+   */
+  runDueWebhooks(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -53,6 +61,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 
   let server: Server;
+  let ctx: AppContext;
   try {
     db = openDatabase(options.dataDir);
     const infra: Infrastructure = {
@@ -63,10 +72,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       mode: options.mode ?? 'local',
       dataDir: options.dataDir,
       fetch: options.fetch ?? globalThis.fetch,
-      events: createEventBus(),
+      events: options.events ?? createEventBus(),
       version: readVersion(),
     };
-    const ctx: AppContext = { ...infra, services: createServices(infra) };
+    ctx = { ...infra, services: createServices(infra) };
     server = createApp(ctx).listen(options.port ?? DEFAULT_PORT, host);
     await once(server, 'listening');
   } catch (err) {
@@ -80,25 +89,33 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     socket.once('close', () => sockets.delete(socket));
   });
   const { port } = server.address() as AddressInfo;
+  const webhookWorker = ctx.services.webhooks.worker;
+  webhookWorker.start();
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
 
   let closing: Promise<void> | undefined;
   return {
     url: `http://${urlHost}:${port}`,
     port,
+    runDueWebhooks: () => webhookWorker.runDue(),
     close() {
-      closing ??= new Promise<void>((resolve, reject) => {
-        server.close((err) => {
-          shutDownStorage();
-          if (err) reject(err);
-          else resolve();
-        });
-        server.closeIdleConnections();
-        // Requests in flight get a moment to finish; then their sockets are cut.
-        setTimeout(() => {
-          for (const socket of sockets) socket.destroy();
-        }, 2000).unref();
-      });
+      // The worker stops first: attempts in flight are abandoned (and sent again after a restart)
+      // before the database closes under them.
+      closing ??= webhookWorker.stop().then(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            server.close((err) => {
+              shutDownStorage();
+              if (err) reject(err);
+              else resolve();
+            });
+            server.closeIdleConnections();
+            // Requests in flight get a moment to finish; then their sockets are cut.
+            setTimeout(() => {
+              for (const socket of sockets) socket.destroy();
+            }, 2000).unref();
+          }),
+      );
       return closing;
     },
   };

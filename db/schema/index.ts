@@ -5,3 +5,4 @@ export * from './projects.js';
 export * from './server-secrets.js';
 export * from './sessions.js';
 export * from './users.js';
+export * from './webhooks.js';
