@@ -273,3 +273,55 @@ describe('who may do what', () => {
     expect((await t.api.delete(one, { token: developer.token })).status).toBe(204);
   });
 });
+
+describe('odd input', () => {
+  it('never gives a 500 on the webhook routes', async () => {
+    const hook = await register({ url: URL_, environment: 'development' });
+    const one = `${hooksPath()}/${hook.id}`;
+    const bodies = [
+      'null',
+      '[]',
+      '"text"',
+      '{"url": null, "environment": "development"}',
+      '{"url": "http://[::1", "environment": "development"}',
+      '{"url": "https://[fe80::1%25eth0]/", "environment": "development"}',
+      '{"url": "https://exa\u00e9mple.com/", "environment": "development"}',
+      '{"url": "https://%zz/", "environment": "development"}',
+      '{"url": "https:///", "environment": "development"}',
+      '{"url": "https://example.com", "environment": "development", "events": [null]}',
+      '{"url": "https://example.com", "environment": "development", "events": {"0": "room.created"}}',
+      `{"url": "https://example.com", "environment": "development", "events": ${JSON.stringify(Array(100).fill('room.created'))}}`,
+      '{"type": "__proto__"}',
+      '{"type": "constructor"}',
+      '{"__proto__": {"enabled": true}}',
+      '{"enabled": null}',
+    ];
+    for (const [method, path] of [
+      ['POST', hooksPath()],
+      ['PATCH', one],
+      ['POST', `${one}/test`],
+      ['POST', `${one}/deliveries/whd_x/resend`],
+    ]) {
+      for (const rawBody of bodies) {
+        const res = await t.api.request(method, path, {
+          token: owner.token,
+          rawBody,
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(res.status, `${method} ${path} ${rawBody}`).toBeLessThan(500);
+      }
+    }
+    for (const query of [
+      '?limit=0',
+      '?limit=abc',
+      '?cursor=%%%',
+      '?cursor=bm90LWpzb24',
+      '?status=',
+      '?environment=prod',
+      '?x=1',
+    ]) {
+      const res = await t.api.get(`${one}/deliveries${query}`, { token: owner.token });
+      expect(res.status, query).toBe(400);
+    }
+  });
+});
