@@ -4,6 +4,7 @@ import { type Environment, environmentQuery } from '../environments.js';
 import { defineRoute } from '../http/route.js';
 import { listOf, pageOf } from '../shared/schemas.js';
 import { EVENT_CATALOGUE, EVENT_TYPES } from './catalogue.js';
+import type { DeliveryWithAttempts } from './delivery-log.js';
 import { presentRegisteredWebhook, presentWebhookDelivery, presentWebhookEndpoint } from './presenter.js';
 import {
   catalogueEntrySchema,
@@ -15,7 +16,6 @@ import {
   webhookDeliverySchema,
   webhookEndpointSchema,
 } from './schemas.js';
-import type { DeliveryWithAttempts } from './service.js';
 
 const tag = 'Webhooks';
 const scopeOf = (projectId: string, query: { environment: Environment }): EnvironmentScope => ({

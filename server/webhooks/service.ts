@@ -1,14 +1,14 @@
-import { asc, desc, eq, inArray, lt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Environment } from '../../db/schema/environment.js';
-import { type DeliveryStatus, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/webhooks.js';
+import { webhookEndpoints } from '../../db/schema/webhooks.js';
 import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
 import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
-import type { Executor, Infrastructure } from '../context.js';
-import { conflict, notFound, ServiceError } from '../errors.js';
-import { decodeCursor, toPage } from '../shared/pagination.js';
-import { EVENT_CATALOGUE, type EventType } from './catalogue.js';
-import { type AttemptRow, createDeliveryQueue, type DeliveryRow, type EndpointRow } from './queue.js';
+import type { Infrastructure } from '../context.js';
+import { ServiceError } from '../errors.js';
+import { createDeliveryLog } from './delivery-log.js';
+import { findEndpoint, webhookNotFound } from './endpoint-lookup.js';
+import { createDeliveryQueue, type EndpointRow } from './queue.js';
 import { createSecretBox } from './secret-box.js';
 import { generateSigningSecret } from './signature.js';
 import { targetRefusal } from './target.js';
@@ -20,11 +20,6 @@ export interface WebhookPatch {
   enabled?: boolean;
 }
 
-export type DeliveryWithAttempts = { delivery: DeliveryRow; attempts: AttemptRow[] };
-
-const webhookNotFound = (id: string, scope: EnvironmentScope) =>
-  notFound('SERVICE_WEBHOOK_NOT_FOUND', `No webhook endpoint ${id} in ${scope.environment}.`);
-
 /**
  * Webhook endpoints (environment-scoped: every read and write goes through `inScope`), their
  * delivery log, and the delivery worker that `startServer` starts and stops.
@@ -34,48 +29,12 @@ export function createWebhookService(infra: Infrastructure, audit: AuditService)
   const secrets = createSecretBox(infra.dataDir);
   const queue = createDeliveryQueue(infra, audit);
   const worker = createDeliveryWorker(infra, queue, secrets);
+  const deliveryLog = createDeliveryLog(infra, queue, worker);
 
   function assertTarget(url: string): void {
     const refusal = targetRefusal(url, mode);
     if (refusal) throw new ServiceError(400, 'SERVICE_WEBHOOK_TARGET_REFUSED', `Webhook URL refused: ${refusal}.`);
   }
-
-  function findEndpoint(tx: Executor, scope: EnvironmentScope, webhookId: string): EndpointRow {
-    const row = tx
-      .select()
-      .from(webhookEndpoints)
-      .where(inScope(webhookEndpoints, scope, eq(webhookEndpoints.id, webhookId)))
-      .get();
-    if (!row) throw webhookNotFound(webhookId, scope);
-    return row;
-  }
-
-  function assertEnabled(endpoint: EndpointRow): void {
-    if (!endpoint.enabled) {
-      throw conflict(
-        'SERVICE_WEBHOOK_DISABLED',
-        `Webhook endpoint ${endpoint.id} is disabled; re-enable it (PATCH {"enabled": true}) first.`,
-      );
-    }
-  }
-
-  function attemptsOf(deliveryIds: string[]): Map<string, AttemptRow[]> {
-    const byDelivery = new Map<string, AttemptRow[]>(deliveryIds.map((id) => [id, []]));
-    if (deliveryIds.length === 0) return byDelivery;
-    const rows = db
-      .select()
-      .from(webhookAttempts)
-      .where(inArray(webhookAttempts.deliveryId, deliveryIds))
-      .orderBy(asc(webhookAttempts.deliveryId), asc(webhookAttempts.number))
-      .all();
-    for (const row of rows) byDelivery.get(row.deliveryId)?.push(row);
-    return byDelivery;
-  }
-
-  const withAttempts = (delivery: DeliveryRow): DeliveryWithAttempts => ({
-    delivery,
-    attempts: attemptsOf([delivery.id]).get(delivery.id) ?? [],
-  });
 
   return {
     worker,
@@ -200,102 +159,7 @@ export function createWebhookService(infra: Infrastructure, audit: AuditService)
       });
     },
 
-    /** The endpoint's deliveries, newest first, each with its attempts. */
-    listDeliveries(
-      scope: EnvironmentScope,
-      webhookId: string,
-      query: { limit: number; cursor?: string; status?: DeliveryStatus },
-    ): { rows: DeliveryWithAttempts[]; nextCursor: string | null } {
-      findEndpoint(db, scope, webhookId);
-      const before = decodeCursor(query.cursor);
-      const rows = db
-        .select()
-        .from(webhookDeliveries)
-        .where(
-          inScope(
-            webhookDeliveries,
-            scope,
-            eq(webhookDeliveries.endpointId, webhookId),
-            before ? lt(webhookDeliveries.id, before) : undefined,
-            query.status ? eq(webhookDeliveries.status, query.status) : undefined,
-          ),
-        )
-        .orderBy(desc(webhookDeliveries.id))
-        .limit(query.limit + 1)
-        .all();
-      const page = toPage(rows, query.limit);
-      const attempts = attemptsOf(page.rows.map((row) => row.id));
-      return {
-        rows: page.rows.map((delivery) => ({ delivery, attempts: attempts.get(delivery.id) ?? [] })),
-        nextCursor: page.nextCursor,
-      };
-    },
-
-    getDelivery(scope: EnvironmentScope, webhookId: string, deliveryId: string): DeliveryWithAttempts {
-      findEndpoint(db, scope, webhookId);
-      const delivery = db
-        .select()
-        .from(webhookDeliveries)
-        .where(
-          inScope(
-            webhookDeliveries,
-            scope,
-            eq(webhookDeliveries.id, deliveryId),
-            eq(webhookDeliveries.endpointId, webhookId),
-          ),
-        )
-        .get();
-      if (!delivery) {
-        throw notFound(
-          'SERVICE_WEBHOOK_DELIVERY_NOT_FOUND',
-          `No delivery ${deliveryId} of webhook endpoint ${webhookId}.`,
-        );
-      }
-      return withAttempts(delivery);
-    },
-
-    /**
-     * Queues one more attempt of a delivery, due now, whatever its status: same event id, same body,
-     * a fresh signature. If it fails, the usual rule applies: a retry while fewer than 7 attempts
-     * have been made, else FAILED.
-     */
-    resend(scope: EnvironmentScope, webhookId: string, deliveryId: string): DeliveryWithAttempts {
-      const now = clock.now();
-      const delivery = db.transaction((tx) => {
-        assertEnabled(findEndpoint(tx, scope, webhookId));
-        const row = tx
-          .update(webhookDeliveries)
-          .set({ status: 'PENDING', nextAttemptAt: now, updatedAt: now })
-          .where(
-            inScope(
-              webhookDeliveries,
-              scope,
-              eq(webhookDeliveries.id, deliveryId),
-              eq(webhookDeliveries.endpointId, webhookId),
-            ),
-          )
-          .returning()
-          .get();
-        if (!row) {
-          throw notFound(
-            'SERVICE_WEBHOOK_DELIVERY_NOT_FOUND',
-            `No delivery ${deliveryId} of webhook endpoint ${webhookId}.`,
-          );
-        }
-        return row;
-      });
-      worker.kick();
-      return withAttempts(delivery);
-    },
-
-    /** Queues a new event of `type` carrying the catalogue's example data, to this endpoint only. */
-    sendTest(scope: EnvironmentScope, webhookId: string, type: EventType): DeliveryWithAttempts {
-      const endpoint = findEndpoint(db, scope, webhookId);
-      assertEnabled(endpoint);
-      const delivery = queue.enqueueFor(endpoint, type, EVENT_CATALOGUE[type].example);
-      worker.kick();
-      return { delivery, attempts: [] };
-    },
+    ...deliveryLog,
   };
 }
 
