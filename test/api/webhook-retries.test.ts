@@ -105,9 +105,9 @@ describe('the 5 s timeout', () => {
     h.emit('message.created');
     const draining = h.server.runDueWebhooks();
 
-    // The prompt endpoint is served while the silent one still holds its request.
+    // The prompt endpoint is served while the silent one still holds its request (well before its 5 s timeout).
     const [served] = await prompt.waitForRequests(1, 2000);
-    expect(served.receivedAt - sent).toBeLessThan(1000);
+    expect(served.receivedAt - sent).toBeLessThan(2500);
     await silent.waitForRequests(1);
     const [inFlight] = await h.deliveries(slowHook);
     expect(inFlight).toMatchObject({ status: 'PENDING', attempts: 0 });
