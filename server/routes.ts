@@ -10,6 +10,7 @@ import { memberRoutes } from './members/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { roomRoutes } from './rooms/routes.js';
 import { telemetryRoutes } from './telemetry/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 /** Every `/v1` route: the server mounts this table and the OpenAPI document describes it. */
 export const routes: readonly AnyRoute[] = [
@@ -24,4 +25,5 @@ export const routes: readonly AnyRoute[] = [
   ...conversationRoutes,
   ...messageRoutes,
   ...readRoutes,
+  ...webhookRoutes,
 ];

@@ -12,6 +12,7 @@ import { createRoomService } from './rooms/service.js';
 import { createSignalingHub } from './rtc/hub.js';
 import { createRtcTokenService } from './rtc/token-service.js';
 import { createTelemetryService } from './telemetry/service.js';
+import { createWebhookService } from './webhooks/service.js';
 
 /** Domain services: where the rules live. Routes only parse, authorize, call one of these, present. */
 export function createServices(infra: Infrastructure) {
@@ -33,6 +34,7 @@ export function createServices(infra: Infrastructure) {
     conversations,
     messages,
     engagement: createEngagementService(infra, messages),
+    webhooks: createWebhookService(infra, audit),
   };
 }
 

@@ -25,15 +25,21 @@ export interface ServerOptions {
   mode?: DeploymentMode;
   clock?: Clock;
   fetch?: typeof fetch;
-  /** The internal event bus; injected by tests that watch what the server emits. */
-  events?: EventBus;
   logger?: Logger;
+  /** The internal event bus; injected by tests that watch what the server emits, or emit themselves. */
+  events?: EventBus;
 }
 
 export interface RunningServer {
   /** e.g. `http://127.0.0.1:4700` */
   url: string;
   port: number;
+  /**
+   * Sends every webhook delivery due by the server's clock and resolves when none is in flight.
+   * The server does this by itself (on each new event and every second); tests that move a manual
+   * clock call it to make the retries that came due happen now.
+   */
+  runDueWebhooks(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,6 +64,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   let server: Server;
   let signaling: ReturnType<typeof createSignalingEndpoint> | undefined;
+  let ctx: AppContext;
   try {
     db = openDatabase(options.dataDir);
     const infra: Infrastructure = {
@@ -71,7 +78,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       events: options.events ?? createEventBus(),
       version: readVersion(),
     };
-    const ctx: AppContext = { ...infra, services: createServices(infra) };
+    ctx = { ...infra, services: createServices(infra) };
     server = createApp(ctx).listen(options.port ?? DEFAULT_PORT, host);
     signaling = createSignalingEndpoint(ctx);
     routeUpgrades(server, { [SIGNALING_PATH]: signaling.handleUpgrade });
@@ -88,26 +95,34 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     socket.once('close', () => sockets.delete(socket));
   });
   const { port } = server.address() as AddressInfo;
+  const webhookWorker = ctx.services.webhooks.worker;
+  webhookWorker.start();
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
 
   let closing: Promise<void> | undefined;
   return {
     url: `http://${urlHost}:${port}`,
     port,
+    runDueWebhooks: () => webhookWorker.runDue(),
     close() {
-      closing ??= new Promise<void>((resolve, reject) => {
-        signaling?.close();
-        server.close((err) => {
-          shutDownStorage();
-          if (err) reject(err);
-          else resolve();
-        });
-        server.closeIdleConnections();
-        // Requests in flight get a moment to finish; then their sockets are cut.
-        setTimeout(() => {
-          for (const socket of sockets) socket.destroy();
-        }, 2000).unref();
-      });
+      // The worker stops first: attempts in flight are abandoned (and sent again after a restart)
+      // before the database closes under them. Signaling sockets close with "server shutting down".
+      closing ??= webhookWorker.stop().then(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            signaling?.close();
+            server.close((err) => {
+              shutDownStorage();
+              if (err) reject(err);
+              else resolve();
+            });
+            server.closeIdleConnections();
+            // Requests in flight get a moment to finish; then their sockets are cut.
+            setTimeout(() => {
+              for (const socket of sockets) socket.destroy();
+            }, 2000).unref();
+          }),
+      );
       return closing;
     },
   };

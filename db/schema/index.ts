@@ -8,3 +8,4 @@ export * from './server-secrets.js';
 export * from './sessions.js';
 export * from './telemetry.js';
 export * from './users.js';
+export * from './webhooks.js';

@@ -28,13 +28,12 @@ export function createMessageService({ db, clock, ids, events }: Infrastructure,
     events.emit('catalogue', { type, ...scope, data });
   }
 
+  /** Spec 6.4's shape, `{id, roomId, senderId, text}`; the text is null once deleted. */
   const catalogueMessage = (m: MessageRow) => ({
     id: m.id,
     roomId: m.conversationId,
     senderId: m.senderId,
     text: m.deletedAt ? null : m.text,
-    parentId: m.parentId,
-    createdAt: toIso(m.createdAt),
   });
 
   /** Replies, reaction counts and the user's own reactions for a page of messages, in three queries. */

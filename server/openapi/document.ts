@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import type { AnyRoute, AuthMode } from '../http/route.js';
 import { errorSchema } from '../shared/schemas.js';
+import { catalogueWebhooks } from '../webhooks/openapi.js';
 import { simplifySchemas } from './simplify-schemas.js';
 
 const SECURITY: Record<AuthMode, { [scheme: string]: string[] }[]> = {
@@ -115,6 +116,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
       },
     },
     paths,
+    webhooks: catalogueWebhooks(),
   });
   return simplifySchemas(document);
 }

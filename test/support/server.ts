@@ -2,9 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import type { Clock } from '../../server/clock.js';
-import type { DeploymentMode } from '../../server/context.js';
-import { type EventBus, type RunningServer, startServer } from '../../server/index.js';
+import { type Clock, type RunningServer, type ServerOptions, startServer } from '../../server/index.js';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -20,7 +18,7 @@ export function makeDataDir(): string {
 
 /** A real server on a free loopback port with a fresh SQLite file in a temp folder. */
 export async function startTestServer(
-  options: { dataDir?: string; mode?: DeploymentMode; clock?: Clock; fetch?: typeof fetch; events?: EventBus } = {},
+  options: Partial<Pick<ServerOptions, 'dataDir' | 'mode' | 'clock' | 'fetch' | 'events'>> = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? makeDataDir();
   const server = await startServer({

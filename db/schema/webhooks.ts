@@ -1,0 +1,81 @@
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { timestamp } from './columns.js';
+import { environmentScoped } from './environment-scoped.js';
+
+/** A URL that receives the catalogue events of one environment of a project. */
+export const webhookEndpoints = sqliteTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    ...environmentScoped(),
+    url: text('url').notNull(),
+    /** Subscribed catalogue types; empty means every type. */
+    events: text('events', { mode: 'json' }).$type<string[]>().notNull(),
+    /** The signing secret, AES-256-GCM encrypted with the key file in the data folder (server/webhooks/secret-box.ts). */
+    secretCiphertext: text('secret_ciphertext').notNull(),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull(),
+    /** Failed attempts since the last success, across all the endpoint's deliveries; 50 disables it. */
+    consecutiveFailures: integer('consecutive_failures').notNull(),
+    disabledAt: timestamp('disabled_at'),
+    disabledReason: text('disabled_reason'),
+    createdById: text('created_by_id'),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [index('webhook_endpoints_scope_idx').on(t.projectId, t.environment)],
+);
+
+export const DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * One event on its way to one endpoint: the durable queue. A row is PENDING until an attempt succeeds
+ * or the retries run out; `payload` holds the exact body bytes, so every attempt sends the same ones.
+ */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    ...environmentScoped(),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    /** The JSON envelope exactly as it is POSTed. */
+    payload: text('payload').notNull(),
+    status: text('status', { enum: DELIVERY_STATUSES }).notNull(),
+    attempts: integer('attempts').notNull(),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    /** When the worker next sends it; null once SUCCEEDED or FAILED. */
+    nextAttemptAt: timestamp('next_attempt_at'),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.status, t.nextAttemptAt),
+    index('webhook_deliveries_log_idx').on(t.endpointId, t.id),
+  ],
+);
+
+/** Each HTTP attempt of a delivery, for the delivery log. */
+export const webhookAttempts = sqliteTable(
+  'webhook_attempts',
+  {
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    /** 1 for the first attempt. */
+    number: integer('number').notNull(),
+    attemptedAt: timestamp('attempted_at').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    /** Null when no response came (timeout, connection failure, refused target). */
+    statusCode: integer('status_code'),
+    error: text('error'),
+    /** The first bytes of the response body (up to 1 KB), as text. */
+    responseBody: text('response_body'),
+  },
+  (t) => [primaryKey({ columns: [t.deliveryId, t.number] })],
+);

@@ -1,0 +1,1 @@
+export { type VerifyWebhookOptions, verifyWebhook } from './webhooks.js';

@@ -1,0 +1,115 @@
+import { asc, desc, eq, inArray, lt } from 'drizzle-orm';
+import { type DeliveryStatus, webhookAttempts, webhookDeliveries } from '../../db/schema/webhooks.js';
+import { type EnvironmentScope, inScope } from '../../db/scope.js';
+import type { Infrastructure } from '../context.js';
+import { notFound } from '../errors.js';
+import { decodeCursor, toPage } from '../shared/pagination.js';
+import { EVENT_CATALOGUE, type EventType } from './catalogue.js';
+import { assertEnabled, findEndpoint } from './endpoint-lookup.js';
+import type { AttemptRow, DeliveryQueue, DeliveryRow } from './queue.js';
+import type { DeliveryWorker } from './worker.js';
+
+export type DeliveryWithAttempts = { delivery: DeliveryRow; attempts: AttemptRow[] };
+
+/** One delivery of one endpoint, in the scope. */
+const deliveryOf = (scope: EnvironmentScope, webhookId: string, deliveryId: string) =>
+  inScope(webhookDeliveries, scope, eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, webhookId));
+
+const deliveryNotFound = (webhookId: string, deliveryId: string) =>
+  notFound('SERVICE_WEBHOOK_DELIVERY_NOT_FOUND', `No delivery ${deliveryId} of webhook endpoint ${webhookId}.`);
+
+/** What users see of deliveries and may ask of them: the log, a resend, a test event. */
+export function createDeliveryLog({ db, clock }: Infrastructure, queue: DeliveryQueue, worker: DeliveryWorker) {
+  function attemptsOf(deliveryIds: string[]): Map<string, AttemptRow[]> {
+    const byDelivery = new Map<string, AttemptRow[]>(deliveryIds.map((id) => [id, []]));
+    if (deliveryIds.length === 0) return byDelivery;
+    const rows = db
+      .select()
+      .from(webhookAttempts)
+      .where(inArray(webhookAttempts.deliveryId, deliveryIds))
+      .orderBy(asc(webhookAttempts.deliveryId), asc(webhookAttempts.number))
+      .all();
+    for (const row of rows) byDelivery.get(row.deliveryId)?.push(row);
+    return byDelivery;
+  }
+
+  const withAttempts = (delivery: DeliveryRow): DeliveryWithAttempts => ({
+    delivery,
+    attempts: attemptsOf([delivery.id]).get(delivery.id) ?? [],
+  });
+
+  return {
+    /** The endpoint's deliveries, newest first, each with its attempts. */
+    listDeliveries(
+      scope: EnvironmentScope,
+      webhookId: string,
+      query: { limit: number; cursor?: string; status?: DeliveryStatus },
+    ): { rows: DeliveryWithAttempts[]; nextCursor: string | null } {
+      findEndpoint(db, scope, webhookId);
+      const before = decodeCursor(query.cursor);
+      const rows = db
+        .select()
+        .from(webhookDeliveries)
+        .where(
+          inScope(
+            webhookDeliveries,
+            scope,
+            eq(webhookDeliveries.endpointId, webhookId),
+            before ? lt(webhookDeliveries.id, before) : undefined,
+            query.status ? eq(webhookDeliveries.status, query.status) : undefined,
+          ),
+        )
+        .orderBy(desc(webhookDeliveries.id))
+        .limit(query.limit + 1)
+        .all();
+      const page = toPage(rows, query.limit);
+      const attempts = attemptsOf(page.rows.map((row) => row.id));
+      return {
+        rows: page.rows.map((delivery) => ({ delivery, attempts: attempts.get(delivery.id) ?? [] })),
+        nextCursor: page.nextCursor,
+      };
+    },
+
+    getDelivery(scope: EnvironmentScope, webhookId: string, deliveryId: string): DeliveryWithAttempts {
+      findEndpoint(db, scope, webhookId);
+      const delivery = db
+        .select()
+        .from(webhookDeliveries)
+        .where(deliveryOf(scope, webhookId, deliveryId))
+        .get();
+      if (!delivery) throw deliveryNotFound(webhookId, deliveryId);
+      return withAttempts(delivery);
+    },
+
+    /**
+     * Queues one more attempt of a delivery, due now, whatever its status: same event id, same body,
+     * a fresh signature. If it fails, the usual rule applies: a retry while fewer than 7 attempts
+     * have been made, else FAILED.
+     */
+    resend(scope: EnvironmentScope, webhookId: string, deliveryId: string): DeliveryWithAttempts {
+      const now = clock.now();
+      const delivery = db.transaction((tx) => {
+        assertEnabled(findEndpoint(tx, scope, webhookId));
+        const row = tx
+          .update(webhookDeliveries)
+          .set({ status: 'PENDING', nextAttemptAt: now, updatedAt: now })
+          .where(deliveryOf(scope, webhookId, deliveryId))
+          .returning()
+          .get();
+        if (!row) throw deliveryNotFound(webhookId, deliveryId);
+        return row;
+      });
+      worker.kick();
+      return withAttempts(delivery);
+    },
+
+    /** Queues a new event of `type` carrying the catalogue's example data, to this endpoint only. */
+    sendTest(scope: EnvironmentScope, webhookId: string, type: EventType): DeliveryWithAttempts {
+      const endpoint = findEndpoint(db, scope, webhookId);
+      assertEnabled(endpoint);
+      const delivery = queue.enqueueFor(endpoint, type, EVENT_CATALOGUE[type].example);
+      worker.kick();
+      return { delivery, attempts: [] };
+    },
+  };
+}

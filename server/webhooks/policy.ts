@@ -1,0 +1,27 @@
+/** The delivery limits of spec section 8, in one place. */
+
+/**
+ * An attempt whose response status has not arrived within this time has failed. The start of the
+ * body that the delivery log keeps is read within the same deadline.
+ */
+export const DELIVERY_TIMEOUT_MS = 5_000;
+
+/** After a failed attempt n (1-based), the next one waits RETRY_DELAYS_MS[n - 1]; past the end, FAILED. */
+export const RETRY_DELAYS_MS = [10_000, 20_000, 40_000, 80_000, 160_000, 320_000] as const;
+
+/** The first attempt and its six retries. */
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+/** Failed attempts in a row, across all of an endpoint's deliveries, that disable the endpoint. */
+export const AUTO_DISABLE_AFTER_FAILURES = 50;
+
+/** How much of a response body the delivery log keeps. */
+export const RESPONSE_BODY_LOG_BYTES = 1024;
+
+/** Attempts in flight at once to one endpoint; other endpoints have lanes of their own. */
+export const ENDPOINT_CONCURRENCY = 4;
+
+/** When a failed attempt `attemptNumber` is retried, or null when the delivery has used its attempts. */
+export function nextAttemptAfterFailure(attemptNumber: number, failedAt: number): number | null {
+  return attemptNumber < MAX_ATTEMPTS ? failedAt + RETRY_DELAYS_MS[attemptNumber - 1] : null;
+}

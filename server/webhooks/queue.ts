@@ -1,0 +1,230 @@
+import { and, asc, eq, lte, notInArray } from 'drizzle-orm';
+import type { Environment } from '../../db/schema/environment.js';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/webhooks.js';
+import { inScope, scopeValues } from '../../db/scope.js';
+import { SYSTEM_ACTOR } from '../audit/actor.js';
+import type { AuditService } from '../audit/service.js';
+import { toIso } from '../clock.js';
+import type { Executor, Infrastructure } from '../context.js';
+import { upperEnvironment } from '../environments.js';
+import type { CatalogueEvent } from '../events/bus.js';
+import { AUTO_DISABLE_AFTER_FAILURES, nextAttemptAfterFailure } from './policy.js';
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type AttemptRow = typeof webhookAttempts.$inferSelect;
+
+/** What one HTTP attempt came to, as the worker reports it. */
+export interface AttemptOutcome {
+  attemptedAt: number;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseBody: string | null;
+}
+
+export const isSuccess = (outcome: AttemptOutcome) =>
+  outcome.error === null && outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+
+/** Whether an endpoint takes events of `type`: an empty list means every type. */
+export const subscribesTo = (endpoint: Pick<EndpointRow, 'events'>, type: string) =>
+  endpoint.events.length === 0 || endpoint.events.includes(type);
+
+/**
+ * The durable delivery queue in SQLite: what is queued survives a restart, and a delivery marked
+ * SUCCEEDED is never sent again by the worker. Each change is one synchronous transaction.
+ */
+export function createDeliveryQueue({ db, clock, ids, logger }: Infrastructure, audit: AuditService) {
+  /** The envelope of spec 2.8, serialised once: these bytes are what every attempt sends and signs. */
+  function envelope(type: string, projectId: string, environment: Environment, data: Record<string, unknown>) {
+    const eventId = ids.next('evt');
+    const createdAt = clock.now();
+    const payload = JSON.stringify({
+      id: eventId,
+      type,
+      projectId,
+      environment: upperEnvironment(environment),
+      createdAt: toIso(createdAt),
+      data,
+    });
+    return { eventId, createdAt, payload };
+  }
+
+  function insertDeliveries(
+    tx: Executor,
+    endpoints: Pick<EndpointRow, 'id' | 'projectId' | 'environment'>[],
+    type: string,
+    event: ReturnType<typeof envelope>,
+  ): DeliveryRow[] {
+    const rows: DeliveryRow[] = endpoints.map((endpoint) => ({
+      id: ids.next('whd'),
+      ...scopeValues(endpoint),
+      endpointId: endpoint.id,
+      eventId: event.eventId,
+      eventType: type,
+      payload: event.payload,
+      status: 'PENDING',
+      attempts: 0,
+      lastStatusCode: null,
+      lastError: null,
+      nextAttemptAt: event.createdAt,
+      createdAt: event.createdAt,
+      updatedAt: event.createdAt,
+    }));
+    if (rows.length > 0) tx.insert(webhookDeliveries).values(rows).run();
+    return rows;
+  }
+
+  /** Ends the pending deliveries of an endpoint that stopped taking events (disabled). */
+  function failPending(tx: Executor, endpointId: string, reason: string, now: number): void {
+    tx.update(webhookDeliveries)
+      .set({ status: 'FAILED', nextAttemptAt: null, lastError: reason, updatedAt: now })
+      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'PENDING')))
+      .run();
+  }
+
+  return {
+    failPending,
+
+    /**
+     * Queues one delivery of the event per matching endpoint: first the enabled endpoints of the
+     * event's project and environment (so no other environment's endpoint is ever considered),
+     * then those subscribed to its type. Nothing at all is written when none matches.
+     */
+    enqueueEvent(event: CatalogueEvent): DeliveryRow[] {
+      const scope = { projectId: event.projectId, environment: event.environment };
+      const endpoints = db
+        .select({
+          id: webhookEndpoints.id,
+          projectId: webhookEndpoints.projectId,
+          environment: webhookEndpoints.environment,
+          events: webhookEndpoints.events,
+        })
+        .from(webhookEndpoints)
+        .where(inScope(webhookEndpoints, scope, eq(webhookEndpoints.enabled, true)))
+        .all()
+        .filter((endpoint) => subscribesTo(endpoint, event.type));
+      if (endpoints.length === 0) return [];
+      const built = envelope(event.type, event.projectId, event.environment, event.data);
+      return db.transaction((tx) => insertDeliveries(tx, endpoints, event.type, built));
+    },
+
+    /** Queues a new event for one endpoint only, whatever its subscriptions (the test-event route). */
+    enqueueFor(endpoint: EndpointRow, type: string, data: Record<string, unknown>): DeliveryRow {
+      const built = envelope(type, endpoint.projectId, endpoint.environment, data);
+      return db.transaction((tx) => insertDeliveries(tx, [endpoint], type, built))[0];
+    },
+
+    /**
+     * Ids of the endpoints with a delivery due by now. The worker's view spans every project and
+     * environment, as its job does; what users read goes through `inScope` in the service.
+     */
+    dueEndpointIds(now: number): string[] {
+      return db
+        .selectDistinct({ endpointId: webhookDeliveries.endpointId })
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.status, 'PENDING'), lte(webhookDeliveries.nextAttemptAt, now)))
+        .all()
+        .map((row) => row.endpointId);
+    },
+
+    /** Up to `limit` due deliveries of one endpoint, earliest first, leaving out those in flight. */
+    dueDeliveries(endpointId: string, now: number, inFlight: string[], limit: number): DeliveryRow[] {
+      return db
+        .select()
+        .from(webhookDeliveries)
+        .where(
+          and(
+            eq(webhookDeliveries.endpointId, endpointId),
+            eq(webhookDeliveries.status, 'PENDING'),
+            lte(webhookDeliveries.nextAttemptAt, now),
+            inFlight.length > 0 ? notInArray(webhookDeliveries.id, inFlight) : undefined,
+          ),
+        )
+        .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
+        .limit(limit)
+        .all();
+    },
+
+    endpoint(endpointId: string): EndpointRow | undefined {
+      return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)).get();
+    },
+
+    /**
+     * Records an attempt and what follows from it, in one transaction: the delivery succeeds, waits
+     * for its next retry or fails; the endpoint's run of failures is reset or grows, and at
+     * AUTO_DISABLE_AFTER_FAILURES the endpoint is disabled and its pending deliveries fail.
+     */
+    recordAttempt(deliveryId: string, outcome: AttemptOutcome): void {
+      const now = clock.now();
+      db.transaction((tx) => {
+        const delivery = tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
+        // Deleted with its endpoint or project while the attempt was in flight.
+        if (!delivery) return;
+        const endpoint = tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)).get();
+        if (!endpoint) return;
+        const number = delivery.attempts + 1;
+        tx.insert(webhookAttempts)
+          .values({ deliveryId, number, ...outcome })
+          .run();
+
+        if (isSuccess(outcome)) {
+          tx.update(webhookDeliveries)
+            .set({
+              status: 'SUCCEEDED',
+              attempts: number,
+              lastStatusCode: outcome.statusCode,
+              lastError: null,
+              nextAttemptAt: null,
+              updatedAt: now,
+            })
+            .where(eq(webhookDeliveries.id, deliveryId))
+            .run();
+          if (endpoint.consecutiveFailures !== 0) {
+            tx.update(webhookEndpoints)
+              .set({ consecutiveFailures: 0 })
+              .where(eq(webhookEndpoints.id, endpoint.id))
+              .run();
+          }
+          return;
+        }
+
+        const nextAttemptAt = endpoint.enabled ? nextAttemptAfterFailure(number, now) : null;
+        tx.update(webhookDeliveries)
+          .set({
+            status: nextAttemptAt === null ? 'FAILED' : 'PENDING',
+            attempts: number,
+            lastStatusCode: outcome.statusCode,
+            lastError: outcome.error,
+            nextAttemptAt,
+            updatedAt: now,
+          })
+          .where(eq(webhookDeliveries.id, deliveryId))
+          .run();
+        const failures = endpoint.consecutiveFailures + 1;
+        const disable = endpoint.enabled && failures >= AUTO_DISABLE_AFTER_FAILURES;
+        const reason = `Disabled after ${failures} consecutive failed attempts.`;
+        tx.update(webhookEndpoints)
+          .set({
+            consecutiveFailures: failures,
+            ...(disable ? { enabled: false, disabledAt: now, disabledReason: reason, updatedAt: now } : {}),
+          })
+          .where(eq(webhookEndpoints.id, endpoint.id))
+          .run();
+        if (!disable) return;
+        failPending(tx, endpoint.id, 'Endpoint disabled: retries stopped.', now);
+        audit.record(tx, {
+          projectId: endpoint.projectId,
+          actor: SYSTEM_ACTOR,
+          action: 'webhook.disabled',
+          target: { type: 'webhook', id: endpoint.id },
+          environment: endpoint.environment,
+          details: { reason, consecutiveFailures: failures },
+        });
+        logger.warn({ webhookId: endpoint.id, projectId: endpoint.projectId, failures }, 'webhook endpoint disabled');
+      });
+    },
+  };
+}
+
+export type DeliveryQueue = ReturnType<typeof createDeliveryQueue>;

@@ -1,0 +1,219 @@
+import type { EnvironmentScope } from '../../db/scope.js';
+import { actorOf } from '../audit/actor.js';
+import { type Environment, environmentQuery } from '../environments.js';
+import { defineRoute } from '../http/route.js';
+import { listOf, pageOf } from '../shared/schemas.js';
+import { EVENT_CATALOGUE, EVENT_TYPES } from './catalogue.js';
+import type { DeliveryWithAttempts } from './delivery-log.js';
+import { presentRegisteredWebhook, presentWebhookDelivery, presentWebhookEndpoint } from './presenter.js';
+import {
+  catalogueEntrySchema,
+  deliveriesQuery,
+  registeredWebhookSchema,
+  registerWebhookBody,
+  testEventBody,
+  updateWebhookBody,
+  webhookDeliverySchema,
+  webhookEndpointSchema,
+} from './schemas.js';
+
+const tag = 'Webhooks';
+const scopeOf = (projectId: string, query: { environment: Environment }): EnvironmentScope => ({
+  projectId,
+  environment: query.environment,
+});
+const present = ({ delivery, attempts }: DeliveryWithAttempts) => presentWebhookDelivery(delivery, attempts);
+
+const ONE_ENDPOINT =
+  'The endpoint must belong to `?environment=` (default development), as for every environment-scoped resource: ' +
+  'an endpoint of another environment is not found.';
+const NOT_FOUND = { 404: 'No such endpoint in the environment (`SERVICE_WEBHOOK_NOT_FOUND`).' };
+const DELIVERY_NOT_FOUND = {
+  404: 'No such endpoint in the environment (`SERVICE_WEBHOOK_NOT_FOUND`), or no such delivery of it (`SERVICE_WEBHOOK_DELIVERY_NOT_FOUND`).',
+};
+const REFUSED = {
+  400: 'The URL is not an allowed target in this deployment mode (`SERVICE_WEBHOOK_TARGET_REFUSED`); the message says why.',
+};
+const DISABLED = { 409: 'The endpoint is disabled (`SERVICE_WEBHOOK_DISABLED`); re-enable it first.' };
+
+export const webhookRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/webhook-events',
+    operationId: 'listWebhookEventTypes',
+    summary: 'List the event catalogue',
+    description:
+      'Every event type webhooks deliver, with a description and an example `data` object. The `data` schema of ' +
+      'each is in the `webhooks` section of this document. Public: no credential needed.',
+    tag,
+    auth: 'none',
+    response: listOf(catalogueEntrySchema),
+    handler: () => ({
+      data: EVENT_TYPES.map((type) => ({
+        type,
+        description: EVENT_CATALOGUE[type].description,
+        example: EVENT_CATALOGUE[type].example,
+      })),
+    }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/projects/{id}/webhooks',
+    operationId: 'registerWebhook',
+    summary: 'Register a webhook endpoint',
+    description:
+      'The endpoint receives the events of one environment (the subscribed types, or all when `events` is empty or ' +
+      'absent). The signing secret is in this response only. Audited.',
+    tag,
+    auth: 'project',
+    capability: 'webhooks:manage',
+    body: registerWebhookBody,
+    status: 201,
+    response: registeredWebhookSchema,
+    errors: REFUSED,
+    handler: ({ app, auth, params, body }) => {
+      const { row, secret } = app.services.webhooks.register(actorOf(auth), params.id, body);
+      return presentRegisteredWebhook(row, secret);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/webhooks',
+    operationId: 'listWebhooks',
+    summary: 'List webhook endpoints of an environment',
+    description: 'The endpoints of `?environment=` (default development), oldest first. Never the secret.',
+    tag,
+    auth: 'project',
+    capability: 'webhooks:read',
+    query: environmentQuery,
+    response: listOf(webhookEndpointSchema),
+    handler: ({ app, params, query }) => ({
+      data: app.services.webhooks.list(scopeOf(params.id, query)).map(presentWebhookEndpoint),
+    }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/webhooks/{webhookId}',
+    operationId: 'getWebhook',
+    summary: 'Get a webhook endpoint',
+    description: ONE_ENDPOINT,
+    tag,
+    auth: 'project',
+    capability: 'webhooks:read',
+    query: environmentQuery,
+    response: webhookEndpointSchema,
+    errors: NOT_FOUND,
+    handler: ({ app, params, query }) =>
+      presentWebhookEndpoint(app.services.webhooks.get(scopeOf(params.id, query), params.webhookId)),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/projects/{id}/webhooks/{webhookId}',
+    operationId: 'updateWebhook',
+    summary: 'Update a webhook endpoint',
+    description:
+      'Change the URL or the subscribed events, disable (`enabled: false`: pending deliveries fail, nothing more is ' +
+      `sent) or re-enable (\`enabled: true\`: the failure count is cleared). Audited. ${ONE_ENDPOINT}`,
+    tag,
+    auth: 'project',
+    capability: 'webhooks:manage',
+    query: environmentQuery,
+    body: updateWebhookBody,
+    response: webhookEndpointSchema,
+    errors: { ...NOT_FOUND, ...REFUSED },
+    handler: ({ app, auth, params, query, body }) =>
+      presentWebhookEndpoint(
+        app.services.webhooks.update(actorOf(auth), scopeOf(params.id, query), params.webhookId, body),
+      ),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/projects/{id}/webhooks/{webhookId}',
+    operationId: 'deleteWebhook',
+    summary: 'Delete a webhook endpoint',
+    description: `Deletes the endpoint with its deliveries and their log. Audited. ${ONE_ENDPOINT}`,
+    tag,
+    auth: 'project',
+    capability: 'webhooks:manage',
+    query: environmentQuery,
+    status: 204,
+    errors: NOT_FOUND,
+    handler: ({ app, auth, params, query }) => {
+      app.services.webhooks.delete(actorOf(auth), scopeOf(params.id, query), params.webhookId);
+      return undefined;
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/webhooks/{webhookId}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    summary: 'List deliveries (the delivery log)',
+    description:
+      'Newest first, each with its status, attempts, last status code, next attempt time and every attempt: time, ' +
+      `duration, status code, error and the first 1 KB of the response body. The payload is not shown. ${ONE_ENDPOINT}`,
+    tag,
+    auth: 'project',
+    capability: 'webhooks:read',
+    query: deliveriesQuery,
+    response: pageOf(webhookDeliverySchema),
+    errors: NOT_FOUND,
+    handler: ({ app, params, query }) => {
+      const page = app.services.webhooks.listDeliveries(scopeOf(params.id, query), params.webhookId, query);
+      return { data: page.rows.map(present), nextCursor: page.nextCursor };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/webhooks/{webhookId}/deliveries/{deliveryId}',
+    operationId: 'getWebhookDelivery',
+    summary: 'Get a delivery',
+    description: `One delivery with every attempt. ${ONE_ENDPOINT}`,
+    tag,
+    auth: 'project',
+    capability: 'webhooks:read',
+    query: environmentQuery,
+    response: webhookDeliverySchema,
+    errors: DELIVERY_NOT_FOUND,
+    handler: ({ app, params, query }) =>
+      present(app.services.webhooks.getDelivery(scopeOf(params.id, query), params.webhookId, params.deliveryId)),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/projects/{id}/webhooks/{webhookId}/deliveries/{deliveryId}/resend',
+    operationId: 'resendWebhookDelivery',
+    summary: 'Resend a delivery now',
+    description:
+      'Queues one more attempt, due now, of any delivery (pending, succeeded or failed): the same event id and ' +
+      'body with a fresh signature. If it fails, a retry follows while the delivery has made fewer than 7 attempts; ' +
+      `otherwise it is FAILED. Answers 202 with the delivery as queued. ${ONE_ENDPOINT}`,
+    tag,
+    auth: 'project',
+    capability: 'webhooks:manage',
+    query: environmentQuery,
+    status: 202,
+    response: webhookDeliverySchema,
+    errors: { ...DELIVERY_NOT_FOUND, ...DISABLED },
+    handler: ({ app, params, query }) =>
+      present(app.services.webhooks.resend(scopeOf(params.id, query), params.webhookId, params.deliveryId)),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/projects/{id}/webhooks/{webhookId}/test',
+    operationId: 'sendTestWebhook',
+    summary: 'Send a test event',
+    description:
+      'Queues a new event (its own `evt_` id) of any catalogue type, carrying the catalogue example as `data`, to ' +
+      'this endpoint only, whatever it subscribes to. It is signed, retried and logged like any delivery. Answers ' +
+      `202 with the delivery. ${ONE_ENDPOINT}`,
+    tag,
+    auth: 'project',
+    capability: 'webhooks:manage',
+    query: environmentQuery,
+    body: testEventBody,
+    status: 202,
+    response: webhookDeliverySchema,
+    errors: { ...NOT_FOUND, ...DISABLED },
+    handler: ({ app, params, query, body }) =>
+      present(app.services.webhooks.sendTest(scopeOf(params.id, query), params.webhookId, body.type)),
+  }),
+];

@@ -1,0 +1,166 @@
+import { eq } from 'drizzle-orm';
+import type { Environment } from '../../db/schema/environment.js';
+import { webhookEndpoints } from '../../db/schema/webhooks.js';
+import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
+import type { Actor } from '../audit/actor.js';
+import type { AuditService } from '../audit/service.js';
+import type { Infrastructure } from '../context.js';
+import { ServiceError } from '../errors.js';
+import { createDeliveryLog } from './delivery-log.js';
+import { findEndpoint, webhookNotFound } from './endpoint-lookup.js';
+import { createDeliveryQueue, type EndpointRow } from './queue.js';
+import { createSecretBox } from './secret-box.js';
+import { generateSigningSecret } from './signature.js';
+import { targetRefusal } from './target.js';
+import { createDeliveryWorker } from './worker.js';
+
+export interface WebhookPatch {
+  url?: string;
+  events?: string[];
+  enabled?: boolean;
+}
+
+/**
+ * Webhook endpoints (environment-scoped: every read and write goes through `inScope`), their
+ * delivery log, and the delivery worker that `startServer` starts and stops.
+ */
+export function createWebhookService(infra: Infrastructure, audit: AuditService) {
+  const { db, clock, ids, mode } = infra;
+  const secrets = createSecretBox(infra.dataDir);
+  const queue = createDeliveryQueue(infra, audit);
+  const worker = createDeliveryWorker(infra, queue, secrets);
+  const deliveryLog = createDeliveryLog(infra, queue, worker);
+
+  function assertTarget(url: string): void {
+    const refusal = targetRefusal(url, mode);
+    if (refusal) throw new ServiceError(400, 'SERVICE_WEBHOOK_TARGET_REFUSED', `Webhook URL refused: ${refusal}.`);
+  }
+
+  return {
+    worker,
+
+    /** The signing secret is returned here only; the row keeps it sealed with the data folder's key. */
+    register(
+      actor: Actor,
+      projectId: string,
+      input: { url: string; environment: Environment; events: string[] },
+    ): { row: EndpointRow; secret: string } {
+      assertTarget(input.url);
+      const now = clock.now();
+      const id = ids.next('wh');
+      const secret = generateSigningSecret();
+      const row: EndpointRow = {
+        id,
+        ...scopeValues({ projectId, environment: input.environment }),
+        url: input.url,
+        events: input.events,
+        secretCiphertext: secrets.seal(secret, id),
+        enabled: true,
+        consecutiveFailures: 0,
+        disabledAt: null,
+        disabledReason: null,
+        createdById: actor.id,
+        createdAt: now,
+        updatedAt: now,
+      };
+      db.transaction((tx) => {
+        tx.insert(webhookEndpoints).values(row).run();
+        audit.record(tx, {
+          projectId,
+          actor,
+          action: 'webhook.created',
+          target: { type: 'webhook', id },
+          environment: row.environment,
+          details: { url: row.url, events: row.events },
+        });
+      });
+      return { row, secret };
+    },
+
+    /** The endpoints of one environment, oldest first. */
+    list(scope: EnvironmentScope): EndpointRow[] {
+      return db
+        .select()
+        .from(webhookEndpoints)
+        .where(inScope(webhookEndpoints, scope))
+        .orderBy(webhookEndpoints.id)
+        .all();
+    },
+
+    get(scope: EnvironmentScope, webhookId: string): EndpointRow {
+      return findEndpoint(db, scope, webhookId);
+    },
+
+    /**
+     * Changes url, events or enabled. Disabling fails the endpoint's pending deliveries (retries stop);
+     * re-enabling clears the failure count. A change that changes nothing is not audited.
+     */
+    update(actor: Actor, scope: EnvironmentScope, webhookId: string, patch: WebhookPatch): EndpointRow {
+      if (patch.url !== undefined) assertTarget(patch.url);
+      const now = clock.now();
+      return db.transaction((tx) => {
+        const before = findEndpoint(tx, scope, webhookId);
+        const changes: Partial<EndpointRow> = {};
+        const details: Record<string, { from: unknown; to: unknown }> = {};
+        if (patch.url !== undefined && patch.url !== before.url) {
+          changes.url = patch.url;
+          details.url = { from: before.url, to: patch.url };
+        }
+        if (patch.events !== undefined && patch.events.join() !== before.events.join()) {
+          changes.events = patch.events;
+          details.events = { from: before.events, to: patch.events };
+        }
+        if (patch.enabled !== undefined && patch.enabled !== before.enabled) {
+          details.enabled = { from: before.enabled, to: patch.enabled };
+          if (patch.enabled) {
+            Object.assign(changes, { enabled: true, consecutiveFailures: 0, disabledAt: null, disabledReason: null });
+          } else {
+            const by = actor.type === 'user' ? actor.email : actor.type;
+            Object.assign(changes, { enabled: false, disabledAt: now, disabledReason: `Disabled by ${by}.` });
+            queue.failPending(tx, webhookId, 'Endpoint disabled: retries stopped.', now);
+          }
+        }
+        if (Object.keys(details).length === 0) return before;
+        const after = tx
+          .update(webhookEndpoints)
+          .set({ ...changes, updatedAt: now })
+          .where(inScope(webhookEndpoints, scope, eq(webhookEndpoints.id, webhookId)))
+          .returning()
+          .get();
+        audit.record(tx, {
+          projectId: scope.projectId,
+          actor,
+          action: 'webhook.updated',
+          target: { type: 'webhook', id: webhookId },
+          environment: scope.environment,
+          details,
+        });
+        return after ?? before;
+      });
+    },
+
+    /** Deletes the endpoint with its deliveries and their log; attempts in flight are not recorded. */
+    delete(actor: Actor, scope: EnvironmentScope, webhookId: string): void {
+      db.transaction((tx) => {
+        const deleted = tx
+          .delete(webhookEndpoints)
+          .where(inScope(webhookEndpoints, scope, eq(webhookEndpoints.id, webhookId)))
+          .returning({ url: webhookEndpoints.url })
+          .get();
+        if (!deleted) throw webhookNotFound(webhookId, scope);
+        audit.record(tx, {
+          projectId: scope.projectId,
+          actor,
+          action: 'webhook.deleted',
+          target: { type: 'webhook', id: webhookId },
+          environment: scope.environment,
+          details: { url: deleted.url },
+        });
+      });
+    },
+
+    ...deliveryLog,
+  };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;

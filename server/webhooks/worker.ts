@@ -1,0 +1,172 @@
+import type { Infrastructure } from '../context.js';
+import { EVENT_CATALOGUE, isEventType } from './catalogue.js';
+import { ENDPOINT_CONCURRENCY } from './policy.js';
+import type { AttemptOutcome, DeliveryQueue, DeliveryRow } from './queue.js';
+import type { SecretBox } from './secret-box.js';
+import { AttemptAbandoned, sendAttempt } from './send.js';
+import { targetRefusal } from './target.js';
+
+/** How often the worker looks for retries that have come due (by the injected clock). */
+const POLL_INTERVAL_MS = 1000;
+
+export interface DeliveryWorker {
+  /** Subscribes to catalogue events and starts sending; `startServer` calls it once listening. */
+  start(): void;
+  /** Looks for due deliveries soon (after something was queued). */
+  kick(): void;
+  /**
+   * Sends everything due by the clock's now and waits until nothing is in flight. The worker does
+   * this by itself on every new event and every second; a test that moves a manual clock calls it
+   * to make the retries that came due happen at once.
+   */
+  runDue(): Promise<void>;
+  /** Stops taking and sending deliveries; attempts in flight are abandoned and sent again after a restart. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Sends queued deliveries. What is due is decided by the injected clock against `nextAttemptAt` in
+ * SQLite, so the queue, not this object, is the state: after a restart the worker picks up where the
+ * last one stopped. Each endpoint has its own lane of at most ENDPOINT_CONCURRENCY attempts in
+ * flight, so a slow or silent endpoint holds up only its own deliveries.
+ */
+export function createDeliveryWorker(
+  { clock, events, fetch, logger, mode, version }: Infrastructure,
+  queue: DeliveryQueue,
+  secrets: SecretBox,
+): DeliveryWorker {
+  const inFlight = new Map<string, { endpointId: string; done: Promise<void> }>();
+  const stopping = new AbortController();
+  const userAgent = `Switchboard-Webhooks/${version}`;
+  let running = false;
+  let passScheduled = false;
+  let poll: NodeJS.Timeout | undefined;
+  let unsubscribe: (() => void) | undefined;
+
+  const inFlightFor = (endpointId: string) =>
+    [...inFlight].filter(([, task]) => task.endpointId === endpointId).map(([deliveryId]) => deliveryId);
+
+  /** Starts every due delivery that its endpoint's lane has room for. */
+  function pass(): void {
+    if (!running) return;
+    const now = clock.now();
+    for (const endpointId of queue.dueEndpointIds(now)) {
+      const busy = inFlightFor(endpointId);
+      const room = ENDPOINT_CONCURRENCY - busy.length;
+      if (room <= 0) continue;
+      for (const delivery of queue.dueDeliveries(endpointId, now, busy, room)) launch(delivery);
+    }
+  }
+
+  function safePass(): void {
+    try {
+      pass();
+    } catch (err) {
+      logger.error({ err }, 'webhook worker pass failed');
+    }
+  }
+
+  function launch(delivery: DeliveryRow): void {
+    const done = attempt(delivery)
+      .then(
+        (outcome) => {
+          if (outcome) queue.recordAttempt(delivery.id, outcome);
+        },
+        (err: unknown) => {
+          if (!(err instanceof AttemptAbandoned)) throw err;
+        },
+      )
+      .then(
+        () => kick(),
+        // Not kicked: a delivery that cannot be recorded waits for the next poll rather than spin.
+        (err: unknown) => logger.error({ err, deliveryId: delivery.id }, 'webhook attempt could not be recorded'),
+      )
+      .finally(() => inFlight.delete(delivery.id));
+    inFlight.set(delivery.id, { endpointId: delivery.endpointId, done });
+  }
+
+  /** One attempt of a delivery, or undefined when there is nothing to record. */
+  async function attempt(delivery: DeliveryRow): Promise<AttemptOutcome | undefined> {
+    const endpoint = queue.endpoint(delivery.endpointId);
+    if (!endpoint) return undefined; // deleted: its deliveries went with it
+    const refused = (error: string): AttemptOutcome => ({
+      attemptedAt: clock.now(),
+      durationMs: 0,
+      statusCode: null,
+      error,
+      responseBody: null,
+    });
+    // Checked again at send time: the deployment mode may have changed since registration.
+    const refusal = targetRefusal(endpoint.url, mode);
+    if (refusal) return refused(`Target refused: ${refusal}.`);
+    let secret: string;
+    try {
+      secret = secrets.open(endpoint.secretCiphertext, endpoint.id);
+    } catch (err) {
+      logger.error({ err, webhookId: endpoint.id }, 'cannot decrypt a webhook signing secret');
+      return refused('Cannot decrypt the signing secret (was webhook-secrets.key replaced?); nothing was sent.');
+    }
+    return sendAttempt(
+      { fetch, clock, userAgent },
+      {
+        url: endpoint.url,
+        secret,
+        eventId: delivery.eventId,
+        eventType: delivery.eventType,
+        payload: delivery.payload,
+      },
+      stopping.signal,
+    );
+  }
+
+  function kick(): void {
+    if (!running || passScheduled) return;
+    passScheduled = true;
+    setImmediate(() => {
+      passScheduled = false;
+      safePass();
+    });
+  }
+
+  return {
+    start() {
+      if (running || stopping.signal.aborted) return;
+      running = true;
+      unsubscribe = events.on('catalogue', (event) => {
+        try {
+          if (!isEventType(event.type)) {
+            logger.warn({ type: event.type }, 'event type missing from the webhook catalogue; delivered anyway');
+          } else if (!EVENT_CATALOGUE[event.type].data.safeParse(event.data).success) {
+            logger.warn({ type: event.type }, 'event data does not match its catalogue shape; delivered anyway');
+          }
+          if (queue.enqueueEvent(event).length > 0) kick();
+        } catch (err) {
+          // The change that emitted the event has committed; its caller must not fail for our sake.
+          logger.error({ err, type: event.type }, 'could not queue webhook deliveries');
+        }
+      });
+      poll = setInterval(safePass, POLL_INTERVAL_MS);
+      poll.unref();
+      kick();
+    },
+
+    kick,
+
+    async runDue() {
+      for (;;) {
+        pass();
+        if (inFlight.size === 0) return;
+        await Promise.all([...inFlight.values()].map((task) => task.done));
+      }
+    },
+
+    async stop() {
+      if (!running) return;
+      running = false;
+      unsubscribe?.();
+      clearInterval(poll);
+      stopping.abort();
+      await Promise.all([...inFlight.values()].map((task) => task.done));
+    },
+  };
+}
