@@ -1,7 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import { messages, reactions } from '../../db/schema/chat.js';
 import { inScope, scopeValues } from '../../db/scope.js';
-import { toIso } from '../clock.js';
 import type { Infrastructure } from '../context.js';
 import { notFound, ServiceError, validationFailed } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../shared/pagination.js';

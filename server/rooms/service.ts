@@ -84,21 +84,13 @@ export function createRoomService({ db, clock, ids, events }: Infrastructure, au
 
     /** The room, if it is in the scope: another environment's room is as unknown as a missing one. */
     get(scope: EnvironmentScope, roomId: string): RoomRow {
-      const room = db
-        .select()
-        .from(rooms)
-        .where(inScope(rooms, scope, eq(rooms.id, roomId)))
-        .get();
+      const room = findInScope.get({ ...scope, roomId });
       if (!room) throw roomNotFound(roomId);
       return room;
     },
 
     find(scope: EnvironmentScope, roomId: string): RoomRow | undefined {
-      return db
-        .select()
-        .from(rooms)
-        .where(inScope(rooms, scope, eq(rooms.id, roomId)))
-        .get();
+      return findInScope.get({ ...scope, roomId });
     },
 
     /** Deletes the room; its participants are disconnected and its name is free again. */
