@@ -1,6 +1,8 @@
 import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { conversationRoutes } from './chat/routes/conversations.js';
+import { chatInspectionRoutes } from './chat/routes/inspection.js';
+import { liveRoutes } from './chat/routes/live.js';
 import { messageRoutes } from './chat/routes/messages.js';
 import { readRoutes } from './chat/routes/reads.js';
 import { chatTokenRoutes } from './chat/routes/tokens.js';
@@ -25,5 +27,7 @@ export const routes: readonly AnyRoute[] = [
   ...conversationRoutes,
   ...messageRoutes,
   ...readRoutes,
+  ...liveRoutes,
+  ...chatInspectionRoutes,
   ...webhookRoutes,
 ];

@@ -3,6 +3,7 @@ import { createAuthService } from './auth/service.js';
 import { createConversationService } from './chat/conversations-service.js';
 import { createEngagementService } from './chat/engagement-service.js';
 import { createMessageService } from './chat/messages-service.js';
+import { createRealtimeHub } from './chat/realtime/hub.js';
 import { createChatTokenService } from './chat/tokens.js';
 import type { Infrastructure } from './context.js';
 import { createKeyService } from './keys/service.js';
@@ -20,6 +21,7 @@ export function createServices(infra: Infrastructure) {
   const rooms = createRoomService(infra, audit);
   const conversations = createConversationService(infra);
   const messages = createMessageService(infra, conversations);
+  const engagement = createEngagementService(infra, messages);
   return {
     audit,
     auth: createAuthService(infra),
@@ -33,7 +35,8 @@ export function createServices(infra: Infrastructure) {
     chatTokens: createChatTokenService(infra),
     conversations,
     messages,
-    engagement: createEngagementService(infra, messages),
+    engagement,
+    realtime: createRealtimeHub(infra, conversations, messages, engagement),
     webhooks: createWebhookService(infra, audit),
   };
 }

@@ -5,6 +5,7 @@ import pino, { type Logger } from 'pino';
 import { type Db, openDatabase } from '../db/connection.js';
 import { lockDataDir } from '../db/data-dir-lock.js';
 import { createApp } from './app.js';
+import { createRealtimeEndpoint, REALTIME_PATH } from './chat/realtime/endpoint.js';
 import { type Clock, systemClock } from './clock.js';
 import type { AppContext, DeploymentMode, Infrastructure } from './context.js';
 import { createEventBus, type EventBus } from './events/bus.js';
@@ -64,6 +65,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   let server: Server;
   let signaling: ReturnType<typeof createSignalingEndpoint> | undefined;
+  let realtime: ReturnType<typeof createRealtimeEndpoint> | undefined;
   let ctx: AppContext;
   try {
     db = openDatabase(options.dataDir);
@@ -81,10 +83,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ctx = { ...infra, services: createServices(infra) };
     server = createApp(ctx).listen(options.port ?? DEFAULT_PORT, host);
     signaling = createSignalingEndpoint(ctx);
-    routeUpgrades(server, { [SIGNALING_PATH]: signaling.handleUpgrade });
+    realtime = createRealtimeEndpoint(ctx);
+    routeUpgrades(server, { [SIGNALING_PATH]: signaling.handleUpgrade, [REALTIME_PATH]: realtime.handleUpgrade });
     await once(server, 'listening');
   } catch (err) {
     signaling?.close();
+    realtime?.close();
     shutDownStorage();
     throw err;
   }
@@ -111,6 +115,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         () =>
           new Promise<void>((resolve, reject) => {
             signaling?.close();
+            realtime?.close();
             server.close((err) => {
               shutDownStorage();
               if (err) reject(err);

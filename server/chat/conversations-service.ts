@@ -58,18 +58,18 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
     name: c.name,
     createdAt: new Date(c.createdAt).toISOString(),
   });
+  /** Connected members first, then the catalogue (webhooks). */
+  function emitChange(c: ConversationRow, type: string, data: Record<string, unknown>): void {
+    const scope = { projectId: c.projectId, environment: c.environment };
+    events.emit('chat', { ...scope, conversationId: c.id, type, data });
+    events.emit('catalogue', { type, ...scope, data });
+  }
   const emitMember = (
     type: 'member.added' | 'member.removed',
     c: ConversationRow,
     userId: string,
     role: ConversationRole,
-  ) =>
-    events.emit('catalogue', {
-      type,
-      projectId: c.projectId,
-      environment: c.environment,
-      data: { member: { roomId: c.id, userId, role } },
-    });
+  ) => emitChange(c, type, { member: { roomId: c.id, userId, role } });
 
   return {
     memberCount,
@@ -129,11 +129,7 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
           tx.insert(conversationMembers).values({ conversationId: conversation.id, userId, role, joinedAt: now }).run();
         }
       });
-      events.emit('catalogue', {
-        type: 'conversation.created',
-        ...caller.scope,
-        data: { conversation: catalogueConversation(conversation) },
-      });
+      emitChange(conversation, 'conversation.created', { conversation: catalogueConversation(conversation) });
       for (const [userId, role] of members) emitMember('member.added', conversation, userId, role);
       return conversation;
     },

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import { messages, reactions } from '../../db/schema/chat.js';
 import { inScope, scopeValues } from '../../db/scope.js';
+import { toIso } from '../clock.js';
 import type { Infrastructure } from '../context.js';
 import { notFound, ServiceError, validationFailed } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../shared/pagination.js';
@@ -20,12 +21,27 @@ export const messageNotFound = (id: string) =>
   notFound('SERVICE_MESSAGE_NOT_FOUND', `No message ${id} that you can see in this environment.`);
 
 export function createMessageService({ db, clock, ids, events }: Infrastructure, conversations: ConversationService) {
-  /** Realtime first, then the catalogue (webhooks): the order spec 6.3 requires. */
-  function publish(message: MessageRow, type: string, data: Record<string, unknown>): void {
+  /**
+   * Realtime first, then the catalogue (webhooks): the order spec 6.3 requires. Connected clients
+   * may get a fuller shape (`realtimeData`) than the catalogue's.
+   */
+  function publish(message: MessageRow, type: string, data: Record<string, unknown>, realtimeData = data): void {
     const scope = { projectId: message.projectId, environment: message.environment };
-    events.emit('chat', { ...scope, conversationId: message.conversationId, type, data });
+    events.emit('chat', { ...scope, conversationId: message.conversationId, type, data: realtimeData });
     events.emit('catalogue', { type, ...scope, data });
   }
+
+  /** What connected clients get: the message, plus its cursor, for catching up with `after` after a reconnect. */
+  const realtimeMessage = (m: MessageRow) => ({
+    ...catalogueMessage(m),
+    parentId: m.parentId,
+    deleted: m.deletedAt !== null,
+    createdAt: toIso(m.createdAt),
+    editedAt: m.editedAt === null ? null : toIso(m.editedAt),
+    cursor: encodeCursor(m.id),
+  });
+  const publishMessage = (m: MessageRow, type: 'message.created' | 'message.updated' | 'message.deleted') =>
+    publish(m, type, { message: catalogueMessage(m) }, { message: realtimeMessage(m) });
 
   /** Spec 6.4's shape, `{id, roomId, senderId, text}`; the text is null once deleted. */
   const catalogueMessage = (m: MessageRow) => ({
@@ -120,7 +136,7 @@ export function createMessageService({ db, clock, ids, events }: Infrastructure,
         deletedAt: null,
       };
       db.insert(messages).values(message).run();
-      publish(message, 'message.created', { message: catalogueMessage(message) });
+      publishMessage(message, 'message.created');
       return { ...message, replyCount: 0, reactionCounts: {}, ownReactions: [] };
     },
 
@@ -138,7 +154,7 @@ export function createMessageService({ db, clock, ids, events }: Infrastructure,
         .where(eq(messages.id, messageId))
         .returning()
         .get();
-      publish(edited, 'message.updated', { message: catalogueMessage(edited) });
+      publishMessage(edited, 'message.updated');
       return edited;
     },
 
@@ -154,7 +170,7 @@ export function createMessageService({ db, clock, ids, events }: Infrastructure,
         .where(eq(messages.id, messageId))
         .returning()
         .get();
-      publish(deleted, 'message.deleted', { message: catalogueMessage(deleted) });
+      publishMessage(deleted, 'message.deleted');
     },
 
     /**
@@ -233,8 +249,22 @@ export function createMessageService({ db, clock, ids, events }: Infrastructure,
       );
     },
 
+    /** Messages of a project environment, deleted ones included (the dashboard's overview). */
+    countInScope(scope: { projectId: string; environment: MessageRow['environment'] }): number {
+      return db.select({ n: count() }).from(messages).where(inScope(messages, scope)).get()?.n ?? 0;
+    },
+
+    /** How many messages a conversation has, and when the last was sent: no content. */
+    activity(conversationId: string): { count: number; lastAt: number | null } {
+      const row = db
+        .select({ n: count(), last: sql<number | null>`max(${messages.createdAt})` })
+        .from(messages)
+        .where(eq(messages.conversationId, conversationId))
+        .get();
+      return { count: row?.n ?? 0, lastAt: row?.last ?? null };
+    },
+
     publish,
-    catalogueMessage,
   };
 }
 

@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import type { EnvironmentScope } from '../../db/scope.js';
 import { toIso } from '../clock.js';
 import type { Infrastructure } from '../context.js';
+import { sendJson } from '../http/socket-endpoint.js';
 import { canSendAudio, canSendVideo, type RtcPermissions } from './permissions.js';
 import {
   CLOSE,
@@ -22,9 +23,6 @@ export interface Participant {
   socket: WebSocket;
 }
 
-/** Past this much unsent data a client is too slow to keep, rather than let memory grow. */
-const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
-
 export const viewOf = (p: Participant): ParticipantView => ({
   identity: p.identity,
   name: p.name,
@@ -32,14 +30,7 @@ export const viewOf = (p: Participant): ParticipantView => ({
   permissions: { ...p.permissions },
 });
 
-export function send(socket: WebSocket, message: ServerMessage): void {
-  if (socket.readyState !== socket.OPEN) return;
-  if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-    socket.close(CLOSE.unresponsive, 'too slow: messages were piling up');
-    return;
-  }
-  socket.send(JSON.stringify(message));
-}
+export const send = (socket: WebSocket, message: ServerMessage): void => sendJson(socket, message);
 
 /** Why an SDP from `sender` to `target` may not be relayed, if it may not. */
 function refuseSdp(sender: Participant, target: Participant, message: ClientMessage & { sdp: string }) {
@@ -191,8 +182,18 @@ export function createSignalingHub({ clock, events }: Infrastructure) {
       }
     },
 
+    /**
+     * Shutdown: everyone leaves now, while the database is still open (their `participant.left`
+     * events are queued for webhooks), then their sockets close; the later close events find
+     * nobody left to remove.
+     */
     closeAll(code: number, reason: string): void {
-      for (const roomId of rooms.keys()) closeRoom(roomId, code, reason);
+      for (const members of [...rooms.values()]) {
+        for (const participant of [...members.values()]) {
+          this.leave(participant);
+          participant.socket.close(code, reason);
+        }
+      }
     },
   };
 }

@@ -5,7 +5,7 @@ import { type CatalogueEvent, createEventBus } from '../../server/index.js';
 import { createRoom, mintRtcToken, projectWithKeys } from '../support/factories.js';
 import { type Client, client } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { connectSignaling } from '../support/signaling-client.js';
+import { connectSignaling } from '../support/socket-client.js';
 
 const events = createEventBus();
 const seen: CatalogueEvent[] = [];

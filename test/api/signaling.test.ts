@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRoom, expectError, mintRtcToken, projectWithKeys } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { manualClock, startTestServer } from '../support/server.js';
-import { connectSignaling, type SignalingClient, sdp } from '../support/signaling-client.js';
+import { connectSignaling, type SocketClient, sdp } from '../support/socket-client.js';
 import { useTestServer } from '../support/use-test-server.js';
 
 const t = useTestServer();
-const open: SignalingClient[] = [];
+const open: SocketClient[] = [];
 afterEach(() => {
   for (const c of open.splice(0)) c.close();
 });

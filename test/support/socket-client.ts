@@ -1,6 +1,6 @@
 import { WebSocket } from 'ws';
 
-export interface SignalingClient {
+export interface SocketClient {
   socket: WebSocket;
   /** Every message received so far, in order. */
   received: any[];
@@ -13,8 +13,13 @@ export interface SignalingClient {
 }
 
 /** Opens the signaling socket with a token, as a browser would (token in the query). */
-export function connectSignaling(baseUrl: string, token?: string): SignalingClient {
-  const url = `${baseUrl.replace(/^http/, 'ws')}/v1/rtc${token ? `?access_token=${encodeURIComponent(token)}` : ''}`;
+export const connectSignaling = (baseUrl: string, token?: string) => connectSocket(baseUrl, '/v1/rtc', token);
+
+/** Opens the chat realtime socket with a chat token. */
+export const connectRealtime = (baseUrl: string, token?: string) => connectSocket(baseUrl, '/v1/realtime', token);
+
+export function connectSocket(baseUrl: string, path: string, token?: string): SocketClient {
+  const url = `${baseUrl.replace(/^http/, 'ws')}${path}${token ? `?access_token=${encodeURIComponent(token)}` : ''}`;
   const socket = new WebSocket(url);
   const received: any[] = [];
   const consumed = new Set<unknown>();

@@ -1,0 +1,53 @@
+import type { IncomingMessage } from 'node:http';
+import type { WebSocket } from 'ws';
+import type { AppContext } from '../../context.js';
+import { createSocketEndpoint, handshakeToken } from '../../http/socket-endpoint.js';
+import type { RealtimeConnection } from './hub.js';
+import {
+  REALTIME_CLOSE,
+  type RealtimeClientMessage,
+  type RealtimeServerMessage,
+  realtimeClientMessage,
+} from './protocol.js';
+
+export const REALTIME_PATH = '/v1/realtime';
+
+/** `/v1/realtime`: one socket per client, authenticated by a chat token. */
+export function createRealtimeEndpoint(app: AppContext) {
+  async function admit(socket: WebSocket, req: IncomingMessage): Promise<RealtimeConnection | undefined> {
+    const token = handshakeToken(req);
+    if (!token) {
+      socket.close(REALTIME_CLOSE.badRequest, 'missing access_token');
+      return undefined;
+    }
+    const claims = await app.services.chatTokens.verify(token);
+    if (!claims) {
+      socket.close(REALTIME_CLOSE.unauthenticated, 'invalid or expired chat token');
+      return undefined;
+    }
+    if (socket.readyState !== socket.OPEN) return undefined;
+    return app.services.realtime.connect(
+      { projectId: claims.projectId, environment: claims.environment },
+      claims.userId,
+      socket,
+    );
+  }
+
+  const endpoint = createSocketEndpoint<RealtimeConnection, RealtimeClientMessage>({
+    logger: app.logger,
+    maxMessageBytes: 16 * 1024,
+    messageSchema: realtimeClientMessage,
+    admit,
+    onMessage: (connection, message) => app.services.realtime.handle(connection, message),
+    onClose: (connection) => app.services.realtime.disconnect(connection),
+    protocolError: (message, code): RealtimeServerMessage => ({ type: 'error', code, message }),
+  });
+
+  return {
+    handleUpgrade: endpoint.handleUpgrade,
+    close() {
+      app.services.realtime.close();
+      endpoint.close();
+    },
+  };
+}

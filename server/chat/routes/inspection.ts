@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { toIso, toIsoOrNull } from '../../clock.js';
+import { environmentSchema } from '../../environments.js';
+import { defineRoute } from '../../http/route.js';
+import { cursorSchema, limitSchema } from '../../shared/pagination.js';
+import { listOf, pageOf, timestampSchema } from '../../shared/schemas.js';
+import { presenceSchema } from './live.js';
+
+const tag = 'Chat inspection';
+const environment = environmentSchema.optional().default('development');
+const envQuery = z.strictObject({ environment });
+
+const overviewSchema = z
+  .object({
+    environment: environmentSchema,
+    conversations: z.number().int(),
+    members: z.number().int().meta({ description: 'Distinct end users in conversations.' }),
+    messages: z.number().int(),
+    connections: z.number().int().meta({ description: 'Realtime connections now.' }),
+    onlineUsers: z.number().int(),
+  })
+  .meta({ id: 'ChatOverview' });
+
+const inspectedConversationSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    memberCount: z.number().int(),
+    messageCount: z.number().int(),
+    lastMessageAt: timestampSchema.nullable(),
+    createdAt: timestampSchema,
+  })
+  .meta({ id: 'InspectedConversation', description: 'Metadata only: the dashboard never sees message content.' });
+
+const connectionSchema = z
+  .object({ id: z.string(), userId: z.string(), connectedAt: timestampSchema })
+  .meta({ id: 'ChatConnection' });
+
+/** The dashboard's view of chat: counts and metadata, never message content. */
+export const chatInspectionRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/chat/overview',
+    operationId: 'getChatOverview',
+    summary: 'Chat overview',
+    tag,
+    auth: 'project',
+    capability: 'chat:read',
+    query: envQuery,
+    response: overviewSchema,
+    handler: ({ app, params, query }) => {
+      const scope = { projectId: params.id, environment: query.environment };
+      const connections = app.services.realtime.connections(scope);
+      return {
+        environment: scope.environment,
+        ...app.services.conversations.stats(scope),
+        messages: app.services.messages.countInScope(scope),
+        connections: connections.length,
+        onlineUsers: new Set(connections.map((c) => c.userId)).size,
+      };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/chat/conversations',
+    operationId: 'inspectConversations',
+    summary: 'Conversations (dashboard)',
+    description: 'Newest first, with member and message counts. No message content.',
+    tag,
+    auth: 'project',
+    capability: 'chat:read',
+    query: z.strictObject({ environment, limit: limitSchema, cursor: cursorSchema }),
+    response: pageOf(inspectedConversationSchema),
+    handler: ({ app, params, query }) => {
+      const scope = { projectId: params.id, environment: query.environment };
+      const page = app.services.conversations.list({ kind: 'server', scope, userId: undefined }, query);
+      return {
+        data: page.rows.map((c) => {
+          const activity = app.services.messages.activity(c.id);
+          return {
+            id: c.id,
+            name: c.name,
+            memberCount: app.services.conversations.memberCount(c.id),
+            messageCount: activity.count,
+            lastMessageAt: toIsoOrNull(activity.lastAt),
+            createdAt: toIso(c.createdAt),
+          };
+        }),
+        nextCursor: page.nextCursor,
+      };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/chat/connections',
+    operationId: 'inspectChatConnections',
+    summary: 'Realtime connections (dashboard)',
+    description: 'Clients connected to /v1/realtime in the environment now.',
+    tag,
+    auth: 'project',
+    capability: 'chat:read',
+    query: envQuery,
+    response: listOf(connectionSchema),
+    handler: ({ app, params, query }) => ({
+      data: app.services.realtime
+        .connections({ projectId: params.id, environment: query.environment })
+        .map((c) => ({ id: c.id, userId: c.userId, connectedAt: toIso(c.connectedAt) })),
+    }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/chat/conversations/{conversationId}/presence',
+    operationId: 'inspectPresence',
+    summary: 'Presence in a conversation (dashboard)',
+    tag,
+    auth: 'project',
+    capability: 'chat:read',
+    query: envQuery,
+    response: listOf(presenceSchema),
+    errors: { 404: 'No such conversation in the environment (`SERVICE_CONVERSATION_NOT_FOUND`).' },
+    handler: ({ app, params, query }) => {
+      const scope = { projectId: params.id, environment: query.environment };
+      const { conversation } = app.services.conversations.access(
+        { kind: 'server', scope, userId: undefined },
+        params.conversationId,
+      );
+      return { data: app.services.realtime.presence(conversation.id, scope) };
+    },
+  }),
+];

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/route.js';
+import { listOf, timestampSchema } from '../../shared/schemas.js';
+import { chatCaller } from '../caller.js';
+
+const tag = 'Chat';
+const notFound = { 404: 'No such conversation that the caller can see (`SERVICE_CONVERSATION_NOT_FOUND`).' };
+
+export const presenceSchema = z
+  .object({
+    userId: z.string(),
+    online: z.boolean().meta({ description: 'Connected to /v1/realtime now.' }),
+    connections: z.number().int(),
+  })
+  .meta({ id: 'Presence' });
+
+const typingSchema = z
+  .object({
+    userId: z.string(),
+    expiresAt: timestampSchema.meta({ description: 'Stops by itself then, unless renewed.' }),
+  })
+  .meta({ id: 'Typing' });
+
+export const liveRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/chat/conversations/{room}/presence',
+    operationId: 'getPresence',
+    summary: 'Who is online',
+    description: 'Each member, and whether they are connected to the realtime socket now.',
+    tag,
+    auth: 'key-or-chat',
+    response: listOf(presenceSchema),
+    errors: notFound,
+    handler: ({ app, auth, params }) => {
+      const { conversation } = app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
+      return { data: app.services.realtime.presence(conversation.id, auth.scope) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/chat/conversations/{room}/typing',
+    operationId: 'getTyping',
+    summary: 'Who is typing',
+    description: 'Set by clients on the realtime socket (`typing.start`); expires 5 s after the last renewal.',
+    tag,
+    auth: 'key-or-chat',
+    response: listOf(typingSchema),
+    errors: notFound,
+    handler: ({ app, auth, params }) => {
+      const { conversation } = app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
+      return { data: app.services.realtime.typing(conversation.id) };
+    },
+  }),
+];

@@ -1,0 +1,122 @@
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from 'pino';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { z } from 'zod';
+import type { UpgradeHandler } from './upgrade-router.js';
+
+const HEARTBEAT_MS = 30_000;
+/** Past this much unsent data a client is too slow to keep, rather than let memory grow. */
+export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/** Close code for a client that stopped answering pings or could not keep up. */
+export const CLOSE_UNRESPONSIVE = 4408;
+
+/** Sends a JSON message, dropping a client whose unsent data has piled up. */
+export function sendJson(socket: WebSocket, message: unknown): void {
+  if (socket.readyState !== socket.OPEN) return;
+  if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+    socket.close(CLOSE_UNRESPONSIVE, 'too slow: messages were piling up');
+    return;
+  }
+  socket.send(JSON.stringify(message));
+}
+
+/** The credential of a socket handshake: `?access_token=` (browsers cannot set headers) or a bearer header. */
+export function handshakeToken(req: IncomingMessage): string | undefined {
+  const fromQuery = new URL(req.url ?? '/', 'http://localhost').searchParams.get('access_token');
+  if (fromQuery) return fromQuery;
+  return /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+}
+
+export interface SocketEndpointOptions<Session, Message> {
+  logger: Logger;
+  maxMessageBytes: number;
+  /** What clients may send, validated before `onMessage`. */
+  messageSchema: z.ZodType<Message>;
+  /**
+   * Decides, after the handshake, whether the client may stay: returns its session, or closes the
+   * socket itself (with a code and reason the client can show) and returns undefined.
+   */
+  admit(socket: WebSocket, req: IncomingMessage): Promise<Session | undefined>;
+  onMessage(session: Session, message: Message, socket: WebSocket): void;
+  onClose(session: Session): void;
+  /** The error message sent for an invalid or premature message. */
+  protocolError(message: string, code: 'invalid_message' | 'not_joined'): unknown;
+}
+
+/**
+ * A JSON-over-WebSocket endpoint: handshake always completes (so refusals arrive as close codes and
+ * reasons, which browsers can read), ping/pong heartbeats, size limits, schema-checked messages.
+ */
+export function createSocketEndpoint<Session, Message>(options: SocketEndpointOptions<Session, Message>) {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes });
+  const alive = new WeakMap<WebSocket, boolean>();
+  const sessions = new WeakMap<WebSocket, Session>();
+  const heartbeat = setInterval(() => {
+    for (const socket of wss.clients) {
+      if (alive.get(socket) === false) {
+        socket.close(CLOSE_UNRESPONSIVE, 'no answer to ping');
+        continue;
+      }
+      alive.set(socket, false);
+      socket.ping();
+    }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
+  function onRaw(socket: WebSocket, raw: Buffer): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.toString('utf8'));
+    } catch {
+      sendJson(socket, options.protocolError('Messages are JSON objects.', 'invalid_message'));
+      return;
+    }
+    const message = options.messageSchema.safeParse(parsed);
+    if (!message.success) {
+      const detail = message.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; ');
+      sendJson(socket, options.protocolError(`Invalid message: ${detail}`, 'invalid_message'));
+      return;
+    }
+    const session = sessions.get(socket);
+    if (session === undefined) {
+      sendJson(
+        socket,
+        options.protocolError('Wait for the first message from the server before sending.', 'not_joined'),
+      );
+      return;
+    }
+    options.onMessage(session, message.data, socket);
+  }
+
+  const handleUpgrade: UpgradeHandler = (req, rawSocket, head) => {
+    wss.handleUpgrade(req, rawSocket, head, (socket) => {
+      alive.set(socket, true);
+      socket.on('pong', () => alive.set(socket, true));
+      socket.on('message', (data, isBinary) => {
+        if (isBinary) sendJson(socket, options.protocolError('Messages are JSON text.', 'invalid_message'));
+        else onRaw(socket, data as Buffer);
+      });
+      socket.on('error', () => socket.terminate());
+      options
+        .admit(socket, req)
+        .then((session) => {
+          if (session === undefined) return;
+          sessions.set(socket, session);
+          socket.once('close', () => options.onClose(session));
+        })
+        .catch((err: unknown) => {
+          options.logger.error({ err }, 'socket admission failed');
+          socket.close(1011, 'internal error');
+        });
+    });
+  };
+
+  return {
+    handleUpgrade,
+    close(): void {
+      clearInterval(heartbeat);
+      for (const socket of wss.clients) socket.terminate();
+      wss.close();
+    },
+  };
+}
