@@ -1,0 +1,6 @@
+export { ConsoleClient, type ConsoleClientOptions } from './console-client.js';
+export { NETWORK_ERROR, SwitchboardError, UNEXPECTED_RESPONSE } from './errors.js';
+export { paginate } from './paginate.js';
+export { ServerClient, type ServerClientOptions } from './server-client.js';
+export { type ClientOptions, DEFAULT_BASE_URL } from './transport.js';
+export type * from './types.js';
