@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ServerClient, SwitchboardError } from '../../sdk/index.js';
+import { ServerClient, SwitchboardError, type User } from '../../sdk/index.js';
 import { projectOption } from '../arguments.js';
 import type { StoredKey } from '../config-folder.js';
 import { action, type CliContext } from '../context.js';
@@ -34,6 +34,17 @@ async function developmentKey(ctx: CliContext, projectId: string): Promise<Store
   return key;
 }
 
+/** The user of the stored session, or null when there is none or the server no longer accepts it. */
+async function signedInUser(ctx: CliContext): Promise<User | null> {
+  if (!ctx.folder.session(ctx.url)) return null;
+  try {
+    return (await ctx.client().auth.whoami()).user;
+  } catch (err) {
+    if (err instanceof SwitchboardError && err.status === 401) return null;
+    throw err;
+  }
+}
+
 export function registerStatusCommand(program: Command, io: CliIo): void {
   program
     .command('status')
@@ -55,11 +66,9 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
           );
           return;
         }
-        const signedIn = ctx.folder.session(ctx.url) !== undefined;
-        const client = signedIn ? ctx.client() : undefined;
-        const user = client ? (await client.auth.whoami()).user : null;
+        const user = await signedInUser(ctx);
         const projectId = flags.project ?? ctx.folder.project(ctx.url);
-        const project = client && projectId ? await client.projects.get(projectId) : null;
+        const project = user && projectId ? await ctx.client().projects.get(projectId) : null;
         ctx.out.result({ url: ctx.url, user, project }, () =>
           [
             `Server:         ${ctx.url}`,

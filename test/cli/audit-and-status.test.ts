@@ -68,6 +68,14 @@ describe('switchboard status', () => {
     expect(ok(nobody)).toContain('Signed in as:   nobody (run `switchboard login`)');
   });
 
+  it('shows nobody signed in once the server no longer accepts the stored session', async () => {
+    const u = await cli.signedIn();
+    const { token } = JSON.parse(readFileSync(join(u.configDir, 'credentials.json'), 'utf8')).servers[cli.server.url]
+      .session;
+    await cli.api.post('/v1/auth/logout', { token });
+    expect(await u.json('status')).toEqual({ url: cli.server.url, user: null, project: null });
+  });
+
   it('--env-file prints the URL and a development key as KEY=value lines, the same key each time', async () => {
     const u = await cli.withProject('Env file');
     const first = await u.run('status', '--env-file');

@@ -1,7 +1,15 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectApiError, expectUsageError, ok, runCli, useCli } from '../support/cli.js';
+import {
+  expectApiError,
+  expectUsageError,
+  ok,
+  runCli,
+  runCliOnTerminal,
+  terminalUnavailable,
+  useCli,
+} from '../support/cli.js';
 import { expectError, PASSWORD } from '../support/factories.js';
 import { startTestServer } from '../support/server.js';
 
@@ -32,6 +40,36 @@ describe('switchboard login', () => {
       expiresAt: expect.any(String),
     });
   });
+
+  it.skipIf(terminalUnavailable('the login prompt test'))(
+    'asks on a terminal for what is missing, the password without echo',
+    async () => {
+      const u = await cli.user();
+      const env = { SWITCHBOARD_URL: cli.server.url };
+      const both = await runCliOnTerminal(['login'], {
+        home: u.home,
+        env,
+        answers: [
+          ['Email: ', u.account.email],
+          ['Password: ', PASSWORD],
+        ],
+      });
+      expect(both.code, both.stdout).toBe(0);
+      expect(both.stdout).toContain(u.account.email);
+      expect(both.stdout).not.toContain(PASSWORD);
+      expect(both.stdout).toContain(`Signed in to ${cli.server.url} as ${u.account.email}.`);
+
+      const passwordOnly = await runCliOnTerminal(['login', '--email', u.account.email], {
+        home: u.home,
+        env,
+        answers: [['Password: ', PASSWORD]],
+      });
+      expect(passwordOnly.code, passwordOnly.stdout).toBe(0);
+      expect(passwordOnly.stdout).not.toContain('Email: ');
+      expect(passwordOnly.stdout).not.toContain(PASSWORD);
+      expect(JSON.parse(ok(await u.run('--json', 'whoami'))).user.id).toBe(u.account.id);
+    },
+  );
 
   it('is a usage error (exit 2) when a value is missing and no terminal is attached to ask for it', async () => {
     const u = await cli.user();

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,16 +15,20 @@ export interface CliResult {
   stderr: string;
 }
 
+/** This process's environment without its SWITCHBOARD_* and XDG_* settings, with `home` as HOME, plus `env`. */
+function childEnv(options: { home: string; env?: Record<string, string> }): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { HOME: options.home };
+  for (const [name, value] of Object.entries(process.env))
+    if (!/^(SWITCHBOARD_|XDG_|HOME$)/.test(name)) env[name] = value;
+  return Object.assign(env, options.env);
+}
+
 /**
  * Runs `switchboard …args` as a subprocess with `home` as its HOME and no terminal attached, in an
  * environment cleared of the caller's SWITCHBOARD_* and XDG_* settings; `env` adds to it.
  */
 export function runCli(args: string[], options: { home: string; env?: Record<string, string> }): Promise<CliResult> {
-  const env: NodeJS.ProcessEnv = { HOME: options.home };
-  for (const [name, value] of Object.entries(process.env))
-    if (!/^(SWITCHBOARD_|XDG_|HOME$)/.test(name)) env[name] = value;
-  Object.assign(env, options.env);
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv(options), stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin.end();
   let stdout = '';
   let stderr = '';
@@ -37,6 +41,53 @@ export function runCli(args: string[], options: { home: string; env?: Record<str
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/**
+ * True when no terminal can be given to the CLI here, after printing why, for `it.skipIf(...)`.
+ * The terminal is a pseudo-terminal from util-linux `script`.
+ */
+export function terminalUnavailable(what: string): boolean {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return false;
+  } catch {
+    console.warn(`Skipping ${what}: util-linux \`script\` is not installed to give the CLI a terminal`);
+    return true;
+  }
+}
+
+/**
+ * Runs `switchboard …args` on a terminal and answers its questions: each answer is typed when its
+ * question has appeared. Returns everything the terminal showed (stdout and stderr, with CRLF).
+ */
+export function runCliOnTerminal(
+  args: string[],
+  options: { home: string; env?: Record<string, string>; answers: [question: string, answer: string][] },
+): Promise<CliResult> {
+  const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+  const command = [process.execPath, BIN, ...args].map(quote).join(' ');
+  const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+    env: childEnv(options),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const answers = [...options.answers];
+  let shown = '';
+  let from = 0;
+  child.stdout.on('data', (chunk) => {
+    shown += chunk;
+    const next = answers[0];
+    const at = next ? shown.indexOf(next[0], from) : -1;
+    if (next && at >= 0) {
+      answers.shift();
+      from = at + next[0].length;
+      child.stdin.write(`${next[1]}\r`);
+    }
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout: shown, stderr: '' }));
   });
 }
 
