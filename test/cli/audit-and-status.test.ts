@@ -13,7 +13,7 @@ beforeAll(async () => {
   await owner.json('keys', 'create', '--name', 'c');
 });
 
-describe('switchboard audit', () => {
+describe.concurrent('switchboard audit', () => {
   it('prints the log newest first, and pages with --limit and --cursor', async () => {
     const lines = ok(await owner.run('audit'))
       .trimEnd()
@@ -53,7 +53,7 @@ describe('switchboard audit', () => {
   });
 });
 
-describe('switchboard status', () => {
+describe.concurrent('switchboard status', () => {
   it('shows the server, who is signed in and the project in use', async () => {
     const text = ok(await owner.run('status'));
     expect(text).toContain(`Server:         ${cli.server.url}`);

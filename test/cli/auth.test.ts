@@ -17,7 +17,7 @@ const cli = useCli();
 
 const credentialsOf = (configDir: string) => JSON.parse(readFileSync(join(configDir, 'credentials.json'), 'utf8'));
 
-describe('switchboard login', () => {
+describe.concurrent('switchboard login', () => {
   it('signs in with --email and --password and keeps the session in credentials.json, mode 0600', async () => {
     const u = await cli.user();
     const out = ok(await u.run('login', '--email', u.account.email.toUpperCase(), '--password', PASSWORD));
@@ -110,7 +110,7 @@ describe('switchboard login', () => {
   });
 });
 
-describe('switchboard whoami', () => {
+describe.concurrent('switchboard whoami', () => {
   it('shows the signed-in user, the server and the project in use; --json is the API’s answer', async () => {
     const u = await cli.signedIn();
     const text = ok(await u.run('whoami'));
@@ -131,7 +131,7 @@ describe('switchboard whoami', () => {
   });
 });
 
-describe('switchboard logout', () => {
+describe.concurrent('switchboard logout', () => {
   it('revokes the session on the server and forgets it', async () => {
     const u = await cli.signedIn();
     const { token } = credentialsOf(u.configDir).servers[cli.server.url].session;

@@ -28,7 +28,7 @@ const COMMANDS = [
   ['status'],
 ];
 
-describe('switchboard conventions', () => {
+describe.concurrent('switchboard conventions', () => {
   it('answers --help on every command with its usage, exit code 0', async () => {
     const home = cli.newHome();
     const results = await Promise.all(COMMANDS.map((command) => runCli([...command, '--help'], { home })));

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CliUser, expectApiError, expectUsageError, ok, useCli } from '../support/cli.js';
-import { addMember, registerUser } from '../support/factories.js';
+import { addMember, createProject } from '../support/factories.js';
 
 const cli = useCli();
 
@@ -13,15 +13,15 @@ const KEY_TEXT = /sb_(dev|stg|prod)_[A-Za-z0-9]+\.[A-Za-z0-9]+/;
 const NOT_SHOWN_AGAIN = /Warning: this key is not shown again/;
 const SERVER_SIDE = /Warning: a production key stays server-side/;
 
-/** The project's keys of one environment, as the API lists them. */
-async function apiKeys(environment: string): Promise<{ id: string; name: string }[]> {
-  const res = await cli.api.get(`/v1/projects/${owner.projectId}/api-keys?environment=${environment}`, {
+/** A project's keys of one environment, as the API lists them to the owner. */
+async function apiKeys(projectId: string, environment: string): Promise<{ id: string; name: string }[]> {
+  const res = await cli.api.get(`/v1/projects/${projectId}/api-keys?environment=${environment}`, {
     token: owner.account.token,
   });
   return res.body.data;
 }
 
-describe('switchboard keys create', () => {
+describe.concurrent('switchboard keys create', () => {
   it('creates a development key by default and prints it once, with both warnings', async () => {
     const result = await owner.run('keys', 'create', '--name', 'backend');
     const out = ok(result);
@@ -56,12 +56,13 @@ describe('switchboard keys create', () => {
   it.each(['qa', 'test', 'develop', 'prd', ''])(
     'refuses --environment %j, listing the accepted values',
     async (input) => {
-      const before = (await apiKeys('development')).length;
+      const name = `refused ${JSON.stringify(input)}`;
       expectUsageError(
-        await owner.run('keys', 'create', '--name', 'refused', '--environment', input),
+        await owner.run('keys', 'create', '--name', name, '--environment', input),
         /Accepted values: development \(dev\), staging \(stg\), production \(prod\), in any letter case/,
       );
-      expect((await apiKeys('development')).length).toBe(before);
+      for (const environment of ['development', 'staging', 'production'])
+        expect((await apiKeys(owner.projectId, environment)).map((k) => k.name)).not.toContain(name);
     },
   );
 
@@ -82,21 +83,29 @@ describe('switchboard keys create', () => {
   });
 });
 
-describe('switchboard keys list and revoke', () => {
+describe.concurrent('switchboard keys list and revoke', () => {
   it('lists one environment at a time, default development, as a table or the API’s JSON', async () => {
-    const staging = await owner.json('keys', 'create', '--name', 'list-stg', '--environment', 'staging');
-    const table = ok(await owner.run('keys', 'list', '--environment', 'stg')).split('\n');
+    // A project of its own, so that the other tests' keys do not change the list under it.
+    const { id: project } = await createProject(cli.api, owner.account, 'Listed');
+    const list = (...args: string[]) => owner.run('keys', 'list', '--project', project, ...args);
+    const staging = await owner.json(
+      'keys',
+      'create',
+      '--name',
+      'list-stg',
+      '--environment',
+      'stg',
+      '--project',
+      project,
+    );
+    const table = ok(await list('--environment', 'stg')).split('\n');
     expect(table[0]).toMatch(/^ID\s+NAME\s+ENVIRONMENT\s+CREATED\s+LAST USED$/);
-    expect(table.find((l) => l.startsWith(staging.id))).toMatch(/list-stg\s+staging\s+\S+ \S+Z\s+never$/);
-    expect(ok(await owner.run('keys', 'list'))).not.toContain(staging.id);
-    const json = await owner.json('keys', 'list', '--environment', 'Staging');
-    expect(json).toEqual({ data: await apiKeys('staging') });
-    expectUsageError(await owner.run('keys', 'list', '--environment', 'qa'), /Accepted values/);
-  });
-
-  it('says so when an environment has no keys', async () => {
-    const u = await cli.withProject('Empty');
-    expect(ok(await u.run('keys', 'list', '--environment', 'prod'))).toBe('No active production keys.\n');
+    expect(table[1]).toMatch(new RegExp(`^${staging.id}\\s+list-stg\\s+staging\\s+\\S+ \\S+Z\\s+never$`));
+    expect(ok(await list())).toBe('No active development keys.\n');
+    expect(JSON.parse(ok(await list('--json', '--environment', 'Staging')))).toEqual({
+      data: await apiKeys(project, 'staging'),
+    });
+    expectUsageError(await list('--environment', 'qa'), /Accepted values/);
   });
 
   it('revokes a key of the environment given; another environment’s key is not found', async () => {
@@ -107,7 +116,7 @@ describe('switchboard keys list and revoke', () => {
       `Revoked production API key ${prod.id}.\n`,
     );
     expect((await cli.api.get('/v1/whoami', { token: prod.key })).status).toBe(401);
-    expect((await apiKeys('production')).map((k) => k.id)).not.toContain(prod.id);
+    expect((await apiKeys(owner.projectId, 'production')).map((k) => k.id)).not.toContain(prod.id);
     expectApiError(
       await owner.run('keys', 'revoke', prod.id, '--environment', 'production'),
       'SERVICE_API_KEY_NOT_FOUND',
@@ -122,7 +131,6 @@ describe('switchboard keys list and revoke', () => {
 
   it('keeps other people out of the project', async () => {
     const stranger = await cli.signedIn();
-    await registerUser(cli.api);
     expectApiError(await stranger.run('keys', 'list', '--project', owner.projectId), 'SERVICE_PROJECT_NOT_FOUND');
   });
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CliUser, expectApiError, expectUsageError, ok, useCli } from '../support/cli.js';
-import { registerUser, type TestUser } from '../support/factories.js';
+import { createProject, registerUser, type TestUser } from '../support/factories.js';
 
 const cli = useCli();
 
@@ -12,13 +12,15 @@ beforeAll(async () => {
 const roleOf = async (user: TestUser) =>
   (await owner.json('members', 'list')).data.find((m: { userId: string }) => m.userId === user.id)?.role;
 
-describe('switchboard members', () => {
+describe.concurrent('switchboard members', () => {
   it('lists members with their roles as a table, and the API’s JSON with --json', async () => {
-    const lines = ok(await owner.run('members', 'list')).split('\n');
+    // A project of its own, so that the other tests' changes do not change the list under it.
+    const { id: project } = await createProject(cli.api, owner.account, 'Listed');
+    const lines = ok(await owner.run('members', 'list', '--project', project)).split('\n');
     expect(lines[0]).toMatch(/^USER ID\s+EMAIL\s+NAME\s+ROLE\s+JOINED$/);
     expect(lines[1]).toMatch(new RegExp(`^${owner.account.id}\\s+${owner.account.email}\\s+OWNER\\s+\\S+ \\S+Z$`));
-    const api = await cli.api.get(`/v1/projects/${owner.projectId}/members`, { token: owner.account.token });
-    expect(await owner.json('members', 'list')).toEqual(api.body);
+    const api = await cli.api.get(`/v1/projects/${project}/members`, { token: owner.account.token });
+    expect(await owner.json('members', 'list', '--project', project)).toEqual(api.body);
   });
 
   it('adds someone with an account, with a role in any letter case', async () => {

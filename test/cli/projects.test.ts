@@ -6,7 +6,7 @@ import { createProject, registerUser } from '../support/factories.js';
 
 const cli = useCli();
 
-describe('switchboard projects', () => {
+describe.concurrent('switchboard projects', () => {
   it('creates and lists projects with the caller’s role; --json prints the API’s JSON', async () => {
     const u = await cli.signedIn();
     expect(ok(await u.run('projects', 'list'))).toBe(
