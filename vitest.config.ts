@@ -2,11 +2,18 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Each API test file starts its own server on port 0 with its own data dir; files run in parallel.
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 30_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    projects: [
+      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: ['test/cli/**'] } },
+      {
+        extends: true,
+        // The CLI tests run the built binary: its own project, so that only a run with CLI tests builds.
+        test: { name: 'cli', include: ['test/cli/**/*.test.ts'], globalSetup: ['test/cli/build.global-setup.ts'] },
+      },
+    ],
   },
 });

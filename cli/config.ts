@@ -1,14 +1,9 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { DeploymentMode } from '../server/context.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/start-server.js';
+import { UsageError } from './errors.js';
+import { defaultDataDir } from './user-folders.js';
 
-/** The user's data folder for Switchboard, per platform conventions. */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
-  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Switchboard');
-  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Switchboard');
-  return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'switchboard');
-}
+export { defaultDataDir, UsageError };
 
 export interface ServeSettings {
   port: number;
@@ -16,8 +11,6 @@ export interface ServeSettings {
   dataDir: string;
   mode: DeploymentMode;
 }
-
-export class UsageError extends Error {}
 
 function parsePort(value: string, source: string): number {
   const port = Number(value);

@@ -1,28 +1,39 @@
 #!/usr/bin/env node
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
+import { DEFAULT_BASE_URL } from '../sdk/index.js';
 import { readVersion } from '../server/version.js';
-import { UsageError } from './config.js';
+import { registerAuditCommand } from './commands/audit.js';
+import { registerAuthCommands } from './commands/auth.js';
+import { registerKeyCommands } from './commands/keys.js';
+import { registerMemberCommands } from './commands/members.js';
+import { registerProjectCommands } from './commands/projects.js';
+import { registerStatusCommand } from './commands/status.js';
+import { reportFailure } from './failure.js';
+import { processIo } from './io.js';
 import { registerServeCommand } from './serve.js';
+
+const io = processIo();
 
 const program = new Command()
   .name('switchboard')
   .description('Switchboard: a local and self-hosted backend for real-time apps')
   .version(readVersion())
-  .exitOverride();
+  .option('--url <url>', `the server to talk to (env SWITCHBOARD_URL, default ${DEFAULT_BASE_URL})`)
+  .option('--json', 'print the API’s JSON instead of text for people')
+  // Set before the commands are added, so that every command inherits it.
+  .exitOverride()
+  .showHelpAfterError('(run with --help for usage)');
 
 registerServeCommand(program);
+registerAuthCommands(program, io);
+registerProjectCommands(program, io);
+registerKeyCommands(program, io);
+registerMemberCommands(program, io);
+registerAuditCommand(program, io);
+registerStatusCommand(program, io);
 
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  if (err instanceof CommanderError) {
-    // --help and --version exit 0; every other parse problem is a usage error.
-    process.exitCode = err.exitCode === 0 ? 0 : 2;
-  } else if (err instanceof UsageError) {
-    console.error(`error: ${err.message}`);
-    process.exitCode = 2;
-  } else {
-    console.error(err instanceof Error ? err.message : err);
-    process.exitCode = 1;
-  }
+  process.exitCode = reportFailure(err, io);
 }

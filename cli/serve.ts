@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { startServer } from '../server/index.js';
-import { resolveServeSettings } from './config.js';
 
 export function registerServeCommand(program: Command): void {
   program
@@ -11,6 +9,11 @@ export function registerServeCommand(program: Command): void {
     .option('--data-dir <dir>', 'folder for the database and attachments (env SWITCHBOARD_DATA_DIR)')
     .option('--mode <mode>', 'deployment mode: local or production (env SWITCHBOARD_MODE, default local)')
     .action(async (flags: { port?: string; host?: string; dataDir?: string; mode?: string }) => {
+      // Loaded here, not at the top: the other commands are API clients and start faster without the server.
+      const [{ startServer }, { resolveServeSettings }] = await Promise.all([
+        import('../server/index.js'),
+        import('./config.js'),
+      ]);
       const settings = resolveServeSettings(flags);
       const server = await startServer(settings);
       console.log(`Switchboard listening on ${server.url}`);

@@ -1,1 +1,7 @@
-export { type VerifyWebhookOptions, verifyWebhook } from './webhooks.js';
+// The browser-safe SDK: only `fetch`. Node servers import `sdk/node.js`, which adds verifyWebhook.
+export { ConsoleClient, type ConsoleClientOptions } from './console-client.js';
+export { NETWORK_ERROR, SwitchboardError, UNEXPECTED_RESPONSE } from './errors.js';
+export { paginate } from './paginate.js';
+export { ServerClient, type ServerClientOptions } from './server-client.js';
+export { type ClientOptions, DEFAULT_BASE_URL } from './transport.js';
+export type * from './types.js';

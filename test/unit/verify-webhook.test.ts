@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { verifyWebhook } from '../../sdk/index.js';
+import { verifyWebhook } from '../../sdk/node.js';
 
 const secret = 'whsec_test0123456789abcdefghijklmnopqrstuv';
 const body = '{"id":"evt_1","type":"room.created","data":{}}';

@@ -1,0 +1,49 @@
+import { InvalidArgumentError, Option } from 'commander';
+import type { Environment, ProjectRole } from '../sdk/index.js';
+import { ENVIRONMENT_SEGMENTS, ENVIRONMENTS, parseEnvironmentAlias } from '../server/environments.js';
+import { MAX_PAGE_SIZE } from '../server/shared/pagination.js';
+
+/*
+ * Parsers of option and argument values. Commander reports what they refuse as a usage error
+ * (exit code 2), naming the option and the accepted values.
+ */
+
+const ACCEPTED_ENVIRONMENTS = ENVIRONMENTS.map((env) => `${env} (${ENVIRONMENT_SEGMENTS[env]})`).join(', ');
+
+/** The canonical names and their aliases, in any letter case (spec 2.1); anything else is refused, never defaulted. */
+export function parseEnvironment(value: string): Environment {
+  const environment = parseEnvironmentAlias(value);
+  if (!environment) throw new InvalidArgumentError(`Accepted values: ${ACCEPTED_ENVIRONMENTS}, in any letter case.`);
+  return environment;
+}
+
+/** `--environment`, described as `what` (say what happens when it is omitted), with the accepted values. */
+export const environmentOption = (what: string) =>
+  new Option('--environment <env>', `${what}; one of ${ACCEPTED_ENVIRONMENTS}`).argParser(parseEnvironment);
+
+export const projectOption = () =>
+  new Option('--project <id>', 'the project (default: the one chosen with `switchboard projects use`)');
+
+/**
+ * Every role once, written out so that checking an argument does not load the database layer
+ * (where the server's list lives); `satisfies` makes the compiler refuse a missing or unknown role.
+ */
+const ROLE_NAMES = { OWNER: true, ADMIN: true, DEVELOPER: true, VIEWER: true, BILLING: true } satisfies Record<
+  ProjectRole,
+  true
+>;
+const ROLES = Object.keys(ROLE_NAMES) as ProjectRole[];
+
+/** A role in any letter case. */
+export function parseRole(value: string): ProjectRole {
+  const role = ROLES.find((r) => r === value.toUpperCase());
+  if (!role) throw new InvalidArgumentError(`Accepted values: ${ROLES.join(', ')}.`);
+  return role;
+}
+
+export function parseLimit(value: string): number {
+  const limit = Number(value);
+  if (!/^\d+$/.test(value) || limit < 1 || limit > MAX_PAGE_SIZE)
+    throw new InvalidArgumentError(`Give a whole number from 1 to ${MAX_PAGE_SIZE}.`);
+  return limit;
+}

@@ -1,0 +1,77 @@
+import type { Command } from 'commander';
+import { SwitchboardError } from '../../sdk/index.js';
+import { action, type CliContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { CliIo } from '../io.js';
+import { canPrompt, prompt } from '../prompt.js';
+
+/** A value from its flag, else asked for on the terminal, else a usage error (no one to ask). */
+async function flagOrPrompt(
+  ctx: CliContext,
+  value: string | undefined,
+  flag: string,
+  question: string,
+  hidden = false,
+): Promise<string> {
+  if (value !== undefined) return value;
+  if (!canPrompt(ctx.io)) throw new UsageError(`${flag} is required when no terminal is attached to ask for it`);
+  return prompt(ctx.io, question, { hidden });
+}
+
+export function registerAuthCommands(program: Command, io: CliIo): void {
+  program
+    .command('login')
+    .description('Sign in to the server and keep the session in your config folder (asks for what is missing)')
+    .option('--email <email>', 'your account’s address')
+    .option('--password <password>', 'your password (prefer the prompt: flags can show up in process lists)')
+    .action(
+      action(io, async (ctx, flags: { email?: string; password?: string }) => {
+        const email = await flagOrPrompt(ctx, flags.email, '--email', 'Email: ');
+        const password = await flagOrPrompt(ctx, flags.password, '--password', 'Password: ', true);
+        const session = await ctx.anonymousClient().auth.login({ email, password });
+        ctx.folder.saveSession(ctx.url, { token: session.token, email: session.user.email });
+        // The token stays in the credentials file: scripts get who signed in, not the secret.
+        ctx.out.result(
+          { url: ctx.url, user: session.user, expiresAt: session.expiresAt },
+          () => `Signed in to ${ctx.url} as ${session.user.email}.`,
+        );
+      }),
+    );
+
+  program
+    .command('logout')
+    .description('Sign out: revoke the session on the server and forget it')
+    .action(
+      action(io, async (ctx) => {
+        const session = ctx.folder.session(ctx.url);
+        if (session) {
+          try {
+            await ctx.client().auth.logout();
+          } catch (err) {
+            // A session the server no longer accepts is as good as signed out; anything else (the
+            // server unreachable) keeps it, so that logging out again can still revoke it.
+            if (!(err instanceof SwitchboardError && err.status === 401)) throw err;
+          }
+          ctx.folder.forgetSession(ctx.url);
+        }
+        ctx.out.line(session ? `Signed out of ${ctx.url}.` : `Not signed in to ${ctx.url}.`);
+      }),
+    );
+
+  program
+    .command('whoami')
+    .description('Show who you are signed in as, on which server, and the project in use')
+    .action(
+      action(io, async (ctx) => {
+        const whoami = await ctx.client().auth.whoami();
+        const project = ctx.folder.project(ctx.url);
+        ctx.out.result(whoami, () =>
+          [
+            `${whoami.user.email}${whoami.user.name ? ` (${whoami.user.name})` : ''}, user ${whoami.user.id}`,
+            `Server: ${ctx.url}`,
+            `Project in use: ${project ?? 'none (choose one with `switchboard projects use <id>`)'}`,
+          ].join('\n'),
+        );
+      }),
+    );
+}

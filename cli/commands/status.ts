@@ -1,0 +1,83 @@
+import type { Command } from 'commander';
+import { ServerClient, SwitchboardError, type User } from '../../sdk/index.js';
+import { projectOption } from '../arguments.js';
+import type { StoredKey } from '../config-folder.js';
+import { action, type CliContext } from '../context.js';
+import type { CliIo } from '../io.js';
+
+/** The name of the development key that `status --env-file` creates when it has none to show. */
+export const STATUS_KEY_NAME = 'cli status';
+
+/**
+ * A development key of the project whose full text can be printed. Secrets are never readable
+ * again after creation, so the CLI keeps the one it made (in the credentials file) and prints it
+ * again while the server still accepts it; otherwise it creates a new one.
+ */
+async function developmentKey(ctx: CliContext, projectId: string): Promise<StoredKey> {
+  const stored = ctx.folder.statusKey(ctx.url, projectId);
+  if (stored) {
+    try {
+      const whoami = await new ServerClient({ baseUrl: ctx.url, apiKey: stored.key }).whoami();
+      if (whoami.projectId === projectId && whoami.environment === 'development') return stored;
+    } catch (err) {
+      // Revoked (or the server's data was reset): make a new one.
+      if (!(err instanceof SwitchboardError && err.status === 401)) throw err;
+    }
+  }
+  const created = await ctx.client().keys.create(projectId, { name: STATUS_KEY_NAME, environment: 'development' });
+  const key = { id: created.id, key: created.key };
+  ctx.folder.saveStatusKey(ctx.url, projectId, key);
+  ctx.out.note(
+    `Created development API key "${STATUS_KEY_NAME}" (${created.id}) for this project; ` +
+      'later runs print the same key until it is revoked.',
+  );
+  return key;
+}
+
+/** The user of the stored session, or null when there is none or the server no longer accepts it. */
+async function signedInUser(ctx: CliContext): Promise<User | null> {
+  if (!ctx.folder.session(ctx.url)) return null;
+  try {
+    return (await ctx.client().auth.whoami()).user;
+  } catch (err) {
+    if (err instanceof SwitchboardError && err.status === 401) return null;
+    throw err;
+  }
+}
+
+export function registerStatusCommand(program: Command, io: CliIo): void {
+  program
+    .command('status')
+    .description('Show the server, who is signed in and the project in use; or, with --env-file, .env lines')
+    .option(
+      '--env-file',
+      'print SWITCHBOARD_URL=… and SWITCHBOARD_API_KEY=… (a development key of the project) as lines for a .env file',
+    )
+    .addOption(projectOption())
+    .action(
+      action(io, async (ctx, flags: { envFile?: boolean; project?: string }) => {
+        if (flags.envFile) {
+          const { key } = await developmentKey(ctx, ctx.projectId(flags.project));
+          const lines = { SWITCHBOARD_URL: ctx.url, SWITCHBOARD_API_KEY: key };
+          ctx.out.result(lines, () =>
+            Object.entries(lines)
+              .map(([name, value]) => `${name}=${value}`)
+              .join('\n'),
+          );
+          return;
+        }
+        const user = await signedInUser(ctx);
+        const projectId = flags.project ?? ctx.folder.project(ctx.url);
+        const project = user && projectId ? await ctx.client().projects.get(projectId) : null;
+        ctx.out.result({ url: ctx.url, user, project }, () =>
+          [
+            `Server:         ${ctx.url}`,
+            `Signed in as:   ${user ? `${user.email} (${user.id})` : 'nobody (run `switchboard login`)'}`,
+            `Project in use: ${
+              project ? `${project.name} (${project.id}), role ${project.role}` : (projectId ?? 'none')
+            }`,
+          ].join('\n'),
+        );
+      }),
+    );
+}

@@ -1,0 +1,57 @@
+import type { CliIo } from './io.js';
+
+export interface Column<Row> {
+  header: string;
+  value: (row: Row) => string;
+}
+
+/** Left-aligned columns two spaces apart, under upper-case headers; the last column is not padded. */
+export function formatTable<Row>(rows: readonly Row[], columns: readonly Column<Row>[]): string {
+  const cells = [columns.map((c) => c.header.toUpperCase()), ...rows.map((row) => columns.map((c) => c.value(row)))];
+  const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i].length)));
+  return cells
+    .map((line) =>
+      line
+        .map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** `2026-01-01T12:00:00.000Z` → `2026-01-01 12:00:00Z`; null → `never`. */
+export function formatTime(iso: string | null): string {
+  return iso === null ? 'never' : iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+}
+
+/**
+ * Where a command's results go: with `--json` the API's JSON alone on stdout (for scripts), else
+ * text for people. Warnings and hints go to stderr in both modes, so they never corrupt the JSON.
+ */
+export class Output {
+  constructor(
+    private readonly io: CliIo,
+    readonly json: boolean,
+  ) {}
+
+  /** `value` as JSON with `--json` (nothing when the API answered nothing), else `human()`. */
+  result(value: unknown, human: () => string): void {
+    if (!this.json) this.line(human());
+    else if (value !== undefined) this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** Rows as a table, or `empty` when there are none; `value` with `--json`. */
+  table<Row>(value: unknown, rows: readonly Row[], columns: readonly Column<Row>[], empty: string): void {
+    this.result(value, () => (rows.length ? formatTable(rows, columns) : empty));
+  }
+
+  /** A line of text for people; nothing with `--json`. */
+  line(text: string): void {
+    if (!this.json) this.io.stdout.write(`${text}\n`);
+  }
+
+  /** A warning or hint, on stderr whatever the mode. */
+  note(text: string): void {
+    this.io.stderr.write(`${text}\n`);
+  }
+}

@@ -1,0 +1,23 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** `Switchboard` in the per-user application folder: on Linux the XDG one given, elsewhere the platform's. */
+function userFolder(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform,
+  xdg: { variable: 'XDG_DATA_HOME' | 'XDG_CONFIG_HOME'; fallback: string[] },
+): string {
+  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Switchboard');
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Switchboard');
+  return join(env[xdg.variable] || join(homedir(), ...xdg.fallback), 'switchboard');
+}
+
+/** Where the server keeps its database by default. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  return userFolder(env, platform, { variable: 'XDG_DATA_HOME', fallback: ['.local', 'share'] });
+}
+
+/** Where the command-line tool keeps its sign-ins and the project in use. */
+export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  return userFolder(env, platform, { variable: 'XDG_CONFIG_HOME', fallback: ['.config'] });
+}

@@ -1,0 +1,42 @@
+import { AuditResource } from './console/audit.js';
+import { AuthResource } from './console/auth.js';
+import { KeysResource } from './console/keys.js';
+import { MembersResource } from './console/members.js';
+import { ProjectsResource } from './console/projects.js';
+import { type ClientOptions, Transport } from './transport.js';
+
+export interface ConsoleClientOptions extends ClientOptions {
+  /** A dashboard session token from `auth.register` or `auth.login` (which also set it). */
+  token?: string;
+}
+
+/**
+ * The control plane, as the dashboard and the command-line tool use it: signed in with a dashboard
+ * session, never with an API key. Project-scoped calls take the project id first.
+ */
+export class ConsoleClient {
+  private readonly transport: Transport;
+  readonly auth: AuthResource;
+  readonly projects: ProjectsResource;
+  readonly members: MembersResource;
+  readonly keys: KeysResource;
+  readonly audit: AuditResource;
+
+  constructor(options: ConsoleClientOptions = {}) {
+    this.transport = new Transport(options, options.token);
+    this.auth = new AuthResource(this.transport);
+    this.projects = new ProjectsResource(this.transport);
+    this.members = new MembersResource(this.transport);
+    this.keys = new KeysResource(this.transport);
+    this.audit = new AuditResource(this.transport);
+  }
+
+  get baseUrl(): string {
+    return this.transport.baseUrl;
+  }
+
+  /** The session token in use, if signed in. */
+  get token(): string | undefined {
+    return this.transport.credential;
+  }
+}
