@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import type { EnvironmentScope } from '../../db/scope.js';
 import { userActor } from '../audit/actor.js';
 import { toIso } from '../clock.js';
+import type { AppContext } from '../context.js';
 import { environmentSchema } from '../environments.js';
 import { defineRoute } from '../http/route.js';
 import { createRtcTokenBody, rtcTokenSchema } from '../rtc/schemas.js';
@@ -10,6 +12,15 @@ import { presentParticipant, presentRoom } from './presenter.js';
 import { createRoomBody, participantSchema, roomListQuery, roomSchema } from './schemas.js';
 
 const tag = 'Rooms';
+
+/** One page of rooms with their live participant counts: the key and dashboard lists alike. */
+function listRooms(app: AppContext, scope: EnvironmentScope, query: { limit: number; cursor?: string }) {
+  const page = app.services.rooms.list(scope, query);
+  return {
+    data: page.rows.map((r) => presentRoom(r, app.services.signaling.count(r.id))),
+    nextCursor: page.nextCursor,
+  };
+}
 const roomNotFound = {
   404: 'No such room in the key’s environment (`SERVICE_ROOM_NOT_FOUND`), also for another environment’s room.',
 };
@@ -48,11 +59,7 @@ export const roomRoutes = [
     query: roomListQuery,
     response: pageOf(roomSchema),
     handler: ({ app, auth, query }) => {
-      const page = app.services.rooms.list(auth.scope, query);
-      return {
-        data: page.rows.map((r) => presentRoom(r, app.services.signaling.count(r.id))),
-        nextCursor: page.nextCursor,
-      };
+      return listRooms(app, auth.scope, query);
     },
   }),
   defineRoute({
@@ -129,11 +136,7 @@ export const roomRoutes = [
     query: dashboardRoomQuery,
     response: pageOf(roomSchema),
     handler: ({ app, params, query }) => {
-      const page = app.services.rooms.list({ projectId: params.id, environment: query.environment }, query);
-      return {
-        data: page.rows.map((r) => presentRoom(r, app.services.signaling.count(r.id))),
-        nextCursor: page.nextCursor,
-      };
+      return listRooms(app, { projectId: params.id, environment: query.environment }, query);
     },
   }),
   defineRoute({
