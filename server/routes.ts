@@ -8,6 +8,7 @@ import { readRoutes } from './chat/routes/reads.js';
 import { chatTokenRoutes } from './chat/routes/tokens.js';
 import type { AnyRoute } from './http/route.js';
 import { keyRoutes } from './keys/routes.js';
+import { liveStreamRoutes } from './live-streams/routes.js';
 import { memberRoutes } from './members/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { roomRoutes } from './rooms/routes.js';
@@ -29,5 +30,6 @@ export const routes: readonly AnyRoute[] = [
   ...readRoutes,
   ...liveRoutes,
   ...chatInspectionRoutes,
+  ...liveStreamRoutes,
   ...webhookRoutes,
 ];

@@ -7,6 +7,7 @@ import { createRealtimeHub } from './chat/realtime/hub.js';
 import { createChatTokenService } from './chat/tokens.js';
 import type { Infrastructure } from './context.js';
 import { createKeyService } from './keys/service.js';
+import { createLiveStreamService } from './live-streams/service.js';
 import { createMemberService } from './members/service.js';
 import { createProjectService } from './projects/service.js';
 import { createRoomService } from './rooms/service.js';
@@ -22,6 +23,9 @@ export function createServices(infra: Infrastructure) {
   const conversations = createConversationService(infra);
   const messages = createMessageService(infra, conversations);
   const engagement = createEngagementService(infra, messages);
+  const rtcTokens = createRtcTokenService(infra, rooms);
+  const signaling = createSignalingHub(infra);
+  const chatTokens = createChatTokenService(infra);
   return {
     audit,
     auth: createAuthService(infra),
@@ -29,14 +33,15 @@ export function createServices(infra: Infrastructure) {
     members: createMemberService(infra, audit),
     keys: createKeyService(infra, audit),
     rooms,
-    rtcTokens: createRtcTokenService(infra, rooms),
-    signaling: createSignalingHub(infra),
+    rtcTokens,
+    signaling,
     telemetry: createTelemetryService(infra),
-    chatTokens: createChatTokenService(infra),
+    chatTokens,
     conversations,
     messages,
     engagement,
     realtime: createRealtimeHub(infra, conversations, messages, engagement),
+    liveStreams: createLiveStreamService(infra, { audit, rooms, conversations, rtcTokens, chatTokens, signaling }),
     webhooks: createWebhookService(infra, audit),
   };
 }

@@ -2,6 +2,7 @@ export * from './api-keys.js';
 export * from './audit-log.js';
 export * from './chat.js';
 export * from './environment.js';
+export * from './live-streams.js';
 export * from './projects.js';
 export * from './rooms.js';
 export * from './server-secrets.js';

@@ -80,6 +80,13 @@ export function createSignalingHub({ clock, events }: Infrastructure) {
       return [...(rooms.get(roomId)?.values() ?? [])];
     },
 
+    closeRoom,
+
+    /** Closes one participant's connection, if connected (e.g. a host removed from a live stream). */
+    disconnect(roomId: string, identity: string, code: number, reason: string): void {
+      rooms.get(roomId)?.get(identity)?.socket.close(code, reason);
+    },
+
     count(roomId: string): number {
       return rooms.get(roomId)?.size ?? 0;
     },

@@ -1,0 +1,273 @@
+import { z } from 'zod';
+import { userActor } from '../audit/actor.js';
+import { environmentSchema } from '../environments.js';
+import { defineRoute } from '../http/route.js';
+import { cursorSchema, limitSchema } from '../shared/pagination.js';
+import { pageOf } from '../shared/schemas.js';
+import { presentCredential, presentLiveStream } from './presenter.js';
+import {
+  addHostBody,
+  createLiveStreamBody,
+  hostCredentialSchema,
+  leaveBody,
+  liveStreamSchema,
+  removeHostQuery,
+  updateLiveStreamBody,
+  viewerCredentialSchema,
+  viewerTokenBody,
+} from './schemas.js';
+
+const tag = 'Live streams';
+const notFound = { 404: 'No such live stream in the environment (`SERVICE_LIVE_STREAM_NOT_FOUND`).' };
+const stateConflict = { 409: 'Not allowed in the stream’s current state (`SERVICE_LIVE_STREAM_STATE`).' };
+const pageQuery = z.strictObject({ limit: limitSchema, cursor: cursorSchema });
+const environment = environmentSchema.optional().default('development');
+
+/** Routes with an API key: the key's environment. */
+const keyRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/live-streams',
+    operationId: 'createLiveStream',
+    summary: 'Create a live stream',
+    description: 'Wraps one new room (media) and one new conversation (chat) of the key’s environment. Status CREATED.',
+    tag,
+    auth: 'key',
+    body: createLiveStreamBody,
+    status: 201,
+    response: liveStreamSchema,
+    handler: ({ app, auth, body }) => presentLiveStream(app.services.liveStreams.create(auth.scope, body)),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/live-streams',
+    operationId: 'listLiveStreams',
+    summary: 'List live streams',
+    tag,
+    auth: 'key',
+    query: pageQuery,
+    response: pageOf(liveStreamSchema),
+    handler: ({ app, auth, query }) => {
+      const page = app.services.liveStreams.list(auth.scope, query);
+      return { data: page.rows.map(presentLiveStream), nextCursor: page.nextCursor };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/live-streams/{id}',
+    operationId: 'getLiveStream',
+    summary: 'Get a live stream',
+    tag,
+    auth: 'key',
+    response: liveStreamSchema,
+    errors: notFound,
+    handler: ({ app, auth, params }) => presentLiveStream(app.services.liveStreams.get(auth.scope, params.id)),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/live-streams/{id}',
+    operationId: 'updateLiveStream',
+    summary: 'Update a live stream',
+    tag,
+    auth: 'key',
+    body: updateLiveStreamBody,
+    response: liveStreamSchema,
+    errors: notFound,
+    handler: ({ app, auth, params, body }) =>
+      presentLiveStream(app.services.liveStreams.update(auth.scope, params.id, body)),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/live-streams/{id}/start',
+    operationId: 'startLiveStream',
+    summary: 'Start a live stream',
+    description: 'CREATED → LIVE. Starting a LIVE or ENDED stream is 409.',
+    tag,
+    auth: 'key',
+    response: liveStreamSchema,
+    errors: { ...notFound, ...stateConflict },
+    handler: ({ app, auth, params }) =>
+      presentLiveStream(app.services.liveStreams.transition(auth.scope, params.id, 'start')),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/live-streams/{id}/end',
+    operationId: 'endLiveStream',
+    summary: 'End a live stream',
+    description: 'CREATED or LIVE → ENDED; everyone in the room is disconnected. Ending an ENDED stream is 409.',
+    tag,
+    auth: 'key',
+    response: liveStreamSchema,
+    errors: { ...notFound, ...stateConflict },
+    handler: ({ app, auth, params }) =>
+      presentLiveStream(app.services.liveStreams.transition(auth.scope, params.id, 'end')),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/live-streams/{id}/hosts',
+    operationId: 'addLiveStreamHost',
+    summary: 'Add a host',
+    description:
+      'Returns a host credential: an RTC token with full publish rights and a chat token with scope ADMIN (HOST) or ' +
+      'MODERATOR (CO_HOST); the host joins the conversation. With `invitedBy`, only a HOST may invite.',
+    tag,
+    auth: 'key',
+    body: addHostBody,
+    status: 201,
+    response: hostCredentialSchema,
+    errors: { ...notFound, ...stateConflict, 403: '`invitedBy` is not a HOST of the stream.' },
+    handler: async ({ app, auth, params, body }) => {
+      const minted = await app.services.liveStreams.addHost(auth.scope, params.id, body);
+      return { ...presentCredential(minted), role: minted.role };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/live-streams/{id}/hosts/{identity}',
+    operationId: 'removeLiveStreamHost',
+    summary: 'Remove a host',
+    description: 'With `?removedBy=`, only a HOST may remove another host (anyone may remove themselves).',
+    tag,
+    auth: 'key',
+    query: removeHostQuery,
+    status: 204,
+    errors: { 404: 'No such stream, or not a host (`SERVICE_HOST_NOT_FOUND`).', 403: '`removedBy` is not a HOST.' },
+    handler: ({ app, auth, params, query }) => {
+      app.services.liveStreams.removeHost(auth.scope, params.id, params.identity, query.removedBy);
+      return undefined;
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/live-streams/{id}/viewer-tokens',
+    operationId: 'createViewerToken',
+    summary: 'Issue a viewer credential',
+    description:
+      'Body `{identity}` only: any other field (such as `role`) is refused. Returns an RTC token with `publish`, ' +
+      '`publishAudio`, `publishVideo` and `publishData` all false, and a chat token with scope MEMBER.',
+    tag,
+    auth: 'key',
+    body: viewerTokenBody,
+    status: 201,
+    response: viewerCredentialSchema,
+    errors: { ...notFound, ...stateConflict },
+    handler: async ({ app, auth, params, body }) =>
+      presentCredential(await app.services.liveStreams.viewerToken(auth.scope, params.id, body.identity)),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/live-streams/{id}/leave',
+    operationId: 'leaveLiveStream',
+    summary: 'Record a participant leaving',
+    tag,
+    auth: 'key',
+    body: leaveBody,
+    status: 204,
+    errors: { 404: 'No such stream, or the identity is not in it (`SERVICE_PARTICIPANT_NOT_FOUND`).' },
+    handler: ({ app, auth, params, body }) => {
+      app.services.liveStreams.leave(auth.scope, params.id, body.identity);
+      return undefined;
+    },
+  }),
+];
+
+/** Dashboard routes: `?environment=` (default development); changes need live-streams:write and are audited. */
+const dashboardRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/live-streams',
+    operationId: 'listProjectLiveStreams',
+    summary: 'List live streams (dashboard)',
+    tag,
+    auth: 'project',
+    capability: 'project:read',
+    query: z.strictObject({ environment, limit: limitSchema, cursor: cursorSchema }),
+    response: pageOf(liveStreamSchema),
+    handler: ({ app, params, query }) => {
+      const page = app.services.liveStreams.list({ projectId: params.id, environment: query.environment }, query);
+      return { data: page.rows.map(presentLiveStream), nextCursor: page.nextCursor };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/projects/{id}/live-streams',
+    operationId: 'createProjectLiveStream',
+    summary: 'Create a live stream (dashboard)',
+    tag,
+    auth: 'project',
+    capability: 'live-streams:write',
+    query: z.strictObject({ environment }),
+    body: createLiveStreamBody,
+    status: 201,
+    response: liveStreamSchema,
+    handler: ({ app, auth, params, query, body }) =>
+      presentLiveStream(
+        app.services.liveStreams.create(
+          { projectId: params.id, environment: query.environment },
+          body,
+          userActor(auth),
+        ),
+      ),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/live-streams/{streamId}',
+    operationId: 'getProjectLiveStream',
+    summary: 'Get a live stream (dashboard)',
+    tag,
+    auth: 'project',
+    capability: 'project:read',
+    query: z.strictObject({ environment }),
+    response: liveStreamSchema,
+    errors: notFound,
+    handler: ({ app, params, query }) =>
+      presentLiveStream(
+        app.services.liveStreams.get({ projectId: params.id, environment: query.environment }, params.streamId),
+      ),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/projects/{id}/live-streams/{streamId}',
+    operationId: 'updateProjectLiveStream',
+    summary: 'Update a live stream (dashboard)',
+    tag,
+    auth: 'project',
+    capability: 'live-streams:write',
+    query: z.strictObject({ environment }),
+    body: updateLiveStreamBody,
+    response: liveStreamSchema,
+    errors: notFound,
+    handler: ({ app, auth, params, query, body }) =>
+      presentLiveStream(
+        app.services.liveStreams.update(
+          { projectId: params.id, environment: query.environment },
+          params.streamId,
+          body,
+          userActor(auth),
+        ),
+      ),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/projects/{id}/live-streams/{streamId}/end',
+    operationId: 'endProjectLiveStream',
+    summary: 'End a live stream (dashboard)',
+    tag,
+    auth: 'project',
+    capability: 'live-streams:write',
+    query: z.strictObject({ environment }),
+    response: liveStreamSchema,
+    errors: { ...notFound, ...stateConflict },
+    handler: ({ app, auth, params, query }) =>
+      presentLiveStream(
+        app.services.liveStreams.transition(
+          { projectId: params.id, environment: query.environment },
+          params.streamId,
+          'end',
+          userActor(auth),
+        ),
+      ),
+  }),
+];
+
+export const liveStreamRoutes = [...keyRoutes, ...dashboardRoutes];

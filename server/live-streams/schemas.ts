@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { HOST_ROLES, LIVE_STREAM_STATUSES } from '../../db/schema/live-streams.js';
+import { environmentSchema } from '../environments.js';
+import { participantPermissionsSchema } from '../rooms/schemas.js';
+import { timestampSchema } from '../shared/schemas.js';
+
+const title = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const identity = z.string().trim().min(1).max(128);
+
+export const createLiveStreamBody = z.strictObject({ title }).meta({ id: 'CreateLiveStreamRequest' });
+export const updateLiveStreamBody = z.strictObject({ title: title.optional() }).meta({ id: 'UpdateLiveStreamRequest' });
+
+export const addHostBody = z
+  .strictObject({
+    identity,
+    role: z.enum(HOST_ROLES, { error: `must be one of ${HOST_ROLES.join(', ')}` }),
+    invitedBy: identity.optional().meta({
+      description: 'The host inviting, when your server knows who asks: then only a HOST may invite.',
+    }),
+  })
+  .meta({ id: 'AddHostRequest' });
+
+export const removeHostQuery = z.strictObject({
+  removedBy: identity.optional().meta({ description: 'The host removing: then only a HOST may remove another host.' }),
+});
+
+/** Exactly `{identity}`: a viewer has no role to choose, and anything else is refused (spec 4.6). */
+export const viewerTokenBody = z.strictObject({ identity }).meta({ id: 'ViewerTokenRequest' });
+export const leaveBody = z.strictObject({ identity }).meta({ id: 'LeaveLiveStreamRequest' });
+
+export const liveStreamSchema = z
+  .object({
+    id: z.string().meta({ example: 'ls_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
+    title: z.string(),
+    status: z
+      .enum(LIVE_STREAM_STATUSES)
+      .meta({ description: 'CREATED → LIVE → ENDED (a CREATED stream may also end).' }),
+    environment: environmentSchema,
+    roomId: z.string(),
+    conversationId: z.string(),
+    createdAt: timestampSchema,
+    startedAt: timestampSchema.nullable(),
+    endedAt: timestampSchema.nullable(),
+  })
+  .meta({ id: 'LiveStream' });
+
+const rtcPart = z.object({ token: z.string(), expiresAt: timestampSchema, permissions: participantPermissionsSchema });
+const chatPart = z.object({
+  token: z.string(),
+  expiresAt: timestampSchema,
+  scope: z.enum(['MEMBER', 'MODERATOR', 'ADMIN']),
+});
+
+export const hostCredentialSchema = z
+  .object({
+    liveStreamId: z.string(),
+    identity: z.string(),
+    role: z.enum(HOST_ROLES),
+    roomId: z.string(),
+    conversationId: z.string(),
+    rtc: rtcPart,
+    chat: chatPart,
+  })
+  .meta({ id: 'HostCredential' });
+
+export const viewerCredentialSchema = z
+  .object({
+    liveStreamId: z.string(),
+    identity: z.string(),
+    roomId: z.string(),
+    conversationId: z.string(),
+    rtc: rtcPart,
+    chat: chatPart,
+  })
+  .meta({ id: 'ViewerCredential' });

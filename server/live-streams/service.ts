@@ -1,0 +1,309 @@
+import { and, desc, eq, isNull, lt } from 'drizzle-orm';
+import {
+  type HostRole,
+  type LiveStreamStatus,
+  liveStreamParticipants,
+  liveStreams,
+} from '../../db/schema/live-streams.js';
+import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
+import type { Actor } from '../audit/actor.js';
+import type { AuditService } from '../audit/service.js';
+import type { ConversationService } from '../chat/conversations-service.js';
+import type { ChatTokenService } from '../chat/tokens.js';
+import { toIso } from '../clock.js';
+import type { Infrastructure } from '../context.js';
+import { conflict, notFound, ServiceError } from '../errors.js';
+import type { RoomService } from '../rooms/service.js';
+import type { SignalingHub } from '../rtc/hub.js';
+import type { RtcTokenService } from '../rtc/token-service.js';
+import { decodeCursor, toPage } from '../shared/pagination.js';
+
+export type LiveStreamRow = typeof liveStreams.$inferSelect;
+
+export const liveStreamNotFound = (id: string) =>
+  notFound('SERVICE_LIVE_STREAM_NOT_FOUND', `No live stream ${id} in this project environment.`);
+
+const wrongState = (stream: LiveStreamRow, action: string) =>
+  conflict('SERVICE_LIVE_STREAM_STATE', `Cannot ${action} live stream ${stream.id}: it is ${stream.status}.`);
+
+/** The transitions of the lifecycle CREATED → LIVE → ENDED (a CREATED stream may also end unstarted). */
+const TRANSITIONS: Record<'start' | 'end', LiveStreamStatus[]> = { start: ['CREATED'], end: ['CREATED', 'LIVE'] };
+
+interface Dependencies {
+  audit: AuditService;
+  rooms: RoomService;
+  conversations: ConversationService;
+  rtcTokens: RtcTokenService;
+  chatTokens: ChatTokenService;
+  signaling: SignalingHub;
+}
+
+export function createLiveStreamService({ db, clock, ids, events }: Infrastructure, deps: Dependencies) {
+  const catalogueStream = (s: LiveStreamRow) => ({
+    id: s.id,
+    title: s.title,
+    status: s.status,
+    roomId: s.roomId,
+    conversationId: s.conversationId,
+  });
+  const emit = (s: LiveStreamRow, type: string, data: Record<string, unknown>) =>
+    events.emit('catalogue', { type, projectId: s.projectId, environment: s.environment, data });
+
+  function get(scope: EnvironmentScope, id: string): LiveStreamRow {
+    const stream = db
+      .select()
+      .from(liveStreams)
+      .where(inScope(liveStreams, scope, eq(liveStreams.id, id)))
+      .get();
+    if (!stream) throw liveStreamNotFound(id);
+    return stream;
+  }
+
+  const activeParticipant = (streamId: string, identity: string) =>
+    db
+      .select()
+      .from(liveStreamParticipants)
+      .where(
+        and(
+          eq(liveStreamParticipants.streamId, streamId),
+          eq(liveStreamParticipants.identity, identity),
+          isNull(liveStreamParticipants.leftAt),
+        ),
+      )
+      .get();
+
+  function record(streamId: string, identity: string, kind: 'HOST' | 'CO_HOST' | 'VIEWER'): void {
+    const joinedAt = clock.now();
+    db.insert(liveStreamParticipants)
+      .values({ streamId, identity, kind, joinedAt, leftAt: null })
+      .onConflictDoUpdate({
+        target: [liveStreamParticipants.streamId, liveStreamParticipants.identity],
+        set: { kind, joinedAt, leftAt: null },
+      })
+      .run();
+  }
+
+  /** When the request names the acting host, only a HOST may invite or remove hosts. */
+  function requireHost(stream: LiveStreamRow, actingIdentity: string | undefined, what: string): void {
+    if (actingIdentity === undefined) return;
+    const acting = activeParticipant(stream.id, actingIdentity);
+    if (acting?.kind !== 'HOST') {
+      const role = acting?.kind ?? 'not a host';
+      throw new ServiceError(
+        403,
+        'SERVICE_PERMISSION_DENIED',
+        `${actingIdentity} (${role}) cannot ${what}; only a HOST can.`,
+      );
+    }
+  }
+
+  function refuseEnded(stream: LiveStreamRow): void {
+    if (stream.status === 'ENDED') throw wrongState(stream, 'issue credentials for');
+  }
+
+  return {
+    get,
+
+    create(scope: EnvironmentScope, input: { title: string }, auditedBy?: Actor): LiveStreamRow {
+      const id = ids.next('ls');
+      const room = deps.rooms.create(scope, { name: `live-stream-${id}` });
+      const conversation = deps.conversations.create(
+        { kind: 'server', scope, userId: undefined },
+        { name: `live-stream-${id}` },
+      );
+      const stream: LiveStreamRow = {
+        id,
+        ...scopeValues(scope),
+        title: input.title,
+        status: 'CREATED',
+        roomId: room.id,
+        conversationId: conversation.id,
+        createdAt: clock.now(),
+        startedAt: null,
+        endedAt: null,
+      };
+      db.transaction((tx) => {
+        tx.insert(liveStreams).values(stream).run();
+        if (auditedBy) {
+          deps.audit.record(tx, {
+            projectId: scope.projectId,
+            actor: auditedBy,
+            action: 'live_stream.created',
+            target: { type: 'live_stream', id },
+            environment: scope.environment,
+            details: { title: input.title },
+          });
+        }
+      });
+      return stream;
+    },
+
+    /** Newest first. */
+    list(scope: EnvironmentScope, query: { limit: number; cursor?: string }) {
+      const before = decodeCursor(query.cursor);
+      const rows = db
+        .select()
+        .from(liveStreams)
+        .where(inScope(liveStreams, scope, before ? lt(liveStreams.id, before) : undefined))
+        .orderBy(desc(liveStreams.id))
+        .limit(query.limit + 1)
+        .all();
+      return toPage(rows, query.limit);
+    },
+
+    update(scope: EnvironmentScope, id: string, patch: { title?: string }, auditedBy?: Actor): LiveStreamRow {
+      const stream = get(scope, id);
+      if (patch.title === undefined || patch.title === stream.title) return stream;
+      return db.transaction((tx) => {
+        const updated = tx
+          .update(liveStreams)
+          .set({ title: patch.title })
+          .where(eq(liveStreams.id, id))
+          .returning()
+          .get();
+        if (auditedBy) {
+          deps.audit.record(tx, {
+            projectId: scope.projectId,
+            actor: auditedBy,
+            action: 'live_stream.updated',
+            target: { type: 'live_stream', id },
+            environment: scope.environment,
+            details: { title: { from: stream.title, to: patch.title } },
+          });
+        }
+        return updated;
+      });
+    },
+
+    /** CREATED → LIVE, or CREATED/LIVE → ENDED; any other move is a 409 saying what the state is. */
+    transition(scope: EnvironmentScope, id: string, action: 'start' | 'end', auditedBy?: Actor): LiveStreamRow {
+      const stream = get(scope, id);
+      if (!TRANSITIONS[action].includes(stream.status)) throw wrongState(stream, action);
+      const now = clock.now();
+      const changes =
+        action === 'start' ? { status: 'LIVE' as const, startedAt: now } : { status: 'ENDED' as const, endedAt: now };
+      const updated = db.transaction((tx) => {
+        const row = tx.update(liveStreams).set(changes).where(eq(liveStreams.id, id)).returning().get();
+        if (auditedBy) {
+          deps.audit.record(tx, {
+            projectId: scope.projectId,
+            actor: auditedBy,
+            action: action === 'start' ? 'live_stream.started' : 'live_stream.ended',
+            target: { type: 'live_stream', id },
+            environment: scope.environment,
+          });
+        }
+        return row;
+      });
+      if (action === 'end') deps.signaling.closeRoom(updated.roomId, 4410, 'the live stream ended');
+      emit(updated, action === 'start' ? 'live_stream.started' : 'live_stream.ended', {
+        liveStream: catalogueStream(updated),
+      });
+      return updated;
+    },
+
+    /** A host credential: full publish rights, chat scope ADMIN (HOST) or MODERATOR (CO_HOST). */
+    async addHost(
+      scope: EnvironmentScope,
+      id: string,
+      input: { identity: string; role: HostRole; invitedBy?: string },
+    ) {
+      const stream = get(scope, id);
+      refuseEnded(stream);
+      requireHost(stream, input.invitedBy, 'invite hosts');
+      const chatScope: 'ADMIN' | 'MODERATOR' = input.role === 'HOST' ? 'ADMIN' : 'MODERATOR';
+      const conversationAccess = deps.conversations.access(
+        { kind: 'server', scope, userId: undefined },
+        stream.conversationId,
+      );
+      deps.conversations.addMember(conversationAccess, { userId: input.identity, role: chatScope });
+      record(stream.id, input.identity, input.role);
+      const rtc = await deps.rtcTokens.mint(scope, stream.roomId, {
+        identity: input.identity,
+        publish: true,
+        publishAudio: true,
+        publishVideo: true,
+        publishData: true,
+        subscribe: true,
+      });
+      const chat = await deps.chatTokens.mint({ ...scope, userId: input.identity, scope: chatScope });
+      emit(stream, 'live_stream.host_joined', { liveStream: { id: stream.id }, identity: input.identity });
+      return { stream, identity: input.identity, role: input.role, rtc, chat: { ...chat, scope: chatScope } };
+    },
+
+    removeHost(scope: EnvironmentScope, id: string, identity: string, removedBy?: string): void {
+      const stream = get(scope, id);
+      const host = activeParticipant(stream.id, identity);
+      if (!host || host.kind === 'VIEWER')
+        throw notFound('SERVICE_HOST_NOT_FOUND', `${identity} is not a host of this live stream.`);
+      if (removedBy !== identity) requireHost(stream, removedBy, 'remove hosts');
+      db.update(liveStreamParticipants)
+        .set({ leftAt: clock.now() })
+        .where(and(eq(liveStreamParticipants.streamId, stream.id), eq(liveStreamParticipants.identity, identity)))
+        .run();
+      const conversationAccess = deps.conversations.access(
+        { kind: 'server', scope, userId: undefined },
+        stream.conversationId,
+      );
+      deps.conversations.removeMember(conversationAccess, identity);
+      deps.signaling.disconnect(stream.roomId, identity, 4403, 'removed as a host');
+    },
+
+    /** A viewer credential: no publish right of any kind, chat scope MEMBER. */
+    async viewerToken(scope: EnvironmentScope, id: string, identity: string) {
+      const stream = get(scope, id);
+      refuseEnded(stream);
+      const existing = activeParticipant(stream.id, identity);
+      if (existing && existing.kind !== 'VIEWER') {
+        throw conflict(
+          'SERVICE_ALREADY_HOST',
+          `${identity} is a ${existing.kind} of this live stream; hosts use their host credential.`,
+        );
+      }
+      const conversationAccess = deps.conversations.access(
+        { kind: 'server', scope, userId: undefined },
+        stream.conversationId,
+      );
+      if (!deps.conversations.memberIds(stream.conversationId).includes(identity)) {
+        deps.conversations.addMember(conversationAccess, { userId: identity, role: 'MEMBER' });
+      }
+      record(stream.id, identity, 'VIEWER');
+      const rtc = await deps.rtcTokens.mint(scope, stream.roomId, {
+        identity,
+        publish: false,
+        publishAudio: false,
+        publishVideo: false,
+        publishData: false,
+        subscribe: true,
+      });
+      const chat = await deps.chatTokens.mint({ ...scope, userId: identity, scope: 'MEMBER' });
+      emit(stream, 'live_stream.viewer_joined', { liveStream: { id: stream.id }, identity });
+      return { stream, identity, rtc, chat: { ...chat, scope: 'MEMBER' as const } };
+    },
+
+    /** Records that a participant (host or viewer) left; their room connection is closed. */
+    leave(scope: EnvironmentScope, id: string, identity: string): void {
+      const stream = get(scope, id);
+      if (!activeParticipant(stream.id, identity)) {
+        throw notFound('SERVICE_PARTICIPANT_NOT_FOUND', `${identity} is not in this live stream.`);
+      }
+      db.update(liveStreamParticipants)
+        .set({ leftAt: clock.now() })
+        .where(and(eq(liveStreamParticipants.streamId, stream.id), eq(liveStreamParticipants.identity, identity)))
+        .run();
+      deps.signaling.disconnect(stream.roomId, identity, 1000, 'left the live stream');
+    },
+
+    participants(streamId: string) {
+      return db
+        .select()
+        .from(liveStreamParticipants)
+        .where(eq(liveStreamParticipants.streamId, streamId))
+        .orderBy(liveStreamParticipants.joinedAt)
+        .all()
+        .map((p) => ({ ...p, joinedAt: toIso(p.joinedAt), leftAt: p.leftAt === null ? null : toIso(p.leftAt) }));
+    },
+  };
+}
+
+export type LiveStreamService = ReturnType<typeof createLiveStreamService>;

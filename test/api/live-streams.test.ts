@@ -1,0 +1,278 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CatalogueEvent, createEventBus } from '../../server/index.js';
+import { addMember, expectError, jwtClaims, projectWithKeys, registerUser } from '../support/factories.js';
+import { type Client, client } from '../support/http.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { connectSignaling, sdp } from '../support/socket-client.js';
+
+const events = createEventBus();
+const seen: CatalogueEvent[] = [];
+events.on('catalogue', (e) => seen.push(e));
+let server: TestServer;
+let api: Client;
+beforeAll(async () => {
+  server = await startTestServer({ events });
+  api = client(server.url);
+});
+afterAll(() => server.dispose());
+
+async function stream(env: 'development' | 'staging' | 'production' = 'development') {
+  const ctx = await projectWithKeys(api);
+  const key = ctx.keys[env];
+  const res = await api.post('/v1/live-streams', { token: key, body: { title: 'Launch party' } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { ...ctx, key, stream: res.body as { id: string; roomId: string; conversationId: string } };
+}
+
+describe('live streams with an API key', () => {
+  it('wraps one new room and one new conversation of the key’s environment', async () => {
+    const { keys, stream: s } = await stream('staging');
+    expect(s).toMatchObject({
+      id: expect.stringMatching(/^ls_/),
+      status: 'CREATED',
+      environment: 'staging',
+      startedAt: null,
+    });
+    expect((await api.get(`/v1/rooms/${s.roomId}`, { token: keys.staging })).status).toBe(200);
+    expect((await api.get(`/v1/chat/conversations/${s.conversationId}`, { token: keys.staging })).status).toBe(200);
+    for (const other of [keys.development, keys.production]) {
+      expectError(await api.get(`/v1/live-streams/${s.id}`, { token: other }), 404, 'SERVICE_LIVE_STREAM_NOT_FOUND');
+      expectError(
+        await api.post(`/v1/live-streams/${s.id}/viewer-tokens`, { token: other, body: { identity: 'v' } }),
+        404,
+        'SERVICE_LIVE_STREAM_NOT_FOUND',
+      );
+      expectError(
+        await api.post(`/v1/live-streams/${s.id}/start`, { token: other }),
+        404,
+        'SERVICE_LIVE_STREAM_NOT_FOUND',
+      );
+      expectError(await api.get(`/v1/rooms/${s.roomId}`, { token: other }), 404, 'SERVICE_ROOM_NOT_FOUND');
+    }
+    expect(
+      (await api.get('/v1/live-streams', { token: keys.staging })).body.data.map((x: { id: string }) => x.id),
+    ).toEqual([s.id]);
+    expect((await api.get('/v1/live-streams', { token: keys.development })).body.data).toEqual([]);
+  });
+
+  it('moves CREATED → LIVE → ENDED, refusing wrong moves with 409 and new credentials once ended', async () => {
+    const { key, stream: s } = await stream();
+    const started = await api.post(`/v1/live-streams/${s.id}/start`, { token: key });
+    expect(started.body).toMatchObject({ status: 'LIVE', startedAt: expect.any(String) });
+    expectError(await api.post(`/v1/live-streams/${s.id}/start`, { token: key }), 409, 'SERVICE_LIVE_STREAM_STATE');
+    expect((await api.post(`/v1/live-streams/${s.id}/end`, { token: key })).body).toMatchObject({
+      status: 'ENDED',
+      endedAt: expect.any(String),
+    });
+    const again = await api.post(`/v1/live-streams/${s.id}/end`, { token: key });
+    expectError(again, 409, 'SERVICE_LIVE_STREAM_STATE');
+    expect(again.body.message).toContain('ENDED');
+    expectError(
+      await api.post(`/v1/live-streams/${s.id}/viewer-tokens`, { token: key, body: { identity: 'late' } }),
+      409,
+      'SERVICE_LIVE_STREAM_STATE',
+    );
+    expectError(
+      await api.post(`/v1/live-streams/${s.id}/hosts`, { token: key, body: { identity: 'h', role: 'HOST' } }),
+      409,
+      'SERVICE_LIVE_STREAM_STATE',
+    );
+    expect((await api.patch(`/v1/live-streams/${s.id}`, { token: key, body: { title: 'Renamed' } })).body.title).toBe(
+      'Renamed',
+    );
+  });
+
+  it('issues host credentials: full publish rights, chat scope ADMIN for HOST and MODERATOR for CO_HOST, and membership', async () => {
+    const { key, stream: s } = await stream();
+    const host = await api.post(`/v1/live-streams/${s.id}/hosts`, {
+      token: key,
+      body: { identity: 'ana', role: 'HOST' },
+    });
+    expect(host.status).toBe(201);
+    expect(host.body).toMatchObject({
+      identity: 'ana',
+      role: 'HOST',
+      roomId: s.roomId,
+      conversationId: s.conversationId,
+    });
+    expect(jwtClaims(host.body.rtc.token)).toMatchObject({
+      room: s.roomId,
+      identity: 'ana',
+      publish: true,
+      publishAudio: true,
+      publishVideo: true,
+      publishData: true,
+    });
+    expect(jwtClaims(host.body.chat.token)).toMatchObject({ senderId: 'ana', scope: 'ADMIN' });
+    const cohost = await api.post(`/v1/live-streams/${s.id}/hosts`, {
+      token: key,
+      body: { identity: 'ben', role: 'CO_HOST', invitedBy: 'ana' },
+    });
+    expect(jwtClaims(cohost.body.chat.token)).toMatchObject({ senderId: 'ben', scope: 'MODERATOR' });
+    const members = await api.get(`/v1/chat/conversations/${s.conversationId}/members`, { token: key });
+    expect(members.body.data.map((m: { userId: string; role: string }) => [m.userId, m.role])).toEqual([
+      ['ana', 'ADMIN'],
+      ['ben', 'MODERATOR'],
+    ]);
+    // A host's chat token can post in the stream's conversation.
+    const posted = await api.post(`/v1/chat/conversations/${s.conversationId}/messages`, {
+      token: host.body.chat.token,
+      body: { text: 'we are live' },
+    });
+    expect(posted.body.senderId).toBe('ana');
+  });
+
+  it('lets only a HOST invite or remove hosts when the acting host is named', async () => {
+    const { key, stream: s } = await stream();
+    const hosts = `/v1/live-streams/${s.id}/hosts`;
+    await api.post(hosts, { token: key, body: { identity: 'ana', role: 'HOST' } });
+    await api.post(hosts, { token: key, body: { identity: 'ben', role: 'CO_HOST', invitedBy: 'ana' } });
+    expectError(
+      await api.post(hosts, { token: key, body: { identity: 'cy', role: 'CO_HOST', invitedBy: 'ben' } }),
+      403,
+      'SERVICE_PERMISSION_DENIED',
+    );
+    expectError(
+      await api.post(hosts, { token: key, body: { identity: 'cy', role: 'HOST', invitedBy: 'stranger' } }),
+      403,
+      'SERVICE_PERMISSION_DENIED',
+    );
+    expectError(await api.delete(`${hosts}/ana?removedBy=ben`, { token: key }), 403, 'SERVICE_PERMISSION_DENIED');
+    expect((await api.delete(`${hosts}/ben?removedBy=ana`, { token: key })).status).toBe(204);
+    expectError(await api.delete(`${hosts}/ben`, { token: key }), 404, 'SERVICE_HOST_NOT_FOUND');
+    expectError(
+      await api.post(hosts, { token: key, body: { identity: 'x', role: 'VIEWER' } }),
+      400,
+      'SERVICE_VALIDATION_FAILED',
+    );
+  });
+
+  it('issues viewer credentials from {identity} only: no publish right at all, chat scope MEMBER', async () => {
+    const { key, stream: s } = await stream();
+    const path = `/v1/live-streams/${s.id}/viewer-tokens`;
+    for (const body of [{ identity: 'v', role: 'HOST' }, { identity: 'v', publish: true }, {}]) {
+      expectError(await api.post(path, { token: key, body }), 400, 'SERVICE_VALIDATION_FAILED');
+    }
+    const viewer = await api.post(path, { token: key, body: { identity: 'vic' } });
+    expect(viewer.status).toBe(201);
+    expect(viewer.body.rtc.permissions).toEqual({
+      publish: false,
+      publishAudio: false,
+      publishVideo: false,
+      publishData: false,
+      subscribe: true,
+    });
+    expect(jwtClaims(viewer.body.rtc.token)).toMatchObject({
+      publish: false,
+      publishAudio: false,
+      publishVideo: false,
+      publishData: false,
+    });
+    expect(jwtClaims(viewer.body.chat.token)).toMatchObject({ senderId: 'vic', scope: 'MEMBER' });
+    // The viewer joins the room and cannot publish.
+    const socket = connectSignaling(server.url, viewer.body.rtc.token);
+    await socket.next('joined');
+    const host = await api.post(`/v1/live-streams/${s.id}/hosts`, {
+      token: key,
+      body: { identity: 'ana', role: 'HOST' },
+    });
+    const hostSocket = connectSignaling(server.url, host.body.rtc.token);
+    await hostSocket.next('joined');
+    socket.send({ type: 'offer', to: 'ana', sdp: sdp(['video', 'sendonly']) });
+    expect(await socket.next('error')).toMatchObject({ code: 'publish_not_allowed' });
+    socket.send({ type: 'data', payload: 'hi' });
+    expect(await socket.next('error')).toMatchObject({ code: 'publish_data_not_allowed' });
+    // Leaving is recorded and closes the viewer's connection.
+    expect((await api.post(`/v1/live-streams/${s.id}/leave`, { token: key, body: { identity: 'vic' } })).status).toBe(
+      204,
+    );
+    expect((await socket.closed).reason).toBe('left the live stream');
+    expectError(
+      await api.post(`/v1/live-streams/${s.id}/leave`, { token: key, body: { identity: 'vic' } }),
+      404,
+      'SERVICE_PARTICIPANT_NOT_FOUND',
+    );
+    hostSocket.close();
+  });
+
+  it('emits live-stream events for the webhook catalogue', async () => {
+    const { key, stream: s } = await stream();
+    seen.length = 0;
+    await api.post(`/v1/live-streams/${s.id}/hosts`, { token: key, body: { identity: 'ana', role: 'HOST' } });
+    await api.post(`/v1/live-streams/${s.id}/start`, { token: key });
+    await api.post(`/v1/live-streams/${s.id}/viewer-tokens`, { token: key, body: { identity: 'vic' } });
+    await api.post(`/v1/live-streams/${s.id}/end`, { token: key });
+    const mine = seen.filter((e) => e.type.startsWith('live_stream.'));
+    expect(mine.map((e) => e.type)).toEqual([
+      'live_stream.host_joined',
+      'live_stream.started',
+      'live_stream.viewer_joined',
+      'live_stream.ended',
+    ]);
+    expect(mine[1].data).toEqual({
+      liveStream: {
+        id: s.id,
+        title: 'Launch party',
+        status: 'LIVE',
+        roomId: s.roomId,
+        conversationId: s.conversationId,
+      },
+    });
+    expect(mine[2].data).toEqual({ liveStream: { id: s.id }, identity: 'vic' });
+  });
+});
+
+describe('live streams from the dashboard', () => {
+  it('lists, creates, updates and ends in ?environment=, audited, with the role checks', async () => {
+    const { owner, project, keys } = await projectWithKeys(api);
+    const base = `/v1/projects/${project.id}/live-streams`;
+    const created = await api.post(`${base}?environment=production`, {
+      token: owner.token,
+      body: { title: 'Keynote' },
+    });
+    expect(created.body).toMatchObject({ status: 'CREATED', environment: 'production' });
+    expect((await api.get(`/v1/live-streams/${created.body.id}`, { token: keys.production })).status).toBe(200);
+    expectError(
+      await api.get(`${base}/${created.body.id}`, { token: owner.token }),
+      404,
+      'SERVICE_LIVE_STREAM_NOT_FOUND',
+    );
+    expect((await api.get(`${base}/${created.body.id}?environment=production`, { token: owner.token })).status).toBe(
+      200,
+    );
+    await api.patch(`${base}/${created.body.id}?environment=production`, {
+      token: owner.token,
+      body: { title: 'Keynote 2' },
+    });
+    expect(
+      (await api.post(`${base}/${created.body.id}/end?environment=production`, { token: owner.token })).body.status,
+    ).toBe('ENDED');
+    const audit = await api.get(`/v1/projects/${project.id}/audit-logs?environment=production`, { token: owner.token });
+    expect(
+      audit.body.data.map((e: { action: string }) => e.action).filter((a: string) => a.startsWith('live_stream')),
+    ).toEqual(['live_stream.ended', 'live_stream.updated', 'live_stream.created']);
+
+    const roles = Object.fromEntries(
+      await Promise.all(
+        (['VIEWER', 'DEVELOPER', 'BILLING'] as const).map(async (role) => {
+          const user = await registerUser(api);
+          await addMember(api, project.id, owner, user, role);
+          return [role, user] as const;
+        }),
+      ),
+    );
+    expect((await api.get(`${base}?environment=production`, { token: roles.VIEWER.token })).body.data).toHaveLength(1);
+    expectError(
+      await api.post(base, { token: roles.VIEWER.token, body: { title: 'x' } }),
+      403,
+      'SERVICE_PERMISSION_DENIED',
+    );
+    expectError(
+      await api.post(`${base}/${created.body.id}/end?environment=production`, { token: roles.VIEWER.token }),
+      403,
+      'SERVICE_PERMISSION_DENIED',
+    );
+    expect((await api.post(base, { token: roles.DEVELOPER.token, body: { title: 'dev stream' } })).status).toBe(201);
+    expectError(await api.get(base, { token: roles.BILLING.token }), 403, 'SERVICE_PERMISSION_DENIED');
+  });
+});
