@@ -1,5 +1,6 @@
 import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { attachmentRoutes } from './chat/routes/attachments.js';
 import { conversationRoutes } from './chat/routes/conversations.js';
 import { messageRoutes } from './chat/routes/messages.js';
 import { readRoutes } from './chat/routes/reads.js';
@@ -25,5 +26,6 @@ export const routes: readonly AnyRoute[] = [
   ...conversationRoutes,
   ...messageRoutes,
   ...readRoutes,
+  ...attachmentRoutes,
   ...webhookRoutes,
 ];

@@ -1,5 +1,7 @@
 import { createAuditService } from './audit/service.js';
 import { createAuthService } from './auth/service.js';
+import { createAttachmentCleanupJob } from './chat/attachments/cleanup-job.js';
+import { createAttachmentService } from './chat/attachments/service.js';
 import { createConversationService } from './chat/conversations-service.js';
 import { createEngagementService } from './chat/engagement-service.js';
 import { createMessageService } from './chat/messages-service.js';
@@ -19,7 +21,8 @@ export function createServices(infra: Infrastructure) {
   const audit = createAuditService(infra);
   const rooms = createRoomService(infra, audit);
   const conversations = createConversationService(infra);
-  const messages = createMessageService(infra, conversations);
+  const attachments = createAttachmentService(infra, conversations);
+  const messages = createMessageService(infra, conversations, attachments);
   return {
     audit,
     auth: createAuthService(infra),
@@ -33,6 +36,8 @@ export function createServices(infra: Infrastructure) {
     chatTokens: createChatTokenService(infra),
     conversations,
     messages,
+    attachments,
+    attachmentCleanup: createAttachmentCleanupJob(attachments, infra.logger),
     engagement: createEngagementService(infra, messages),
     webhooks: createWebhookService(infra, audit),
   };

@@ -4,6 +4,7 @@ import { inScope, scopeValues } from '../../db/scope.js';
 import type { Infrastructure } from '../context.js';
 import { notFound, ServiceError, validationFailed } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../shared/pagination.js';
+import type { AttachmentRow, AttachmentService } from './attachments/service.js';
 import type { ChatCaller } from './caller.js';
 import { type ConversationAccess, type ConversationService, requireRight } from './conversations-service.js';
 
@@ -14,12 +15,18 @@ export interface MessageView extends MessageRow {
   replyCount: number;
   reactionCounts: Record<string, number>;
   ownReactions: string[];
+  /** The message's attachments, in the order they were sent. */
+  attachments: AttachmentRow[];
 }
 
 export const messageNotFound = (id: string) =>
   notFound('SERVICE_MESSAGE_NOT_FOUND', `No message ${id} that you can see in this environment.`);
 
-export function createMessageService({ db, clock, ids, events }: Infrastructure, conversations: ConversationService) {
+export function createMessageService(
+  { db, clock, ids, events }: Infrastructure,
+  conversations: ConversationService,
+  attachments: AttachmentService,
+) {
   /** Realtime first, then the catalogue (webhooks): the order spec 6.3 requires. */
   function publish(message: MessageRow, type: string, data: Record<string, unknown>): void {
     const scope = { projectId: message.projectId, environment: message.environment };
@@ -67,11 +74,13 @@ export function createMessageService({ db, clock, ids, events }: Infrastructure,
         own.set(r.messageId, [...(own.get(r.messageId) ?? []), r.emoji]);
       }
     }
+    const files = attachments.summaries(rows[0], [...new Set(rows.flatMap((r) => r.attachmentIds))]);
     return rows.map((r) => ({
       ...r,
       replyCount: replies.get(r.id) ?? 0,
       reactionCounts: counts.get(r.id) ?? {},
       ownReactions: own.get(r.id) ?? [],
+      attachments: r.attachmentIds.flatMap((id) => files.get(id) ?? []),
     }));
   }
 
@@ -95,7 +104,11 @@ export function createMessageService({ db, clock, ids, events }: Infrastructure,
     access,
     decorate,
 
-    send(conversation: ConversationAccess, senderId: string, input: { text: string; parentId?: string }): MessageView {
+    send(
+      conversation: ConversationAccess,
+      senderId: string,
+      input: { text: string; parentId?: string; attachmentIds?: string[] },
+    ): MessageView {
       const { conversation: c } = conversation;
       if (input.parentId !== undefined) {
         const parent = db
@@ -114,14 +127,17 @@ export function createMessageService({ db, clock, ids, events }: Infrastructure,
         senderId,
         text: input.text,
         parentId: input.parentId ?? null,
-        attachmentIds: [],
+        attachmentIds: input.attachmentIds ?? [],
         createdAt: clock.now(),
         editedAt: null,
         deletedAt: null,
       };
-      db.insert(messages).values(message).run();
+      db.transaction((tx) => {
+        attachments.claim(tx, conversation, senderId, message.attachmentIds, message.id);
+        tx.insert(messages).values(message).run();
+      });
       publish(message, 'message.created', { message: catalogueMessage(message) });
-      return { ...message, replyCount: 0, reactionCounts: {}, ownReactions: [] };
+      return decorate([message], undefined)[0];
     },
 
     /** Only the sender edits their text (a server may edit any); a deleted message stays deleted. */
@@ -142,7 +158,10 @@ export function createMessageService({ db, clock, ids, events }: Infrastructure,
       return edited;
     },
 
-    /** Leaves a tombstone (no text, no attachments) so that replies keep their thread. */
+    /**
+     * Leaves a tombstone (no text, no attachments) so that replies keep their thread. The
+     * attachments are deleted with their files: a deleted message's files must not stay reachable.
+     */
     delete(caller: ChatCaller, messageId: string): void {
       const { message, conversation } = access(caller, messageId);
       if (!(caller.kind === 'user' && caller.userId === message.senderId))
@@ -154,6 +173,7 @@ export function createMessageService({ db, clock, ids, events }: Infrastructure,
         .where(eq(messages.id, messageId))
         .returning()
         .get();
+      attachments.deleteForMessage(message, message.id);
       publish(deleted, 'message.deleted', { message: catalogueMessage(deleted) });
     },
 
