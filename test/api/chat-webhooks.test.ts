@@ -45,9 +45,9 @@ describe('chat and rooms feed the webhook worker', () => {
     });
     expect(Object.keys(envelopeOf(created).data.message).sort()).toEqual(['id', 'roomId', 'senderId', 'text']);
     const header = String(created.headers['service-signature']);
-    expect(
-      verifyWebhook(dev.secret, header, created.rawBody, { toleranceSeconds: 300, now: h.clock.now() }),
-    ).toBe(true);
+    expect(verifyWebhook(dev.secret, header, created.rawBody, { toleranceSeconds: 300, now: h.clock.now() })).toBe(
+      true,
+    );
     expect(stagingReceiver.requests).toEqual([]);
   });
 });
