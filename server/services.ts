@@ -37,7 +37,7 @@ export function createServices(infra: Infrastructure) {
     conversations,
     messages,
     attachments,
-    attachmentCleanup: createAttachmentCleanupJob(attachments, infra.logger),
+    attachmentCleanup: createAttachmentCleanupJob(infra, attachments),
     engagement: createEngagementService(infra, messages),
     webhooks: createWebhookService(infra, audit),
   };

@@ -19,7 +19,7 @@ async function chatToken(api: Client, key: string, userId: string) {
 
 /** A conversation of alice (ADMIN) and bob; carol is not in it. */
 async function setup(environment: 'development' | 'staging' | 'production' = 'development') {
-  const { keys, project } = await projectWithKeys(t.api);
+  const { owner, keys, project } = await projectWithKeys(t.api);
   const key = keys[environment];
   const [alice, bob, carol] = await Promise.all(['alice', 'bob', 'carol'].map((u) => chatToken(t.api, key, u)));
   const res = await t.api.post('/v1/chat/conversations', {
@@ -27,7 +27,7 @@ async function setup(environment: 'development' | 'staging' | 'production' = 'de
     body: { name: `files-${Math.random()}`, members: [{ userId: 'bob' }] },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { project, keys, key, alice, bob, carol, conversationId: res.body.id as string };
+  return { owner, project, keys, key, alice, bob, carol, conversationId: res.body.id as string };
 }
 
 /** A request to a signed URL: no Authorization header, raw bytes. */
@@ -266,7 +266,10 @@ describe('attachments: the upload URL', () => {
       return copy.toString();
     };
     for (const bad of [
-      tampered((u) => u.searchParams.set('sig', `${u.searchParams.get('sig')?.slice(0, -1)}0`)),
+      tampered((u) => {
+        const sig = u.searchParams.get('sig') ?? '';
+        u.searchParams.set('sig', sig.slice(0, -1) + (sig.endsWith('0') ? '1' : '0')); // one hex digit changed
+      }),
       tampered((u) => u.searchParams.set('sig', 'abc')),
       tampered((u) => u.searchParams.delete('sig')),
       tampered((u) => u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 3600))),
@@ -345,6 +348,16 @@ describe('attachments: cleanup', () => {
     clock.advance(60 * MINUTE);
     expectError(await complete(alice, late.id), 404, 'SERVICE_ATTACHMENT_NOT_FOUND');
     expect(existsSync(fileOf(project.id, late.id))).toBe(false);
+  });
+});
+
+describe('attachments of a deleted project', () => {
+  it('are deleted with it, files included', async () => {
+    const { owner, project, alice, conversationId } = await setup();
+    await uploaded(alice, conversationId, Buffer.from('gone soon'));
+    expect(existsSync(join(t.server.dataDir, 'attachments', project.id))).toBe(true);
+    expect((await t.api.delete(`/v1/projects/${project.id}`, { token: owner.token })).status).toBe(204);
+    expect(existsSync(join(t.server.dataDir, 'attachments', project.id))).toBe(false);
   });
 });
 

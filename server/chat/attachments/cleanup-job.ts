@@ -1,9 +1,12 @@
-import type { Logger } from 'pino';
+import type { Infrastructure } from '../../context.js';
 import { CLEANUP_INTERVAL_MS } from './limits.js';
 import type { AttachmentService } from './service.js';
 
 export interface AttachmentCleanupJob {
-  /** Sweeps now and then every CLEANUP_INTERVAL_MS; `startServer` calls it once listening. */
+  /**
+   * Sweeps now and then every CLEANUP_INTERVAL_MS, and removes a deleted project's files;
+   * `startServer` calls it once listening.
+   */
   start(): void;
   /** Deletes the attachments abandoned by the clock's now; returns how many. Tests call it after moving the clock. */
   runDue(): number;
@@ -11,8 +14,12 @@ export interface AttachmentCleanupJob {
 }
 
 /** Abandoned uploads are deleted by a timer; what counts as abandoned is decided by the injected clock. */
-export function createAttachmentCleanupJob(service: AttachmentService, logger: Logger): AttachmentCleanupJob {
+export function createAttachmentCleanupJob(
+  { events, logger }: Infrastructure,
+  service: AttachmentService,
+): AttachmentCleanupJob {
   let timer: NodeJS.Timeout | undefined;
+  let unsubscribe: (() => void) | undefined;
   const runDue = () => service.sweep();
   const safeRun = () => {
     try {
@@ -25,6 +32,13 @@ export function createAttachmentCleanupJob(service: AttachmentService, logger: L
   return {
     start() {
       if (timer) return;
+      unsubscribe = events.on('project.deleted', ({ projectId }) => {
+        try {
+          service.storage.removeProject(projectId);
+        } catch (err) {
+          logger.error({ err, projectId }, 'could not delete a deleted project’s attachments');
+        }
+      });
       safeRun();
       timer = setInterval(safeRun, CLEANUP_INTERVAL_MS);
       timer.unref();
@@ -33,6 +47,8 @@ export function createAttachmentCleanupJob(service: AttachmentService, logger: L
     stop() {
       clearInterval(timer);
       timer = undefined;
+      unsubscribe?.();
+      unsubscribe = undefined;
     },
   };
 }

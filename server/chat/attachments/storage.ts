@@ -67,6 +67,12 @@ export function createAttachmentStorage(dataDir: string) {
 
     read: (file: AttachmentLocation) => createReadStream(pathOf(file)),
 
+    /** Deletes a deleted project's folder (its rows went with the project, by cascade). */
+    removeProject(projectId: string): void {
+      if (!/^prj_[0-9A-Z]+$/.test(projectId)) return; // only ever a server-made id, never a path
+      rmSync(folderOf(projectId), { recursive: true, force: true });
+    },
+
     /** Deletes the file if it is there (cleanup and deletions may race; both are fine). */
     remove(file: AttachmentLocation): void {
       rmSync(pathOf(file), { force: true });
