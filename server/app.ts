@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { attachmentContentRouter } from './chat/attachments/content-routes.js';
 import type { AppContext } from './context.js';
 import { notFound } from './errors.js';
 import { errorMiddleware } from './http/error-middleware.js';
@@ -28,6 +29,8 @@ export function createApp(ctx: AppContext): Express {
   });
   app.use(docsRouter());
 
+  // Attachment bytes are the request body itself: mounted before the JSON parser sees them.
+  app.use(attachmentContentRouter(ctx));
   const api = express.Router({ strict: false });
   api.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));
   registerRoutes(api, ctx, routes);

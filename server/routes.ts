@@ -1,5 +1,6 @@
 import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { attachmentRoutes } from './chat/routes/attachments.js';
 import { conversationRoutes } from './chat/routes/conversations.js';
 import { chatInspectionRoutes } from './chat/routes/inspection.js';
 import { liveRoutes } from './chat/routes/live.js';
@@ -31,5 +32,6 @@ export const routes: readonly AnyRoute[] = [
   ...liveRoutes,
   ...chatInspectionRoutes,
   ...liveStreamRoutes,
+  ...attachmentRoutes,
   ...webhookRoutes,
 ];

@@ -1,5 +1,7 @@
 import { createAuditService } from './audit/service.js';
 import { createAuthService } from './auth/service.js';
+import { createAttachmentCleanupJob } from './chat/attachments/cleanup-job.js';
+import { createAttachmentService } from './chat/attachments/service.js';
 import { createConversationService } from './chat/conversations-service.js';
 import { createEngagementService } from './chat/engagement-service.js';
 import { createMessageService } from './chat/messages-service.js';
@@ -21,7 +23,8 @@ export function createServices(infra: Infrastructure) {
   const audit = createAuditService(infra);
   const rooms = createRoomService(infra, audit);
   const conversations = createConversationService(infra);
-  const messages = createMessageService(infra, conversations);
+  const attachments = createAttachmentService(infra, conversations);
+  const messages = createMessageService(infra, conversations, attachments);
   const engagement = createEngagementService(infra, messages);
   const rtcTokens = createRtcTokenService(infra, rooms);
   const signaling = createSignalingHub(infra);
@@ -42,6 +45,8 @@ export function createServices(infra: Infrastructure) {
     engagement,
     realtime: createRealtimeHub(infra, conversations, messages, engagement),
     liveStreams: createLiveStreamService(infra, { audit, rooms, conversations, rtcTokens, chatTokens, signaling }),
+    attachments,
+    attachmentCleanup: createAttachmentCleanupJob(infra, attachments),
     webhooks: createWebhookService(infra, audit),
   };
 }

@@ -41,6 +41,11 @@ export interface RunningServer {
    * clock call it to make the retries that came due happen now.
    */
   runDueWebhooks(): Promise<void>;
+  /**
+   * Deletes every attachment not completed in time by the server's clock (the server does this by
+   * itself every minute) and returns how many; tests that move a manual clock call it.
+   */
+  runAttachmentCleanup(): number;
   close(): Promise<void>;
 }
 
@@ -101,6 +106,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { port } = server.address() as AddressInfo;
   const webhookWorker = ctx.services.webhooks.worker;
   webhookWorker.start();
+  const attachmentCleanup = ctx.services.attachmentCleanup;
+  attachmentCleanup.start();
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
 
   let closing: Promise<void> | undefined;
@@ -108,9 +115,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${urlHost}:${port}`,
     port,
     runDueWebhooks: () => webhookWorker.runDue(),
+    runAttachmentCleanup: () => attachmentCleanup.runDue(),
     close() {
       // The worker stops first: attempts in flight are abandoned (and sent again after a restart)
       // before the database closes under them. Signaling sockets close with "server shutting down".
+      attachmentCleanup.stop();
       closing ??= webhookWorker.stop().then(
         () =>
           new Promise<void>((resolve, reject) => {

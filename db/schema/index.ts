@@ -1,4 +1,5 @@
 export * from './api-keys.js';
+export * from './attachments.js';
 export * from './audit-log.js';
 export * from './chat.js';
 export * from './environment.js';

@@ -5,6 +5,7 @@ import { toIso } from '../clock.js';
 import type { Infrastructure } from '../context.js';
 import { notFound, ServiceError, validationFailed } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../shared/pagination.js';
+import type { AttachmentRow, AttachmentService } from './attachments/service.js';
 import type { ChatCaller } from './caller.js';
 import { type ConversationAccess, type ConversationService, requireRight } from './conversations-service.js';
 
@@ -15,12 +16,18 @@ export interface MessageView extends MessageRow {
   replyCount: number;
   reactionCounts: Record<string, number>;
   ownReactions: string[];
+  /** The message's attachments, in the order they were sent. */
+  attachments: AttachmentRow[];
 }
 
 export const messageNotFound = (id: string) =>
   notFound('SERVICE_MESSAGE_NOT_FOUND', `No message ${id} that you can see in this environment.`);
 
-export function createMessageService({ db, clock, ids, events }: Infrastructure, conversations: ConversationService) {
+export function createMessageService(
+  { db, clock, ids, events }: Infrastructure,
+  conversations: ConversationService,
+  attachments: AttachmentService,
+) {
   /**
    * Realtime first, then the catalogue (webhooks): the order spec 6.3 requires. Connected clients
    * may get a fuller shape (`realtimeData`) than the catalogue's.
@@ -83,11 +90,13 @@ export function createMessageService({ db, clock, ids, events }: Infrastructure,
         own.set(r.messageId, [...(own.get(r.messageId) ?? []), r.emoji]);
       }
     }
+    const files = attachments.summaries(rows[0], [...new Set(rows.flatMap((r) => r.attachmentIds))]);
     return rows.map((r) => ({
       ...r,
       replyCount: replies.get(r.id) ?? 0,
       reactionCounts: counts.get(r.id) ?? {},
       ownReactions: own.get(r.id) ?? [],
+      attachments: r.attachmentIds.flatMap((id) => files.get(id) ?? []),
     }));
   }
 
@@ -111,7 +120,11 @@ export function createMessageService({ db, clock, ids, events }: Infrastructure,
     access,
     decorate,
 
-    send(conversation: ConversationAccess, senderId: string, input: { text: string; parentId?: string }): MessageView {
+    send(
+      conversation: ConversationAccess,
+      senderId: string,
+      input: { text: string; parentId?: string; attachmentIds?: string[] },
+    ): MessageView {
       const { conversation: c } = conversation;
       if (input.parentId !== undefined) {
         const parent = db
@@ -130,14 +143,17 @@ export function createMessageService({ db, clock, ids, events }: Infrastructure,
         senderId,
         text: input.text,
         parentId: input.parentId ?? null,
-        attachmentIds: [],
+        attachmentIds: input.attachmentIds ?? [],
         createdAt: clock.now(),
         editedAt: null,
         deletedAt: null,
       };
-      db.insert(messages).values(message).run();
+      db.transaction((tx) => {
+        attachments.claim(tx, conversation, senderId, message.attachmentIds, message.id);
+        tx.insert(messages).values(message).run();
+      });
       publishMessage(message, 'message.created');
-      return { ...message, replyCount: 0, reactionCounts: {}, ownReactions: [] };
+      return decorate([message], undefined)[0];
     },
 
     /** Only the sender edits their text (a server may edit any); a deleted message stays deleted. */
@@ -158,7 +174,10 @@ export function createMessageService({ db, clock, ids, events }: Infrastructure,
       return edited;
     },
 
-    /** Leaves a tombstone (no text, no attachments) so that replies keep their thread. */
+    /**
+     * Leaves a tombstone (no text, no attachments) so that replies keep their thread. The
+     * attachments are deleted with their files: a deleted message's files must not stay reachable.
+     */
     delete(caller: ChatCaller, messageId: string): void {
       const { message, conversation } = access(caller, messageId);
       if (!(caller.kind === 'user' && caller.userId === message.senderId))
@@ -170,6 +189,7 @@ export function createMessageService({ db, clock, ids, events }: Infrastructure,
         .where(eq(messages.id, messageId))
         .returning()
         .get();
+      attachments.deleteForMessage(message, message.id);
       publishMessage(deleted, 'message.deleted');
     },
 

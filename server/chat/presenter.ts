@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { toIso, toIsoOrNull } from '../clock.js';
+import { presentAttachmentSummary } from './attachments/presenter.js';
 import type { ConversationMemberRow, ConversationRow } from './conversations-service.js';
 import type { MessageView } from './messages-service.js';
 import type {
@@ -36,6 +37,7 @@ export const presentMessage = (m: MessageView): z.input<typeof messageSchema> =>
   replyCount: m.replyCount,
   reactionCounts: m.reactionCounts,
   ownReactions: m.ownReactions,
+  attachments: m.attachments.map(presentAttachmentSummary),
   deleted: m.deletedAt !== null,
   createdAt: toIso(m.createdAt),
   editedAt: toIsoOrNull(m.editedAt),

@@ -3,6 +3,8 @@ import { CONVERSATION_ROLES } from '../../db/schema/chat.js';
 import { environmentSchema } from '../environments.js';
 import { cursorSchema, limitSchema } from '../shared/pagination.js';
 import { timestampSchema } from '../shared/schemas.js';
+import { MAX_ATTACHMENTS_PER_MESSAGE } from './attachments/limits.js';
+import { attachmentSummarySchema } from './attachments/schemas.js';
 import { CHAT_TOKEN_MAX_TTL_SECONDS } from './tokens.js';
 
 export const MAX_MESSAGE_LENGTH = 4000;
@@ -57,6 +59,14 @@ export const sendMessageBody = z
       .min(1, 'must not be empty')
       .max(MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`),
     parentId: z.string().max(64).optional().meta({ description: 'Reply in the thread of this message.' }),
+    attachmentIds: z
+      .array(z.string().min(1).max(64))
+      .max(MAX_ATTACHMENTS_PER_MESSAGE, `must list at most ${MAX_ATTACHMENTS_PER_MESSAGE} attachments`)
+      .optional()
+      .meta({
+        description:
+          'Completed attachments of this conversation, each on one message only; with a chat token, the sender’s own.',
+      }),
     senderId: userIdSchema.optional().meta({ description: 'API key only: who sends. Refused with a chat token.' }),
   })
   .meta({ id: 'SendMessageRequest' });
@@ -123,6 +133,7 @@ export const messageSchema = z
     replyCount: z.number().int(),
     reactionCounts: z.record(z.string(), z.number().int()),
     ownReactions: z.array(z.string()).meta({ description: 'The acting user’s own reactions.' }),
+    attachments: z.array(attachmentSummarySchema).meta({ description: 'Empty once deleted.' }),
     deleted: z.boolean(),
     createdAt: timestampSchema,
     editedAt: timestampSchema.nullable(),

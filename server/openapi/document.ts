@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { attachmentContentPaths } from '../chat/attachments/openapi.js';
 import type { AnyRoute, AuthMode } from '../http/route.js';
 import { errorSchema } from '../shared/schemas.js';
 import { catalogueWebhooks } from '../webhooks/openapi.js';
@@ -76,6 +77,8 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
   for (const route of routes) {
     paths[route.path] = { ...paths[route.path], [route.method]: operation(route) };
   }
+  // Raw-bytes operations outside the JSON table; after it, so that tags keep the table's order.
+  Object.assign(paths, attachmentContentPaths());
   const document = createDocument({
     openapi: '3.1.0',
     info: {

@@ -43,6 +43,16 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('documents the attachment routes, including the raw bytes behind signed URLs', () => {
+    expect(doc.paths['/v1/chat/conversations/{room}/attachments'].post.operationId).toBe('createAttachment');
+    expect(doc.paths['/v1/chat/attachments/{attachmentId}/complete'].post).toBeDefined();
+    expect(doc.paths['/v1/chat/attachments/{attachmentId}/download-url'].get).toBeDefined();
+    const content = doc.paths['/v1/chat/attachments/{attachmentId}/content'];
+    expect(content.put.security).toEqual([]);
+    expect(Object.keys(content.put.responses)).toEqual(expect.arrayContaining(['200', '400', '403', '409', '415']));
+    expect(content.get.responses['403']).toBeDefined();
+  });
+
   it('documents strict request bodies from the same schemas the server validates with', () => {
     const body = doc.paths['/v1/projects/{id}/api-keys'].post.requestBody.content['application/json'].schema;
     const schema = body.$ref ? doc.components.schemas[body.$ref.split('/').pop()] : body;

@@ -36,7 +36,9 @@ export const messageRoutes = [
     summary: 'Send a message',
     description:
       `Text of 1 to 4,000 characters; \`parentId\` replies in a thread (one level deep). With a chat token the sender is ` +
-      'the token’s user and `senderId` is refused; with an API key `senderId` is required. The message reaches ' +
+      'the token’s user and `senderId` is refused; with an API key `senderId` is required. `attachmentIds` (up to ' +
+      '10) must be completed attachments of this conversation not yet on a message (the sender’s own, with a chat ' +
+      'token); deleting the message deletes them. The message reaches ' +
       'connected members before any webhook for it is queued.',
     tag,
     auth: 'key-or-chat',

@@ -1,0 +1,78 @@
+import { type Request, type Response, Router } from 'express';
+import type { AppContext } from '../../context.js';
+import { ServiceError } from '../../errors.js';
+import { presentAttachment } from './presenter.js';
+import type { AttachmentRow } from './service.js';
+
+/** The raw-bytes path of upload and download URLs (outside the JSON route table: its body is the file). */
+export const CONTENT_PATH = '/v1/chat/attachments/:attachmentId/content';
+
+/** `filename*` per RFC 6266 / 8187, with a plain ASCII `filename` for old clients. */
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** A body that broke off (the client went away) is the client's doing, not a 500. */
+function asUploadError(err: unknown, req: Request): unknown {
+  if (err instanceof ServiceError || !(req.readableAborted || req.destroyed)) return err;
+  return new ServiceError(400, 'SERVICE_VALIDATION_FAILED', 'The upload was interrupted before all bytes arrived.');
+}
+
+function sendFile(ctx: AppContext, attachment: AttachmentRow, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const file = ctx.services.attachments.storage.read(attachment);
+    file.once('open', () => {
+      res.status(200);
+      res.set({
+        'Content-Type': attachment.contentType,
+        'Content-Length': String(attachment.size),
+        'Content-Disposition': contentDisposition(attachment.filename),
+        'X-Content-Type-Options': 'nosniff',
+        // Even if a browser rendered it, the page could run nothing and reach nothing.
+        'Content-Security-Policy': "default-src 'none'; sandbox",
+        'Cache-Control': 'private, no-store',
+      });
+      file.pipe(res);
+    });
+    file.once('error', (err) => {
+      file.destroy();
+      reject(
+        res.headersSent ? err : new ServiceError(404, 'SERVICE_ATTACHMENT_NOT_FOUND', 'The attachment’s file is gone.'),
+      );
+    });
+    res.once('close', () => {
+      file.destroy();
+      resolve();
+    });
+  });
+}
+
+/**
+ * `PUT` (upload URL) and `GET` (download URL) of attachment bytes. The signed query is the only
+ * credential; errors go through the error middleware like every other route.
+ */
+export function attachmentContentRouter(ctx: AppContext): Router {
+  const router = Router();
+  router.put(CONTENT_PATH, async (req: Request<{ attachmentId: string }>, res: Response) => {
+    const attachment = await ctx.services.attachments
+      .receive(
+        req.params.attachmentId,
+        req.query,
+        { contentType: req.headers['content-type'], contentLength: req.headers['content-length'] },
+        req,
+      )
+      .catch((err: unknown) => {
+        throw asUploadError(err, req);
+      });
+    res.status(200).json(presentAttachment(attachment));
+  });
+  router.get(CONTENT_PATH, async (req: Request<{ attachmentId: string }>, res: Response) => {
+    await sendFile(ctx, ctx.services.attachments.downloadable(req.params.attachmentId, req.query), res);
+  });
+  return router;
+}

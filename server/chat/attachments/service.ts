@@ -1,0 +1,255 @@
+import type { Readable } from 'node:stream';
+import { and, eq, inArray, isNull, lte, ne } from 'drizzle-orm';
+import { attachments } from '../../../db/schema/attachments.js';
+import { type EnvironmentScope, inScope, scopeValues } from '../../../db/scope.js';
+import type { Executor, Infrastructure } from '../../context.js';
+import { conflict, notFound, ServiceError, validationFailed } from '../../errors.js';
+import { loadOrCreateSecret } from '../../secrets.js';
+import type { ChatCaller } from '../caller.js';
+import type { ConversationAccess, ConversationService } from '../conversations-service.js';
+import { DOWNLOAD_URL_TTL_MS, INCOMPLETE_ATTACHMENT_TTL_MS, UPLOAD_URL_TTL_MS } from './limits.js';
+import { createUrlSigner } from './signed-urls.js';
+import { createAttachmentStorage } from './storage.js';
+
+export type AttachmentRow = typeof attachments.$inferSelect;
+
+export const attachmentNotFound = (id: string) =>
+  notFound('SERVICE_ATTACHMENT_NOT_FOUND', `No attachment ${id} that you can see in this environment.`);
+
+/** `text/plain; charset=utf-8` → `text/plain`: what the upload's Content-Type is compared on. */
+const mediaType = (header: string | undefined) => header?.split(';')[0].trim().toLowerCase() ?? '';
+
+/**
+ * Attachments, as presigned-URL storage services do them: create declares the file and returns an
+ * upload URL; the client PUTs the bytes there; complete confirms; download URLs are signed too. The
+ * URLs are this server's own (`/v1/chat/attachments/{id}/content`), the files live in the data dir.
+ */
+export function createAttachmentService(
+  { db, clock, ids, dataDir }: Infrastructure,
+  conversations: ConversationService,
+) {
+  const storage = createAttachmentStorage(dataDir);
+  const signer = createUrlSigner(loadOrCreateSecret(db, clock, 'attachment-url-key'), clock);
+
+  const abandoned = (row: AttachmentRow, now = clock.now()) =>
+    row.status !== 'COMPLETED' && row.createdAt + INCOMPLETE_ATTACHMENT_TTL_MS <= now;
+
+  /** Deletes rows, then their files: a file without a row is harmless, a row without its file is not. */
+  function discard(rows: AttachmentRow[]): void {
+    if (rows.length === 0) return;
+    db.delete(attachments)
+      .where(
+        inArray(
+          attachments.id,
+          rows.map((r) => r.id),
+        ),
+      )
+      .run();
+    for (const row of rows) storage.remove(row);
+  }
+
+  /** The row in `scope`, or 404; an upload abandoned past its deadline is deleted on sight. */
+  function find(scope: EnvironmentScope, id: string): AttachmentRow {
+    const row = db
+      .select()
+      .from(attachments)
+      .where(inScope(attachments, scope, eq(attachments.id, id)))
+      .get();
+    if (row && abandoned(row)) discard([row]);
+    if (!row || abandoned(row)) throw attachmentNotFound(id);
+    return row;
+  }
+
+  /** The attachment and the caller's access to its conversation; 404 if either is out of reach. */
+  function access(caller: ChatCaller, id: string): { attachment: AttachmentRow; conversation: ConversationAccess } {
+    const attachment = find(caller.scope, id);
+    try {
+      return { attachment, conversation: conversations.access(caller, attachment.conversationId) };
+    } catch (err) {
+      if (err instanceof ServiceError && err.status === 404) throw attachmentNotFound(id);
+      throw err;
+    }
+  }
+
+  return {
+    access,
+    storage,
+
+    create(
+      conversation: ConversationAccess,
+      uploaderId: string | null,
+      input: { filename: string; contentType: string; size: number },
+    ) {
+      const { conversation: c } = conversation;
+      const scope = { projectId: c.projectId, environment: c.environment };
+      const attachment: AttachmentRow = {
+        id: ids.next('att'),
+        ...scopeValues(scope),
+        conversationId: c.id,
+        uploaderId,
+        filename: input.filename,
+        contentType: input.contentType,
+        size: input.size,
+        status: 'PENDING',
+        sha256: null,
+        messageId: null,
+        createdAt: clock.now(),
+        uploadedAt: null,
+        completedAt: null,
+      };
+      db.insert(attachments).values(attachment).run();
+      return { attachment, upload: signer.sign('upload', scope, attachment.id, UPLOAD_URL_TTL_MS) };
+    },
+
+    /**
+     * The PUT of an upload URL. Content-Type must be the declared one (415) and the body exactly the
+     * declared size (400); the bytes stream to disk, never more than declared. Until completed an
+     * upload may be repeated (a retry after a lost response); a completed attachment is immutable.
+     */
+    async receive(
+      id: string,
+      query: Record<string, unknown>,
+      headers: { contentType: string | undefined; contentLength: string | undefined },
+      body: Readable,
+    ): Promise<AttachmentRow> {
+      const scope = signer.verify('upload', id, query);
+      const attachment = find(scope, id);
+      if (attachment.status === 'COMPLETED')
+        throw conflict('SERVICE_ATTACHMENT_COMPLETED', 'This attachment is completed; its bytes cannot change.');
+      if (mediaType(headers.contentType) !== attachment.contentType)
+        throw new ServiceError(
+          415,
+          'SERVICE_CONTENT_TYPE_MISMATCH',
+          `Send the bytes with Content-Type: ${attachment.contentType}, as declared (got ${headers.contentType ?? 'none'}).`,
+        );
+      if (headers.contentLength !== undefined && Number(headers.contentLength) !== attachment.size)
+        throw new ServiceError(
+          400,
+          'SERVICE_SIZE_MISMATCH',
+          `Content-Length is ${headers.contentLength}, but the attachment was declared as ${attachment.size} bytes.`,
+        );
+      const stored = await storage.write(attachment, body, attachment.size);
+      const updated = db
+        .update(attachments)
+        .set({ status: 'UPLOADED', sha256: stored.sha256, uploadedAt: clock.now() })
+        .where(and(eq(attachments.id, id), ne(attachments.status, 'COMPLETED')))
+        .returning()
+        .get();
+      if (!updated) {
+        // Completed or deleted while the bytes were streaming in; what is on disk belongs to it, if anything.
+        if (!db.select().from(attachments).where(eq(attachments.id, id)).get()) storage.remove(attachment);
+        throw conflict(
+          'SERVICE_ATTACHMENT_COMPLETED',
+          'This attachment changed during the upload; nothing was replaced.',
+        );
+      }
+      return updated;
+    },
+
+    /** Only the uploader (or a server) completes, and only once the bytes are there (else 409). */
+    complete(caller: ChatCaller, id: string): AttachmentRow {
+      const { attachment } = access(caller, id);
+      if (caller.kind === 'user' && caller.userId !== attachment.uploaderId)
+        throw new ServiceError(403, 'SERVICE_PERMISSION_DENIED', 'Only the uploader can complete an attachment.');
+      if (attachment.status === 'COMPLETED') return attachment;
+      if (attachment.status === 'PENDING')
+        throw conflict(
+          'SERVICE_ATTACHMENT_NOT_UPLOADED',
+          'Upload the bytes to the uploadUrl before completing the attachment.',
+        );
+      return db
+        .update(attachments)
+        .set({ status: 'COMPLETED', completedAt: clock.now() })
+        .where(eq(attachments.id, id))
+        .returning()
+        .get();
+    },
+
+    /** Any member of the conversation (or a server) may download a completed attachment. */
+    downloadUrl(caller: ChatCaller, id: string) {
+      const { attachment } = access(caller, id);
+      if (attachment.status !== 'COMPLETED')
+        throw conflict('SERVICE_ATTACHMENT_NOT_COMPLETED', 'The attachment is not completed yet.');
+      return signer.sign('download', caller.scope, attachment.id, DOWNLOAD_URL_TTL_MS);
+    },
+
+    /** The GET of a download URL: the completed attachment whose bytes to send. */
+    downloadable(id: string, query: Record<string, unknown>): AttachmentRow {
+      const attachment = find(signer.verify('download', id, query), id);
+      if (attachment.status !== 'COMPLETED') throw attachmentNotFound(id);
+      return attachment;
+    },
+
+    /**
+     * Attaches to a new message, inside its transaction: each id must be a completed attachment of
+     * the conversation, not yet on a message, and uploaded by the sender when a user sends (400).
+     */
+    claim(
+      tx: Executor,
+      conversation: ConversationAccess,
+      senderId: string,
+      attachmentIds: string[],
+      messageId: string,
+    ) {
+      const c = conversation.conversation;
+      const unique = [...new Set(attachmentIds)];
+      if (unique.length !== attachmentIds.length) throw validationFailed('attachmentIds: an id is listed twice.');
+      for (const id of unique) {
+        const row = tx
+          .select()
+          .from(attachments)
+          .where(inScope(attachments, c, eq(attachments.id, id), eq(attachments.conversationId, c.id)))
+          .get();
+        if (!row) throw validationFailed(`attachmentIds: no attachment ${id} in this conversation.`);
+        if (row.status !== 'COMPLETED') throw validationFailed(`attachmentIds: ${id} is not completed.`);
+        if (row.messageId !== null) throw validationFailed(`attachmentIds: ${id} is already on a message.`);
+        if (conversation.caller.kind === 'user' && row.uploaderId !== senderId)
+          throw validationFailed(`attachmentIds: ${id} was uploaded by someone else.`);
+      }
+      if (unique.length === 0) return;
+      tx.update(attachments)
+        .set({ messageId })
+        .where(and(inArray(attachments.id, unique), isNull(attachments.messageId)))
+        .run();
+    },
+
+    /** What a message view shows of its attachments, in the message's order. */
+    summaries(scope: EnvironmentScope, attachmentIds: string[]): Map<string, AttachmentRow> {
+      if (attachmentIds.length === 0) return new Map();
+      const rows = db
+        .select()
+        .from(attachments)
+        .where(inScope(attachments, scope, inArray(attachments.id, attachmentIds)))
+        .all();
+      return new Map(rows.map((r) => [r.id, r]));
+    },
+
+    /** A deleted message takes its attachments with it: rows and files, so old download URLs stop working. */
+    deleteForMessage(scope: EnvironmentScope, messageId: string): void {
+      discard(
+        db
+          .select()
+          .from(attachments)
+          .where(inScope(attachments, scope, eq(attachments.messageId, messageId)))
+          .all(),
+      );
+    },
+
+    /**
+     * Deletes every attachment not completed within INCOMPLETE_ATTACHMENT_TTL_MS of its creation, in
+     * every project and environment (a server-wide job, like webhook delivery). Returns how many.
+     */
+    sweep(): number {
+      const cutoff = clock.now() - INCOMPLETE_ATTACHMENT_TTL_MS;
+      const rows = db
+        .select()
+        .from(attachments)
+        .where(and(ne(attachments.status, 'COMPLETED'), lte(attachments.createdAt, cutoff)))
+        .all();
+      discard(rows);
+      return rows.length;
+    },
+  };
+}
+
+export type AttachmentService = ReturnType<typeof createAttachmentService>;

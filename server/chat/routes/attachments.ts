@@ -1,0 +1,84 @@
+import type { Request } from 'express';
+import { defineRoute } from '../../http/route.js';
+import { MAX_ATTACHMENT_BYTES } from '../attachments/limits.js';
+import { absoluteUrl, presentAttachment } from '../attachments/presenter.js';
+import {
+  attachmentSchema,
+  createAttachmentBody,
+  createdAttachmentSchema,
+  downloadUrlSchema,
+} from '../attachments/schemas.js';
+import { chatCaller } from '../caller.js';
+
+const tag = 'Chat';
+const attachmentNotFound = {
+  404: 'No such attachment that the caller can see, or one never completed in time (`SERVICE_ATTACHMENT_NOT_FOUND`).',
+};
+
+/** Signed URLs name the host the request came to (its Host header). */
+export const requestOrigin = (req: Request) => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+
+export const attachmentRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/chat/conversations/{room}/attachments',
+    operationId: 'createAttachment',
+    summary: 'Create an attachment',
+    description:
+      `Declares a file of at most ${MAX_ATTACHMENT_BYTES} bytes (25 MiB) and answers a signed \`uploadUrl\` on this ` +
+      'server, valid for 15 minutes. `PUT` the raw bytes there with no other credential, with the declared ' +
+      '`Content-Type` and exactly `size` bytes (see `PUT /v1/chat/attachments/{attachmentId}/content`), then ' +
+      'complete the attachment. An attachment not completed within 1 hour of its creation is deleted. With a chat ' +
+      'token the uploader is the token’s user and `uploaderId` is refused.',
+    tag,
+    auth: 'key-or-chat',
+    body: createAttachmentBody,
+    status: 201,
+    response: createdAttachmentSchema,
+    errors: { 404: 'No such conversation that the caller can see (`SERVICE_CONVERSATION_NOT_FOUND`).' },
+    handler: ({ app, auth, params, body, req }) => {
+      const caller = chatCaller(auth, body.uploaderId, 'uploaderId');
+      const access = app.services.conversations.access(caller, params.room);
+      const { attachment, upload } = app.services.attachments.create(access, caller.userId ?? null, body);
+      const { url, expiresAt } = absoluteUrl(requestOrigin(req), upload);
+      return { ...presentAttachment(attachment), uploadUrl: url, uploadExpiresAt: expiresAt };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/chat/attachments/{attachmentId}/complete',
+    operationId: 'completeAttachment',
+    summary: 'Complete an attachment',
+    description:
+      'Confirms an uploaded attachment; it can then be downloaded and sent with a message. Only the uploader ' +
+      '(or a server with an API key) completes. Completing twice is harmless.',
+    tag,
+    auth: 'key-or-chat',
+    response: attachmentSchema,
+    errors: {
+      ...attachmentNotFound,
+      403: 'A chat-token user who is not the uploader (`SERVICE_PERMISSION_DENIED`).',
+      409: 'The bytes have not been uploaded yet (`SERVICE_ATTACHMENT_NOT_UPLOADED`).',
+    },
+    handler: ({ app, auth, params }) =>
+      presentAttachment(app.services.attachments.complete(chatCaller(auth, undefined, ''), params.attachmentId)),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/chat/attachments/{attachmentId}/download-url',
+    operationId: 'getAttachmentDownloadUrl',
+    summary: 'Get a download URL',
+    description:
+      'A signed URL, valid for 1 hour, that answers the bytes to a plain `GET` with no other credential: with the ' +
+      'declared Content-Type, `Content-Disposition: attachment` and `X-Content-Type-Options: nosniff`. Any member ' +
+      'of the conversation (or a server) may ask, once the attachment is completed.',
+    tag,
+    auth: 'key-or-chat',
+    response: downloadUrlSchema,
+    errors: { ...attachmentNotFound, 409: 'Not completed yet (`SERVICE_ATTACHMENT_NOT_COMPLETED`).' },
+    handler: ({ app, auth, params, req }) => {
+      const signed = app.services.attachments.downloadUrl(chatCaller(auth, undefined, ''), params.attachmentId);
+      return absoluteUrl(requestOrigin(req), signed);
+    },
+  }),
+];
