@@ -195,8 +195,8 @@ const percentile = (sorted: Float64Array, p: number) =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /**
- * Sends `count` messages at `rate` per second, each stamped with its send time, and collects when each subscriber
- * received each one. Latency = receive time (converted to this process's clock) − send time.
+ * Sends `count` messages, at most `rate` per second and each once the previous one has reached every subscriber,
+ * stamped with its send time, and collects when each subscriber received each one. Latency = receive time (converted to this process's clock) − send time.
  */
 async function timeSeries(
   target: PostTarget,
@@ -217,6 +217,15 @@ async function timeSeries(
     if (wait > 0) await sleep(wait);
     sent[seq] = now();
     responses.push(post(target, markerText(run, seq)));
+    // One at a time: the next message only once this one reached every subscriber, so that the figure is the
+    // fan-out's own latency, not a queue built up by a rate the machine cannot sustain.
+    await responses[seq];
+    await subscribers.request({
+      type: 'collect',
+      expected: (seq + 1) * subscriberCount,
+      idleMs: DELIVERY_IDLE_MS,
+      times: false,
+    });
   }
   const statuses = await Promise.all(responses);
   const failed = statuses.filter((status) => status < 200 || status >= 300);

@@ -27,7 +27,10 @@ export interface BenchConfig {
   chatSubscribers: number[];
   /** Messages timed for the post-to-receive latency at each subscriber count (BENCH_CHAT_MESSAGES, default 100). */
   chatMessages: number;
-  /** Messages per second while timing them (BENCH_CHAT_RATE, default 20): a steady, modest rate, not a flood. */
+  /**
+   * At most this many timed messages per second (BENCH_CHAT_RATE, default 20); each is also sent only once the
+   * previous one reached every subscriber.
+   */
   chatRate: number;
   /** When set, server processes run with `--cpu-prof` and write their profiles there (BENCH_CPU_PROF). */
   cpuProfDir: string | undefined;
