@@ -19,6 +19,15 @@ export interface ServerProcess {
 /** Every server process not yet known to have exited, so that an interrupted run can kill them. */
 const live = new Set<ChildProcess>();
 
+/** Adds another benchmark child process (e.g. bench/subscribers.ts) to those `killAllServers` kills. */
+export function trackChild(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+}
+
+/** Absolute URL of the tsx loader, for other forked benchmark processes. */
+export const TSX_IMPORT = TSX_LOADER;
+
 /** Synchronous last resort for exit paths that cannot wait (Ctrl-C, uncaught errors). */
 export function killAllServers(): void {
   for (const child of live) child.kill('SIGKILL');

@@ -1,3 +1,6 @@
+/** Where the raw chat baselines (bench/servers.ts) take a message POST; its body is `{text}`. */
+export const RAW_MESSAGES_PATH = '/messages';
+
 /** Benchmark settings, from environment variables so that `npm run bench` needs no arguments. */
 export interface BenchConfig {
   /** Seconds measured per scenario (BENCH_DURATION, default 5). */
@@ -15,6 +18,20 @@ export interface BenchConfig {
   loginDuration: number;
   /** Messages timed one after another for the relay and echo latencies (BENCH_RELAY_MESSAGES, default 2000). */
   relayMessages: number;
+  /**
+   * Which parts run (BENCH_ONLY): `chat` only the chat fan-out benchmark, `core` only the earlier scenarios
+   * (key-auth GET, tokens, login, signaling relay); unset or `all`, both.
+   */
+  only: 'all' | 'chat' | 'core';
+  /** Realtime subscriber counts of the chat benchmark, ascending (BENCH_CHAT_SUBSCRIBERS, default `100,1000`). */
+  chatSubscribers: number[];
+  /** Messages timed for the post-to-receive latency at each subscriber count (BENCH_CHAT_MESSAGES, default 100). */
+  chatMessages: number;
+  /**
+   * At most this many timed messages per second (BENCH_CHAT_RATE, default 20); each is also sent only once the
+   * previous one reached every subscriber.
+   */
+  chatRate: number;
   /** When set, server processes run with `--cpu-prof` and write their profiles there (BENCH_CPU_PROF). */
   cpuProfDir: string | undefined;
 }
@@ -27,9 +44,29 @@ function readNumber(name: string, fallback: number, min: number): number {
   return value;
 }
 
+function readOnly(): BenchConfig['only'] {
+  const raw = process.env.BENCH_ONLY || 'all';
+  if (raw !== 'all' && raw !== 'chat' && raw !== 'core')
+    throw new Error(`BENCH_ONLY must be chat, core or all (got "${raw}").`);
+  return raw;
+}
+
+function readSubscribers(): number[] {
+  const raw = process.env.BENCH_CHAT_SUBSCRIBERS || '100,1000';
+  const counts = raw.split(',').map((part) => Number(part.trim()));
+  if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 5000)) {
+    throw new Error(`BENCH_CHAT_SUBSCRIBERS must be whole numbers from 1 to 5000, comma-separated (got "${raw}").`);
+  }
+  return [...new Set(counts)].sort((a, b) => a - b);
+}
+
 export function readConfig(): BenchConfig {
   const duration = readNumber('BENCH_DURATION', 5, 1);
   return {
+    only: readOnly(),
+    chatSubscribers: readSubscribers(),
+    chatMessages: Math.round(readNumber('BENCH_CHAT_MESSAGES', 100, 10)),
+    chatRate: readNumber('BENCH_CHAT_RATE', 20, 1),
     duration,
     warmup: readNumber('BENCH_WARMUP', 1, 0),
     connections: Math.round(readNumber('BENCH_CONNECTIONS', 10, 1)),

@@ -1,17 +1,21 @@
 /**
  * `npm run bench`: throughput of Switchboard's key-authenticated GET against a bare Express handler, RTC token
- * minting, and signaling relay latency against a bare `ws` echo.
+ * minting, and signaling relay latency against a bare `ws` echo; then chat (bench/chat.ts): message POST
+ * throughput and post-to-receive fan-out latency with 100 and 1,000 realtime subscribers, against a raw
+ * Express+SQLite insert and a raw `ws` broadcast. `BENCH_ONLY=chat` (or `core`) runs one part.
  *
  * Each server runs in its own child process (bench/servers.ts), one at a time, while this process
  * generates the load: on a 2-core machine, autocannon in the server's process would take CPU from
  * the very code being measured. The output is information, not a test: the exit code is 0 whatever
  * the figures, and non-zero only when the benchmark could not run or its figures would be meaningless.
  * Settings: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_LOGIN_CONNECTIONS, BENCH_LOGIN_DURATION,
+ * BENCH_RELAY_MESSAGES, BENCH_ONLY, BENCH_CHAT_SUBSCRIBERS, BENCH_CHAT_MESSAGES, BENCH_CHAT_RATE,
  * BENCH_CPU_PROF (see bench/config.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { measureChat, printChatReport } from './chat.js';
 import { killAllServers, spawnServer } from './child.js';
 import { type BenchConfig, readConfig } from './config.js';
 import { type LoadOptions, type Measurement, measure } from './load.js';
@@ -135,7 +139,9 @@ async function main(): Promise<void> {
   const load: LoadOptions = { connections: config.connections, duration: config.duration, warmup: config.warmup };
   progress(
     `Switchboard benchmark: ${config.connections} connections, ${config.duration} s per scenario after ` +
-      `${config.warmup} s warm-up; login ${config.loginConnections} connections, ${config.loginDuration} s. ` +
+      `${config.warmup} s warm-up; login ${config.loginConnections} connections, ${config.loginDuration} s; ` +
+      `chat ${config.chatSubscribers.join(' and ')} subscribers, ${config.chatMessages} timed messages at ` +
+      `${config.chatRate}/s. Parts: ${config.only}. ` +
       `Node ${process.version}, ${availableParallelism()} CPUs.`,
   );
   const busy = loadavg()[0];
@@ -152,12 +158,20 @@ async function main(): Promise<void> {
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   try {
     // One server at a time: two would share the 2 cores and slow each other down.
-    const plain = await measurePlain(config, load);
-    requireAllOk(plain);
-    const echo = await measureWsEcho(config);
-    const switchboard = await measureSwitchboard(config, load, dataDir);
-    requireAllOk(switchboard.keyAuth);
-    printReport(plain, echo, switchboard);
+    if (config.only !== 'chat') {
+      const plain = await measurePlain(config, load);
+      requireAllOk(plain);
+      const echo = await measureWsEcho(config);
+      const switchboard = await measureSwitchboard(config, load, join(dataDir, 'core'));
+      requireAllOk(switchboard.keyAuth);
+      printReport(plain, echo, switchboard);
+    }
+    if (config.only !== 'core') {
+      // A data dir of its own: the chat figures must not depend on what the scenarios above stored.
+      const chatDir = join(dataDir, 'chat');
+      mkdirSync(chatDir);
+      printChatReport(await measureChat(config, load, chatDir));
+    }
     if (config.cpuProfDir) console.log(`\nServer CPU profiles (.cpuprofile) written to ${config.cpuProfDir}`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

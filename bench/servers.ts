@@ -1,17 +1,22 @@
 /**
- * The servers under test, one per process: `tsx bench/servers.ts plain` or
- * `tsx bench/servers.ts switchboard <dataDir>`. Started by `spawnServer` (bench/child.ts), never
+ * The servers under test, one per process: `tsx bench/servers.ts plain`,
+ * `tsx bench/servers.ts switchboard <dataDir>`, or the chat baselines `raw-insert <dbFile>` and
+ * `raw-broadcast <dbFile>`. Started by `spawnServer` (bench/child.ts), never
  * by hand: it reports its URL over IPC, so the load generator can run in another process and not
  * compete with the server for the same event loop.
  */
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Database from 'better-sqlite3';
 import express from 'express';
 import pino from 'pino';
 import { WebSocketServer } from 'ws';
 import { startServer } from '../server/index.js';
+import { RAW_MESSAGES_PATH } from './config.js';
 
-export type ServerKind = 'plain' | 'switchboard' | 'ws-echo';
+export type ServerKind = 'plain' | 'switchboard' | 'ws-echo' | 'raw-insert' | 'raw-broadcast';
 
 /** Sent once, when the server listens. */
 export interface ReadyMessage {
@@ -68,6 +73,59 @@ async function startWsEcho(): Promise<Running> {
   };
 }
 
+/**
+ * The chat baselines' floor: Express 5 + `express.json()` + better-sqlite3 (WAL and `synchronous = NORMAL`, as
+ * Switchboard's database), one prepared INSERT of a row with a generated id, the text and a timestamp, answered
+ * 201 with the row. With `broadcast`, the same HTTP server also accepts plain `ws` connections (any path), greets
+ * each with `{"type":"connected"}`, and every POST sends the row, serialized once, to every connected client
+ * before answering: the same measured path as Switchboard's (HTTP POST → every subscriber receives).
+ */
+async function startRawChat(dbFile: string, broadcast: boolean): Promise<Running> {
+  const db = new Database(dbFile);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE IF NOT EXISTS messages (id TEXT PRIMARY KEY, text TEXT NOT NULL, created_at INTEGER NOT NULL)');
+  const insert = db.prepare('INSERT INTO messages (id, text, created_at) VALUES (?, ?, ?)');
+
+  const app = express();
+  app.use(express.json());
+  let wss: WebSocketServer | undefined;
+  app.post(RAW_MESSAGES_PATH, (req, res) => {
+    const text = (req.body as { text?: unknown } | undefined)?.text;
+    if (typeof text !== 'string' || text === '') {
+      res.status(400).json({ error: 'text is required' });
+      return;
+    }
+    const message = { id: randomUUID(), text, createdAt: Date.now() };
+    insert.run(message.id, message.text, message.createdAt);
+    if (wss) {
+      const frame = JSON.stringify({ type: 'message.created', data: { message } });
+      for (const client of wss.clients) client.send(frame);
+    }
+    res.status(201).json(message);
+  });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  if (broadcast) {
+    wss = new WebSocketServer({ server });
+    wss.on('connection', (socket) => socket.send(JSON.stringify({ type: 'connected' })));
+  }
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        for (const client of wss?.clients ?? []) client.terminate();
+        wss?.close();
+        server.close(() => {
+          db.close();
+          resolve();
+        });
+        server.closeAllConnections();
+      }),
+  };
+}
+
 /** The real server, as the tests start it; the parent owns (creates and deletes) the data dir. */
 function startSwitchboard(dataDir: string): Promise<Running> {
   return startServer({ dataDir, port: 0, host: '127.0.0.1', logger: pino({ level: 'silent' }) });
@@ -80,9 +138,12 @@ async function main(): Promise<void> {
   if (kind === 'plain') running = await startPlain();
   else if (kind === 'switchboard' && dataDir) running = await startSwitchboard(dataDir);
   else if (kind === 'ws-echo') running = await startWsEcho();
+  else if ((kind === 'raw-insert' || kind === 'raw-broadcast') && dataDir)
+    running = await startRawChat(dataDir, kind === 'raw-broadcast');
   else
     throw new Error(
-      `Usage: servers.ts plain | ws-echo | switchboard <dataDir> (got ${process.argv.slice(2).join(' ')})`,
+      'Usage: servers.ts plain | ws-echo | switchboard <dataDir> | raw-insert <dbFile> | raw-broadcast <dbFile> ' +
+        `(got ${process.argv.slice(2).join(' ')})`,
     );
 
   // Exit through process.exit (not death by signal) so that `--cpu-prof` gets to write its profile.

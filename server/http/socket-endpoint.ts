@@ -12,12 +12,17 @@ export const CLOSE_UNRESPONSIVE = 4408;
 
 /** Sends a JSON message, dropping a client whose unsent data has piled up. */
 export function sendJson(socket: WebSocket, message: unknown): void {
+  sendSerialized(socket, JSON.stringify(message));
+}
+
+/** `sendJson` for a message already serialized: a fan-out serializes once for all its recipients. */
+export function sendSerialized(socket: WebSocket, json: string): void {
   if (socket.readyState !== socket.OPEN) return;
   if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
     socket.close(CLOSE_UNRESPONSIVE, 'too slow: messages were piling up');
     return;
   }
-  socket.send(JSON.stringify(message));
+  socket.send(json);
 }
 
 /** The credential of a socket handshake: `?access_token=` (browsers cannot set headers) or a bearer header. */

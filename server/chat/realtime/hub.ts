@@ -3,7 +3,7 @@ import type { EnvironmentScope } from '../../../db/scope.js';
 import { toIso } from '../../clock.js';
 import type { Infrastructure } from '../../context.js';
 import { ServiceError } from '../../errors.js';
-import { sendJson } from '../../http/socket-endpoint.js';
+import { sendJson, sendSerialized } from '../../http/socket-endpoint.js';
 import type { ChatCaller } from '../caller.js';
 import type { ConversationService } from '../conversations-service.js';
 import type { EngagementService } from '../engagement-service.js';
@@ -58,8 +58,13 @@ export function createRealtimeHub(
     const recipients = new Set([...conversations.memberIds(conversationId), ...alsoTo]);
     // A presence change is news to the others, not to the user it is about.
     if (except !== undefined) recipients.delete(except);
+    // Serialized once, not once per socket: with 1,000 connected members that was most of the fan-out's own cost.
+    let json: string | undefined;
     for (const userId of recipients) {
-      for (const connection of connectionsOf(scope, userId)) send(connection, { type, conversationId, data });
+      const sockets = connections.get(userKey(scope, userId));
+      if (!sockets) continue;
+      json ??= JSON.stringify({ type, conversationId, data } satisfies RealtimeServerMessage);
+      for (const connection of sockets) sendSerialized(connection.socket, json);
     }
   }
 

@@ -1,0 +1,528 @@
+/**
+ * The chat part of the benchmark (issue 4): messages POSTed per second with an API key while N realtime clients
+ * are subscribed to the conversation, and the post-to-receive latency over every (message × subscriber)
+ * delivery, beside the raw stack measured in the same run: Express + `express.json()` + one SQLite INSERT
+ * (`raw-insert`), and the same plus a plain `ws` broadcast to every connected client (`raw-broadcast`).
+ *
+ * Three processes: the server under test (bench/servers.ts), the subscribers (bench/subscribers.ts) and this
+ * one, which generates the load and sends each timed message with its send time on this process's clock.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { type ServerProcess, spawnServer, TSX_IMPORT, trackChild } from './child.js';
+import { type BenchConfig, RAW_MESSAGES_PATH } from './config.js';
+import { type LoadOptions, type Measurement, measure } from './load.js';
+import { formatTable } from './report.js';
+import { call, createCredentials } from './setup.js';
+import type { SubscriberReply, SubscriberRequest } from './subscribers.js';
+
+/** Switchboard's message POST throughput, as a share of the raw insert rate, should be at least this. */
+export const CHAT_THROUGHPUT_TARGET = 0.5;
+/** Switchboard's fan-out p99 at the largest subscriber count, over the raw broadcast's, should be at most this. */
+export const CHAT_P99_TARGET = 1.5;
+
+const SUBSCRIBERS_SCRIPT = fileURLToPath(new URL('./subscribers.ts', import.meta.url));
+/** Parallel requests while preparing (adding members, minting chat tokens) and WebSocket handshakes. */
+const SETUP_CONCURRENCY = 16;
+/** Messages sent (and waited for) before each timed series: JIT, statements and sockets settle first. */
+const WARM_MESSAGES = 20;
+/** How long deliveries may stop arriving before the missing ones count as undelivered. */
+const DELIVERY_IDLE_MS = 3_000;
+
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface FanOutLatency {
+  name: string;
+  subscribers: number;
+  messages: number;
+  /** Deliveries received, out of messages × subscribers. */
+  delivered: number;
+  undelivered: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  meanMs: number;
+}
+
+export interface FanOutThroughput {
+  measurement: Measurement;
+  subscribers: number;
+  /**
+   * Deliveries counted by the subscribers once the queue drained: 2xx responses × subscribers, plus those of the
+   * requests still in flight when autocannon stopped.
+   */
+  delivered: number;
+  undelivered: number;
+}
+
+export interface ChatResults {
+  rawInsert: Measurement;
+  raw: { latency: FanOutLatency[]; throughput: FanOutThroughput[] };
+  switchboard: { latency: FanOutLatency[]; throughput: FanOutThroughput[] };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The subscriber process
+
+interface Subscribers {
+  request<T extends SubscriberReply['type']>(
+    message: Extract<SubscriberRequest, { type: T }>,
+  ): Promise<Extract<SubscriberReply, { type: T }>>;
+  /** Opens more sockets; throws unless every one of them got its `connected`. */
+  open(urls: string[]): Promise<void>;
+  /** This process's time minus the subscribers' process's, from the IPC round trip with the smallest delay. */
+  clockOffset(): Promise<{ offsetMs: number; rttMs: number }>;
+  stop(): Promise<void>;
+}
+
+function spawnSubscribers(): Promise<Subscribers> {
+  const child: ChildProcess = fork(SUBSCRIBERS_SCRIPT, [], {
+    execArgv: ['--import', TSX_IMPORT],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  trackChild(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  // One request at a time: each reply answers the request of the same type, in order.
+  let queue: Promise<unknown> = Promise.resolve();
+  const ask = <R extends SubscriberReply>(message: SubscriberRequest): Promise<R> => {
+    const result = queue.then(
+      () =>
+        new Promise<R>((resolve, reject) => {
+          const onReply = (reply: SubscriberReply) => {
+            if (reply.type !== message.type) return;
+            child.off('message', onReply);
+            resolve(reply as R);
+          };
+          child.on('message', onReply);
+          child.send(message, (err) => err && reject(err));
+          exited.then(() => reject(new Error('The subscriber process exited.')));
+        }),
+    );
+    queue = result.catch(() => undefined);
+    return result;
+  };
+
+  const subscribers: Subscribers = {
+    request: (message) => ask(message),
+    async open(urls) {
+      const reply = await ask<Extract<SubscriberReply, { type: 'open' }>>({
+        type: 'open',
+        urls,
+        concurrency: SETUP_CONCURRENCY,
+      });
+      if (reply.failed > 0) {
+        throw new Error(`${reply.failed} of ${urls.length} realtime sockets failed to connect: ${reply.firstError}`);
+      }
+      progress(`  ${reply.open} subscribers connected (${(reply.ms / 1000).toFixed(1)} s for ${urls.length})`);
+    },
+    async clockOffset() {
+      let best = { offsetMs: 0, rttMs: Number.POSITIVE_INFINITY };
+      for (let i = 0; i < 50; i++) {
+        const sent = now();
+        const reply = await ask<Extract<SubscriberReply, { type: 'clock' }>>({ type: 'clock' });
+        const received = now();
+        const rtt = received - sent;
+        if (rtt < best.rttMs) best = { offsetMs: (sent + received) / 2 - reply.now, rttMs: rtt };
+      }
+      return best;
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+
+  return new Promise((resolve, reject) => {
+    const onReady = (reply: SubscriberReply) => {
+      if (reply.type !== 'ready') return;
+      child.off('message', onReady);
+      resolve(subscribers);
+    };
+    child.on('message', onReady);
+    child.once('error', reject);
+    exited.then(() => reject(new Error('The subscriber process exited before it was ready.')));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sending messages
+
+/** Where and how to POST one message: the same shape for Switchboard and the raw servers. */
+interface PostTarget {
+  name: string;
+  server: ServerProcess;
+  path: string;
+  headers: Record<string, string>;
+  body(text: string): string;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+
+/** One POST over a kept-alive connection (lighter than fetch, so less of the measured time is ours). */
+function post(target: PostTarget, text: string): Promise<number> {
+  const url = new URL(target.path, target.server.url);
+  const body = target.body(text);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { ...target.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.once('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+/** `bench:<run>:<seq>`: what the subscribers look for in each delivered message. */
+const markerText = (run: string, seq: number) => `bench:${run}:${seq}`;
+
+const percentile = (sorted: Float64Array, p: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/**
+ * Sends `count` messages, at most `rate` per second and each once the previous one has reached every subscriber,
+ * stamped with its send time, and collects when each subscriber received each one. Latency = receive time (converted to this process's clock) − send time.
+ */
+async function timeSeries(
+  target: PostTarget,
+  subscribers: Subscribers,
+  subscriberCount: number,
+  run: string,
+  count: number,
+  rate: number,
+): Promise<{ latencies: Float64Array; delivered: number }> {
+  await subscribers.request({ type: 'record', run });
+  const sent = new Float64Array(count);
+  const start = now();
+  const interval = 1000 / rate;
+  const responses: Promise<number>[] = [];
+  for (let seq = 0; seq < count; seq++) {
+    const due = start + seq * interval;
+    const wait = due - now();
+    if (wait > 0) await sleep(wait);
+    sent[seq] = now();
+    responses.push(post(target, markerText(run, seq)));
+    // One at a time: the next message only once this one reached every subscriber, so that the figure is the
+    // fan-out's own latency, not a queue built up by a rate the machine cannot sustain.
+    await responses[seq];
+    await subscribers.request({
+      type: 'collect',
+      expected: (seq + 1) * subscriberCount,
+      idleMs: DELIVERY_IDLE_MS,
+      times: false,
+    });
+  }
+  const statuses = await Promise.all(responses);
+  const failed = statuses.filter((status) => status < 200 || status >= 300);
+  if (failed.length > 0) throw new Error(`${target.name}: ${failed.length} message POSTs failed (e.g. ${failed[0]}).`);
+  const collected = await subscribers.request({
+    type: 'collect',
+    expected: count * subscriberCount,
+    idleMs: DELIVERY_IDLE_MS,
+    times: true,
+  });
+  return { latencies: toLatencies(collected.deliveries, sent, 0), delivered: collected.count };
+}
+
+function toLatencies(deliveries: number[], sent: Float64Array, offsetMs: number): Float64Array {
+  const latencies = new Float64Array(deliveries.length / 2);
+  for (let i = 0; i < latencies.length; i++) {
+    latencies[i] = deliveries[2 * i + 1] + offsetMs - sent[deliveries[2 * i]];
+  }
+  return latencies;
+}
+
+async function measureLatency(
+  target: PostTarget,
+  subscribers: Subscribers,
+  subscriberCount: number,
+  config: BenchConfig,
+): Promise<FanOutLatency> {
+  progress(`  ${target.name}: post-to-receive latency, ${config.chatMessages} messages at ${config.chatRate}/s …`);
+  await timeSeries(target, subscribers, subscriberCount, `warm${subscriberCount}`, WARM_MESSAGES, config.chatRate);
+  await subscribers.request({ type: 'quiet', ms: 300 });
+  // Measured while nothing is arriving, so that the IPC round trip is short; a few seconds' drift is negligible.
+  const clock = await subscribers.clockOffset();
+  const run = `lat${subscriberCount}`;
+  const series = await timeSeries(target, subscribers, subscriberCount, run, config.chatMessages, config.chatRate);
+  // timeSeries converted with offset 0: apply the measured one now.
+  const latencies = series.latencies.map((ms) => ms + clock.offsetMs).sort();
+  const mean = latencies.reduce((a, b) => a + b, 0) / (latencies.length || 1);
+  const expected = config.chatMessages * subscriberCount;
+  progress(
+    `    clock offset ${clock.offsetMs.toFixed(3)} ms (±${(clock.rttMs / 2).toFixed(3)} ms), ` +
+      `${series.delivered}/${expected} delivered`,
+  );
+  return {
+    name: target.name,
+    subscribers: subscriberCount,
+    messages: config.chatMessages,
+    delivered: series.delivered,
+    undelivered: expected - series.delivered,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    maxMs: latencies.length > 0 ? latencies[latencies.length - 1] : Number.NaN,
+    meanMs: mean,
+  };
+}
+
+/** autocannon POSTs for `load.duration` seconds (after a separate, uncounted warm-up) while the subscribers count. */
+async function measureThroughput(
+  target: PostTarget,
+  subscribers: Subscribers | undefined,
+  subscriberCount: number,
+  load: LoadOptions,
+): Promise<FanOutThroughput> {
+  const name = subscriberCount > 0 ? `${target.name}, ${subscriberCount} subscribers` : target.name;
+  progress(`  ${name}: POST throughput …`);
+  const options = (run: string, duration: number): LoadOptions => ({
+    ...load,
+    duration,
+    warmup: 0,
+    method: 'POST',
+    headers: { ...target.headers, 'content-type': 'application/json' },
+    body: target.body(markerText(run, 0)),
+  });
+  const cannon = { url: new URL(target.path, target.server.url).href, cpuMicros: target.server.cpuMicros };
+  if (load.warmup > 0) {
+    await measure(name, cannon, options(`tpwarm${subscriberCount}`, load.warmup));
+    await subscribers?.request({ type: 'quiet', ms: 300 });
+  }
+  const run = `tp${subscriberCount}`;
+  await subscribers?.request({ type: 'record', run });
+  const measurement = await measure(name, cannon, options(run, load.duration));
+  if (measurement.non2xx > 0 || measurement.errors > 0) {
+    throw new Error(
+      `"${name}" had ${measurement.non2xx} non-2xx responses (${measurement.statusSummary || 'none'}) and ` +
+        `${measurement.errors} connection errors: its figures would be meaningless.`,
+    );
+  }
+  const expected = measurement.responses * subscriberCount;
+  const collected = subscribers
+    ? await subscribers.request({ type: 'collect', expected, idleMs: DELIVERY_IDLE_MS, times: false })
+    : { count: 0 };
+  return {
+    measurement,
+    subscribers: subscriberCount,
+    delivered: collected.count,
+    // Requests still in flight when autocannon stops are answered (and fanned out) but not counted: extra
+    // deliveries are expected, missing ones are not.
+    undelivered: Math.max(0, expected - collected.count),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The runs
+
+async function measureRawInsert(config: BenchConfig, load: LoadOptions, dataDir: string): Promise<Measurement> {
+  const server = await spawnServer('raw-insert', [`${dataDir}/raw-insert.db`], config.cpuProfDir);
+  try {
+    progress(`Measuring the raw insert baseline (${server.url}) …`);
+    const target: PostTarget = {
+      name: 'raw Express+SQLite insert',
+      server,
+      path: RAW_MESSAGES_PATH,
+      headers: {},
+      body: (text) => JSON.stringify({ text }),
+    };
+    return (await measureThroughput(target, undefined, 0, load)).measurement;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** For each subscriber count in turn (the sockets of the smaller counts stay open): latency, then throughput. */
+async function measureFanOut(
+  target: PostTarget,
+  subscribers: Subscribers,
+  urls: string[],
+  config: BenchConfig,
+  load: LoadOptions,
+): Promise<{ latency: FanOutLatency[]; throughput: FanOutThroughput[] }> {
+  const latency: FanOutLatency[] = [];
+  const throughput: FanOutThroughput[] = [];
+  let open = 0;
+  for (const count of config.chatSubscribers) {
+    progress(`  connecting ${count - open} more subscribers …`);
+    await subscribers.open(urls.slice(open, count));
+    open = count;
+    // Switchboard announces each arrival to the members already online: let that settle first.
+    await subscribers.request({ type: 'quiet', ms: 500 });
+    latency.push(await measureLatency(target, subscribers, count, config));
+    throughput.push(await measureThroughput(target, subscribers, count, load));
+  }
+  return { latency, throughput };
+}
+
+async function measureRawBroadcast(config: BenchConfig, load: LoadOptions, dataDir: string) {
+  const server = await spawnServer('raw-broadcast', [`${dataDir}/raw-broadcast.db`], config.cpuProfDir);
+  const subscribers = await spawnSubscribers();
+  try {
+    progress(`Measuring the raw ws broadcast baseline (${server.url}) …`);
+    const target: PostTarget = {
+      name: 'raw ws broadcast',
+      server,
+      path: RAW_MESSAGES_PATH,
+      headers: {},
+      body: (text) => JSON.stringify({ text }),
+    };
+    const max = config.chatSubscribers[config.chatSubscribers.length - 1];
+    const urls = Array.from({ length: max }, () => server.url.replace(/^http/, 'ws'));
+    return await measureFanOut(target, subscribers, urls, config, load);
+  } finally {
+    await subscribers.stop();
+    await server.stop();
+  }
+}
+
+/** Runs `task` over `items`, `concurrency` at a time, keeping the order of the results. */
+async function pool<T, R>(items: T[], concurrency: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await task(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return results;
+}
+
+const MAX_MEMBERS_PER_CREATE = 100;
+
+async function measureSwitchboardChat(config: BenchConfig, load: LoadOptions, dataDir: string) {
+  const server = await spawnServer('switchboard', [`${dataDir}/switchboard`], config.cpuProfDir);
+  const subscribers = await spawnSubscribers();
+  try {
+    const { url } = server;
+    const { apiKey } = await createCredentials(url);
+    const max = config.chatSubscribers[config.chatSubscribers.length - 1];
+    const senderId = 'bench-sender';
+    const users = Array.from({ length: max }, (_, i) => `bench-user-${i}`);
+    progress(`Preparing Switchboard chat: a conversation of ${max + 1} members and ${max} chat tokens …`);
+    const everyone = [senderId, ...users];
+    const conversation = await call<{ id: string }>(
+      url,
+      'POST',
+      '/v1/chat/conversations',
+      { name: 'bench-chat', members: everyone.slice(0, MAX_MEMBERS_PER_CREATE).map((userId) => ({ userId })) },
+      apiKey,
+    );
+    await pool(everyone.slice(MAX_MEMBERS_PER_CREATE), SETUP_CONCURRENCY, (userId) =>
+      call(url, 'POST', `/v1/chat/conversations/${conversation.id}/members`, { userId }, apiKey),
+    );
+    const tokens = await pool(users, SETUP_CONCURRENCY, (userId) =>
+      call<{ token: string }>(url, 'POST', '/v1/chat/tokens', { userId }, apiKey),
+    );
+    const socketBase = `${url.replace(/^http/, 'ws')}/v1/realtime?access_token=`;
+    const urls = tokens.map(({ token }) => socketBase + encodeURIComponent(token));
+
+    progress(`Measuring Switchboard chat (${url}) …`);
+    const target: PostTarget = {
+      name: 'Switchboard POST message',
+      server,
+      path: `/v1/chat/conversations/${conversation.id}/messages`,
+      headers: { authorization: `Bearer ${apiKey}` },
+      body: (text) => JSON.stringify({ text, senderId }),
+    };
+    return await measureFanOut(target, subscribers, urls, config, load);
+  } finally {
+    await subscribers.stop();
+    await server.stop();
+  }
+}
+
+/** The whole chat part, one server at a time: raw insert, raw broadcast, then Switchboard. */
+export async function measureChat(config: BenchConfig, load: LoadOptions, dataDir: string): Promise<ChatResults> {
+  const rawInsert = await measureRawInsert(config, load, dataDir);
+  const raw = await measureRawBroadcast(config, load, dataDir);
+  const switchboard = await measureSwitchboardChat(config, load, dataDir);
+  return { rawInsert, raw, switchboard };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The report
+
+const ms = (value: number) => value.toFixed(3);
+const percent = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
+
+function formatLatencyTable(rows: FanOutLatency[]): string {
+  const header = ['Fan-out (POST → every subscriber)', 'Subs', 'Msgs', 'p50 ms', 'p99 ms', 'max ms', 'mean ms', 'Lost'];
+  const cells = [
+    header,
+    ...rows.map((r) => [
+      r.name,
+      String(r.subscribers),
+      String(r.messages),
+      ms(r.p50Ms),
+      ms(r.p99Ms),
+      ms(r.maxMs),
+      ms(r.meanMs),
+      String(r.undelivered),
+    ]),
+  ];
+  const widths = header.map((_, c) => Math.max(...cells.map((row) => row[c].length)));
+  const lines = cells.map((row) =>
+    row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '),
+  );
+  lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
+  return lines.join('\n');
+}
+
+export function printChatReport({ rawInsert, raw, switchboard }: ChatResults): void {
+  console.log('');
+  console.log('Chat: message POST throughput (10 connections unless BENCH_CONNECTIONS says otherwise)');
+  console.log(
+    formatTable([
+      rawInsert,
+      ...raw.throughput.map((t) => t.measurement),
+      ...switchboard.throughput.map((t) => t.measurement),
+    ]),
+  );
+  for (const t of [...raw.throughput, ...switchboard.throughput]) {
+    if (t.undelivered !== 0) {
+      console.log(`warning: "${t.measurement.name}": ${t.undelivered} deliveries missing (${t.delivered} arrived).`);
+    }
+  }
+  console.log('');
+  console.log(formatLatencyTable([...raw.latency, ...switchboard.latency]));
+  console.log('');
+  for (const t of switchboard.throughput) {
+    const ratio = t.measurement.requestsPerSecond / rawInsert.requestsPerSecond;
+    const sameN = raw.throughput.find((r) => r.subscribers === t.subscribers);
+    const vsBroadcast = sameN
+      ? ` (raw ws broadcast at ${t.subscribers}: ${percent(sameN.measurement.requestsPerSecond / rawInsert.requestsPerSecond)})`
+      : '';
+    console.log(
+      `Switchboard POST at ${String(t.subscribers).padStart(4)} subscribers / raw insert: ${percent(ratio).padStart(6)}   ` +
+        `target ≥ ${percent(CHAT_THROUGHPUT_TARGET).replace('.0', '')}   ${ratio >= CHAT_THROUGHPUT_TARGET ? 'PASS' : 'BELOW'}${vsBroadcast}`,
+    );
+  }
+  for (const s of switchboard.latency) {
+    const base = raw.latency.find((r) => r.subscribers === s.subscribers);
+    if (!base) continue;
+    const ratio = s.p99Ms / base.p99Ms;
+    const largest = s.subscribers === switchboard.latency[switchboard.latency.length - 1].subscribers;
+    const verdict = largest ? `   target ≤ ×${CHAT_P99_TARGET}   ${ratio <= CHAT_P99_TARGET ? 'PASS' : 'ABOVE'}` : '';
+    console.log(
+      `Switchboard fan-out at ${String(s.subscribers).padStart(4)} subscribers / raw ws broadcast: ` +
+        `p50 ×${(s.p50Ms / base.p50Ms).toFixed(2)}, p99 ×${ratio.toFixed(2)}${verdict}`,
+    );
+  }
+}
