@@ -7,7 +7,10 @@ import { registerAuthCommands } from './commands/auth.js';
 import { registerKeyCommands } from './commands/keys.js';
 import { registerMemberCommands } from './commands/members.js';
 import { registerProjectCommands } from './commands/projects.js';
+import { registerRoomCommands } from './commands/rooms.js';
 import { registerStatusCommand } from './commands/status.js';
+import { registerTailCommand } from './commands/tail.js';
+import { registerWebhookCommands } from './commands/webhooks.js';
 import { reportFailure } from './failure.js';
 import { processIo } from './io.js';
 import { registerServeCommand } from './serve.js';
@@ -31,6 +34,9 @@ registerKeyCommands(program, io);
 registerMemberCommands(program, io);
 registerAuditCommand(program, io);
 registerStatusCommand(program, io);
+registerRoomCommands(program, io);
+registerWebhookCommands(program, io);
+registerTailCommand(program, io);
 
 try {
   await program.parseAsync(process.argv);

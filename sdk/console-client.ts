@@ -1,8 +1,10 @@
 import { AuditResource } from './console/audit.js';
 import { AuthResource } from './console/auth.js';
+import { ChatInspectionResource, ProjectLiveStreamsResource, ProjectRoomsResource } from './console/inspection.js';
 import { KeysResource } from './console/keys.js';
 import { MembersResource } from './console/members.js';
 import { ProjectsResource } from './console/projects.js';
+import { WebhooksResource } from './console/webhooks.js';
 import { type ClientOptions, Transport } from './transport.js';
 
 export interface ConsoleClientOptions extends ClientOptions {
@@ -21,6 +23,10 @@ export class ConsoleClient {
   readonly members: MembersResource;
   readonly keys: KeysResource;
   readonly audit: AuditResource;
+  readonly webhooks: WebhooksResource;
+  readonly rooms: ProjectRoomsResource;
+  readonly liveStreams: ProjectLiveStreamsResource;
+  readonly chat: ChatInspectionResource;
 
   constructor(options: ConsoleClientOptions = {}) {
     this.transport = new Transport(options, options.token);
@@ -29,6 +35,10 @@ export class ConsoleClient {
     this.members = new MembersResource(this.transport);
     this.keys = new KeysResource(this.transport);
     this.audit = new AuditResource(this.transport);
+    this.webhooks = new WebhooksResource(this.transport);
+    this.rooms = new ProjectRoomsResource(this.transport);
+    this.liveStreams = new ProjectLiveStreamsResource(this.transport);
+    this.chat = new ChatInspectionResource(this.transport);
   }
 
   get baseUrl(): string {

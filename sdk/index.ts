@@ -1,4 +1,24 @@
 // The browser-safe SDK: only `fetch`. Node servers import `sdk/node.js`, which adds verifyWebhook.
+
+export type {
+  AttachmentsResource,
+  ConversationMembersResource,
+  ConversationsResource,
+  MessagesResource,
+  ReactionsResource,
+  UploadInput,
+} from './chat/resources.js';
+export {
+  ChatClient,
+  type ChatClientOptions,
+  type ChatEvent,
+  type ChatEventType,
+  type ChatLifecycleEvents,
+  type RealtimeMessage,
+  type ReconnectOptions,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from './chat-client.js';
 export { ConsoleClient, type ConsoleClientOptions } from './console-client.js';
 export { NETWORK_ERROR, SwitchboardError, UNEXPECTED_RESPONSE } from './errors.js';
 export { paginate } from './paginate.js';

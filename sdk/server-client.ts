@@ -1,17 +1,54 @@
+import {
+  AttachmentsResource,
+  ConversationMembersResource,
+  ConversationsResource,
+  MessagesResource,
+  ReactionsResource,
+} from './chat/resources.js';
+import { LiveStreamsResource } from './server/live-streams.js';
+import { RoomsResource } from './server/rooms.js';
 import { type ClientOptions, path, Transport } from './transport.js';
-import type { KeyWhoami } from './types.js';
+import type { ChatToken, CreateChatTokenInput, KeyWhoami } from './types.js';
 
 export interface ServerClientOptions extends ClientOptions {
   /** A project API key, `sb_<env>_<public>.<secret>`. Keep production keys on your server. */
   apiKey: string;
 }
 
-/** The runtime API, for your backend: signed with a project API key, which brings its environment. */
+/** Chat tokens for end users: what your backend hands to a `ChatClient`. */
+export class ChatTokensResource {
+  constructor(private readonly transport: Transport) {}
+
+  create(input: CreateChatTokenInput): Promise<ChatToken> {
+    return this.transport.request({ method: 'POST', path: path`/v1/chat/tokens`, body: input });
+  }
+}
+
+/**
+ * The runtime API, for your backend: signed with a project API key, which brings its environment.
+ * Chat calls act for the end user named by `userId`/`senderId`/`uploaderId` where the API allows.
+ */
 export class ServerClient {
   private readonly transport: Transport;
+  readonly rooms: RoomsResource;
+  readonly chatTokens: ChatTokensResource;
+  readonly conversations: ConversationsResource;
+  readonly members: ConversationMembersResource;
+  readonly messages: MessagesResource;
+  readonly reactions: ReactionsResource;
+  readonly attachments: AttachmentsResource;
+  readonly liveStreams: LiveStreamsResource;
 
   constructor(options: ServerClientOptions) {
     this.transport = new Transport(options, options.apiKey);
+    this.rooms = new RoomsResource(this.transport);
+    this.chatTokens = new ChatTokensResource(this.transport);
+    this.conversations = new ConversationsResource(this.transport);
+    this.members = new ConversationMembersResource(this.transport);
+    this.messages = new MessagesResource(this.transport);
+    this.reactions = new ReactionsResource(this.transport);
+    this.attachments = new AttachmentsResource(this.transport);
+    this.liveStreams = new LiveStreamsResource(this.transport);
   }
 
   get baseUrl(): string {

@@ -66,6 +66,23 @@ export class Transport {
     }
     return readAnswer<T>(res, `${spec.method} ${spec.path}`);
   }
+
+  /** PUT raw bytes to an absolute, self-signed URL (an attachment's upload URL): no credential sent. */
+  async putBytes<T>(url: string, contentType: string, data: Uint8Array | Blob): Promise<T> {
+    let res: Response;
+    try {
+      res = await this.fetch(url, {
+        method: 'PUT',
+        headers: { accept: 'application/json', 'content-type': contentType },
+        body: data as NonNullable<RequestInit['body']>,
+      });
+    } catch (err) {
+      throw new SwitchboardError(0, NETWORK_ERROR, `Could not upload to ${url}: ${describeCause(err)}`, null, {
+        cause: err,
+      });
+    }
+    return readAnswer<T>(res, 'PUT upload URL');
+  }
 }
 
 function queryString(query: Record<string, QueryValue> | undefined): string {

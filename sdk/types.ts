@@ -5,11 +5,65 @@
 import type { z } from 'zod';
 import type { auditEntrySchema, auditQuery } from '../server/audit/schemas.js';
 import type { loginBody, registerBody, sessionSchema, userSchema, whoamiSchema } from '../server/auth/schemas.js';
+import type {
+  attachmentSchema,
+  createAttachmentBody,
+  createdAttachmentSchema,
+  downloadUrlSchema,
+} from '../server/chat/attachments/schemas.js';
+import type {
+  connectionSchema,
+  inspectedConversationSchema,
+  overviewSchema,
+} from '../server/chat/routes/inspection.js';
+import type { presenceSchema, typingSchema } from '../server/chat/routes/live.js';
+import type { threadQuery, threadSchema } from '../server/chat/routes/messages.js';
+import type {
+  actAsQuery,
+  addMemberBody as addChatMemberBody,
+  chatTokenSchema,
+  conversationListQuery,
+  conversationMemberSchema,
+  conversationRoleSchema,
+  conversationSchema,
+  createChatTokenBody,
+  createConversationBody,
+  editMessageBody,
+  messageListQuery,
+  messagePageSchema,
+  messageSchema,
+  reactionBody,
+  readReceiptSchema,
+  readStateSchema,
+  sendMessageBody,
+  updateConversationBody,
+} from '../server/chat/schemas.js';
 import type { environmentQuery, environmentSchema } from '../server/environments.js';
 import type { apiKeySchema, createdApiKeySchema, createKeyBody } from '../server/keys/schemas.js';
+import type {
+  addHostBody,
+  createLiveStreamBody,
+  hostCredentialSchema,
+  liveStreamSchema,
+  removeHostQuery,
+  updateLiveStreamBody,
+  viewerCredentialSchema,
+} from '../server/live-streams/schemas.js';
 import type { addMemberBody, memberSchema, roleSchema, updateMemberBody } from '../server/members/schemas.js';
 import type { createProjectBody, projectSchema, updateProjectBody } from '../server/projects/schemas.js';
+import type { createRoomBody, participantSchema, roomSchema } from '../server/rooms/schemas.js';
+import type { createRtcTokenBody, rtcTokenSchema } from '../server/rtc/schemas.js';
 import type { listOf, pageOf } from '../server/shared/schemas.js';
+import type { eventTypeSchema } from '../server/webhooks/catalogue.js';
+import type {
+  catalogueEntrySchema,
+  deliveriesQuery,
+  registeredWebhookSchema,
+  registerWebhookBody,
+  updateWebhookBody,
+  webhookDeliverySchema,
+  webhookEndpointSchema,
+} from '../server/webhooks/schemas.js';
 
 /**
  * A request as the SDK takes it: the schema's input, except for fields the server lower-cases or
@@ -63,3 +117,75 @@ export type ProjectList = List<typeof projectSchema>;
 export type MemberList = List<typeof memberSchema>;
 export type ApiKeyList = List<typeof apiKeySchema>;
 export type AuditPage = Page<typeof auditEntrySchema>;
+
+// ── Rooms and RTC tokens ─────────────────────────────────────────────────────────────────────────
+export type CreateRoomInput = RequestOf<typeof createRoomBody>;
+export type Room = z.output<typeof roomSchema>;
+export type RoomPage = Page<typeof roomSchema>;
+export type Participant = z.output<typeof participantSchema>;
+export type ParticipantList = List<typeof participantSchema>;
+export type PageQuery = { limit?: number; cursor?: string };
+export type CreateRtcTokenInput = RequestOf<typeof createRtcTokenBody>;
+export type RtcToken = z.output<typeof rtcTokenSchema>;
+
+// ── Chat ─────────────────────────────────────────────────────────────────────────────────────────
+export type ConversationRole = z.output<typeof conversationRoleSchema>;
+export type CreateChatTokenInput = RequestOf<typeof createChatTokenBody>;
+export type ChatToken = z.output<typeof chatTokenSchema>;
+export type CreateConversationInput = RequestOf<typeof createConversationBody>;
+export type UpdateConversationInput = RequestOf<typeof updateConversationBody>;
+export type ConversationListQuery = RequestOf<typeof conversationListQuery>;
+export type Conversation = z.output<typeof conversationSchema>;
+export type ConversationPage = Page<typeof conversationSchema>;
+export type AddConversationMemberInput = RequestOf<typeof addChatMemberBody>;
+export type ConversationMember = z.output<typeof conversationMemberSchema>;
+export type ConversationMemberList = List<typeof conversationMemberSchema>;
+export type SendMessageInput = RequestOf<typeof sendMessageBody>;
+export type EditMessageInput = RequestOf<typeof editMessageBody>;
+export type MessageListQuery = RequestOf<typeof messageListQuery>;
+export type Message = z.output<typeof messageSchema>;
+export type MessagePage = z.output<typeof messagePageSchema>;
+export type ThreadQuery = RequestOf<typeof threadQuery>;
+export type Thread = z.output<typeof threadSchema>;
+/** `{userId?}`: with an API key, the end user to act for. */
+export type ActAsInput = RequestOf<typeof actAsQuery>;
+export type ReactionInput = RequestOf<typeof reactionBody>;
+export type ReadState = z.output<typeof readStateSchema>;
+export type ReadReceipt = z.output<typeof readReceiptSchema>;
+export type ReadReceiptList = List<typeof readReceiptSchema>;
+export type Presence = z.output<typeof presenceSchema>;
+export type PresenceList = List<typeof presenceSchema>;
+export type Typing = z.output<typeof typingSchema>;
+export type TypingList = List<typeof typingSchema>;
+export type CreateAttachmentInput = RequestOf<typeof createAttachmentBody>;
+export type Attachment = z.output<typeof attachmentSchema>;
+export type CreatedAttachment = z.output<typeof createdAttachmentSchema>;
+export type AttachmentDownloadUrl = z.output<typeof downloadUrlSchema>;
+export type ChatOverview = z.output<typeof overviewSchema>;
+export type InspectedConversation = z.output<typeof inspectedConversationSchema>;
+export type InspectedConversationPage = Page<typeof inspectedConversationSchema>;
+export type ChatConnection = z.output<typeof connectionSchema>;
+export type ChatConnectionList = List<typeof connectionSchema>;
+
+// ── Live streams ─────────────────────────────────────────────────────────────────────────────────
+export type CreateLiveStreamInput = RequestOf<typeof createLiveStreamBody>;
+export type UpdateLiveStreamInput = RequestOf<typeof updateLiveStreamBody>;
+export type AddHostInput = RequestOf<typeof addHostBody>;
+export type RemoveHostInput = RequestOf<typeof removeHostQuery>;
+export type LiveStream = z.output<typeof liveStreamSchema>;
+export type LiveStreamPage = Page<typeof liveStreamSchema>;
+export type HostCredential = z.output<typeof hostCredentialSchema>;
+export type ViewerCredential = z.output<typeof viewerCredentialSchema>;
+
+// ── Webhooks ─────────────────────────────────────────────────────────────────────────────────────
+export type RegisterWebhookInput = RequestOf<typeof registerWebhookBody>;
+export type UpdateWebhookInput = RequestOf<typeof updateWebhookBody>;
+export type WebhookEndpoint = z.output<typeof webhookEndpointSchema>;
+export type WebhookEndpointList = List<typeof webhookEndpointSchema>;
+/** A new endpoint: its settings and, this once, the signing `secret`. */
+export type RegisteredWebhook = z.output<typeof registeredWebhookSchema>;
+export type WebhookDelivery = z.output<typeof webhookDeliverySchema>;
+export type WebhookDeliveryPage = Page<typeof webhookDeliverySchema>;
+export type WebhookDeliveriesQuery = Omit<RequestOf<typeof deliveriesQuery>, 'environment'>;
+export type WebhookEventType = z.output<typeof eventTypeSchema>;
+export type WebhookCatalogueEntry = z.output<typeof catalogueEntrySchema>;

@@ -10,7 +10,7 @@ const tag = 'Chat inspection';
 const environment = environmentSchema.optional().default('development');
 const envQuery = z.strictObject({ environment });
 
-const overviewSchema = z
+export const overviewSchema = z
   .object({
     environment: environmentSchema,
     conversations: z.number().int(),
@@ -21,7 +21,7 @@ const overviewSchema = z
   })
   .meta({ id: 'ChatOverview' });
 
-const inspectedConversationSchema = z
+export const inspectedConversationSchema = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -32,7 +32,7 @@ const inspectedConversationSchema = z
   })
   .meta({ id: 'InspectedConversation', description: 'Metadata only: the dashboard never sees message content.' });
 
-const connectionSchema = z
+export const connectionSchema = z
   .object({ id: z.string(), userId: z.string(), connectedAt: timestampSchema })
   .meta({ id: 'ChatConnection' });
 

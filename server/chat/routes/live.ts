@@ -14,7 +14,7 @@ export const presenceSchema = z
   })
   .meta({ id: 'Presence' });
 
-const typingSchema = z
+export const typingSchema = z
   .object({
     userId: z.string(),
     expiresAt: timestampSchema.meta({ description: 'Stops by itself then, unless renewed.' }),

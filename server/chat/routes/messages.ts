@@ -19,12 +19,12 @@ const conversationNotFound = {
 };
 const messageNotFound = { 404: 'No such message that the caller can see (`SERVICE_MESSAGE_NOT_FOUND`).' };
 
-const threadQuery = z.strictObject({
+export const threadQuery = z.strictObject({
   limit: limitSchema,
   after: cursorSchema,
   userId: z.string().min(1).max(128).optional().meta({ description: 'API key only: whose own reactions to mark.' }),
 });
-const threadSchema = z
+export const threadSchema = z
   .object({ parent: messageSchema, data: z.array(messageSchema), nextCursor: z.string().nullable() })
   .meta({ id: 'Thread' });
 

@@ -1,0 +1,69 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import type { Environment } from '../../sdk/index.js';
+import { environmentOption, parseLimit, projectOption } from '../arguments.js';
+import { action } from '../context.js';
+import type { CliIo } from '../io.js';
+import { formatTime } from '../output.js';
+
+export function registerRoomCommands(program: Command, io: CliIo): void {
+  const rooms = program.command('rooms').description('List and create rooms (one environment each)');
+
+  rooms
+    .command('list')
+    .description('List the rooms of one environment, newest first, with live participant counts')
+    .addOption(environmentOption('the environment to list (default development)'))
+    .addOption(projectOption())
+    .option('--limit <n>', 'how many rooms (default 50)', parseLimit)
+    .option('--cursor <cursor>', 'the next page: the nextCursor of the previous one')
+    .action(
+      action(
+        io,
+        async (ctx, flags: { environment?: Environment; project?: string; limit?: number; cursor?: string }) => {
+          const environment = flags.environment ?? 'development';
+          const page = await ctx
+            .client()
+            .rooms.list(ctx.projectId(flags.project), { environment, limit: flags.limit, cursor: flags.cursor });
+          ctx.out.table(
+            page,
+            page.data,
+            [
+              { header: 'id', value: (r) => r.id },
+              { header: 'name', value: (r) => r.name },
+              { header: 'participants', value: (r) => String(r.participantCount) },
+              { header: 'created', value: (r) => formatTime(r.createdAt) },
+            ],
+            `No ${environment} rooms.`,
+          );
+          if (page.nextCursor) ctx.out.note(`More: --cursor ${page.nextCursor}`);
+        },
+      ),
+    );
+
+  rooms
+    .command('create')
+    .description('Create a room')
+    .argument('<name>', 'unique within the environment')
+    .option('--max-participants <n>', 'refuse joins beyond this (1 to 100)', (v) => {
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || n < 1 || n > 100) throw new InvalidArgumentError('Give a whole number from 1 to 100.');
+      return n;
+    })
+    .addOption(environmentOption('the room’s environment (default development)'))
+    .addOption(projectOption())
+    .action(
+      action(
+        io,
+        async (ctx, name: string, flags: { environment?: Environment; project?: string; maxParticipants?: number }) => {
+          const environment = flags.environment ?? 'development';
+          const room = await ctx
+            .client()
+            .rooms.create(
+              ctx.projectId(flags.project),
+              { name, ...(flags.maxParticipants ? { maxParticipants: flags.maxParticipants } : {}) },
+              { environment },
+            );
+          ctx.out.result(room, () => `Created ${environment} room "${room.name}" (${room.id}).`);
+        },
+      ),
+    );
+}

@@ -1,0 +1,354 @@
+import { ChatResources } from './chat/resources.js';
+import type { ClientOptions } from './transport.js';
+import { Transport } from './transport.js';
+import type { Message } from './types.js';
+
+/** The server's realtime event types (see `server/chat/realtime/protocol.ts`). */
+export type ChatEventType =
+  | 'message.created'
+  | 'message.updated'
+  | 'message.deleted'
+  | 'reaction.added'
+  | 'reaction.removed'
+  | 'read.updated'
+  | 'typing.started'
+  | 'typing.stopped'
+  | 'presence.changed'
+  | 'member.added'
+  | 'member.removed'
+  | 'conversation.created';
+
+/** A message as realtime events carry it; `cursor` is for `messages.list(id, {after})`. */
+export interface RealtimeMessage {
+  id: string;
+  roomId: string;
+  senderId: string;
+  text: string | null;
+  parentId: string | null;
+  deleted: boolean;
+  createdAt: string;
+  editedAt: string | null;
+  /** Absent on messages replayed by catch-up from the REST list. */
+  cursor?: string;
+}
+
+export type MessageEventType = 'message.created' | 'message.updated' | 'message.deleted';
+
+/** One realtime event. `caughtUp` marks a `message.created` replayed after a reconnect. */
+export type ChatEvent<T extends ChatEventType = ChatEventType> = T extends MessageEventType
+  ? { type: T; conversationId: string; data: { message: RealtimeMessage }; caughtUp?: boolean }
+  : T extends 'typing.started' | 'typing.stopped'
+    ? { type: T; conversationId: string; data: { userId: string } }
+    : T extends 'presence.changed'
+      ? { type: T; conversationId: string; data: { userId: string; online: boolean; at: string } }
+      : { type: T; conversationId: string; data: Record<string, unknown> };
+
+/** Connection life cycle, next to the server's events. */
+export interface ChatLifecycleEvents {
+  connected: { connectionId: string; userId: string; conversationIds: string[]; reconnected: boolean };
+  disconnected: { code: number; reason: string };
+  reconnecting: { attempt: number; delayMs: number };
+  /** An `{type: 'error'}` frame from the server, or a failed catch-up request. */
+  error: { code: string; message: string };
+}
+
+type Listeners = { [K in ChatEventType]: ChatEvent<K> } & ChatLifecycleEvents;
+
+/** What the client needs of a WebSocket: the browser's, or `ws`'s in Node. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+export type WebSocketConstructor = new (url: string) => WebSocketLike;
+
+export interface ReconnectOptions {
+  /** First delay (default 500 ms); doubled after each failed attempt… */
+  initialDelayMs?: number;
+  /** …up to this (default 30 s). Each delay is jittered to between half and all of it. */
+  maxDelayMs?: number;
+  /** Give up after this many attempts in a row (default: never). */
+  maxAttempts?: number;
+}
+
+export interface ChatClientOptions extends ClientOptions {
+  /** A chat token from your backend (`ServerClient.chatTokens.create`). */
+  token: string;
+  /** The WebSocket class; the global one by default (browsers, Node 22+). Pass `ws`'s in Node 20. */
+  WebSocket?: WebSocketConstructor;
+  /** Reconnect with exponential backoff and jitter (the default), or `false` to stay closed. */
+  reconnect?: ReconnectOptions | false;
+  /** Called with each new socket: lets tests drop the connection (`socket.terminate()`). */
+  onSocket?: (socket: WebSocketLike) => void;
+}
+
+const OPEN = 1;
+/** Close codes after which reconnecting cannot help: bad request, invalid or expired token. */
+const FATAL_CLOSE_CODES = new Set([4400, 4401]);
+const SEEN_LIMIT = 2000;
+
+/**
+ * For end-user apps, with a chat token: the chat REST calls as the token's user, and the realtime
+ * socket with typed events. On a dropped connection it reconnects with backoff; once back, it
+ * lists, per conversation, the messages after the last cursor it received and emits them as
+ * `message.created` (with `caughtUp: true`) before any live event, each message exactly once.
+ * Browser-safe: `fetch` and `WebSocket` only.
+ */
+export class ChatClient extends ChatResources {
+  private readonly transport: Transport;
+  private readonly WebSocketImpl: WebSocketConstructor | undefined;
+  private readonly reconnectOptions: Required<ReconnectOptions> | false;
+  private readonly onSocket: ((socket: WebSocketLike) => void) | undefined;
+  private readonly listeners = new Map<string, Set<(event: never) => void>>();
+  private socket: WebSocketLike | undefined;
+  private closedByUser = false;
+  private everConnected = false;
+  private attempts = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** conversationId → the cursor of the newest message received. */
+  private readonly cursors = new Map<string, string>();
+  /** When the first connection opened: what catch-up looks back to in conversations with no cursor. */
+  private firstConnectedAt: number | undefined;
+  /** Ids of `message.created` already emitted (bounded), for exactly-once delivery. */
+  private readonly seen = new Set<string>();
+  /** Live events held back while catch-up runs. */
+  private buffer: Record<string, unknown>[] | undefined;
+
+  constructor(options: ChatClientOptions) {
+    const transport = new Transport(options, options.token);
+    super(transport);
+    this.transport = transport;
+    this.WebSocketImpl =
+      options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket ?? undefined;
+    this.reconnectOptions =
+      options.reconnect === false
+        ? false
+        : {
+            initialDelayMs: options.reconnect?.initialDelayMs ?? 500,
+            maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000,
+            maxAttempts: options.reconnect?.maxAttempts ?? Number.POSITIVE_INFINITY,
+          };
+    this.onSocket = options.onSocket;
+  }
+
+  get baseUrl(): string {
+    return this.transport.baseUrl;
+  }
+
+  /** True while the realtime socket is open. */
+  get connected(): boolean {
+    return this.socket?.readyState === OPEN;
+  }
+
+  /** Listens to one event type; answers a function that stops listening. */
+  on<K extends keyof Listeners>(type: K, listener: (event: Listeners[K]) => void): () => void {
+    let set = this.listeners.get(type);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(type, set);
+    }
+    set.add(listener as (event: never) => void);
+    return () => set.delete(listener as (event: never) => void);
+  }
+
+  /** Opens the realtime socket; resolves on the server's `connected` frame. */
+  connect(): Promise<ChatLifecycleEvents['connected']> {
+    this.closedByUser = false;
+    return new Promise((resolve, reject) => {
+      const off = this.on('connected', (event) => {
+        off();
+        offClose();
+        resolve(event);
+      });
+      const offClose = this.on('disconnected', (event) => {
+        if (this.everConnected && !FATAL_CLOSE_CODES.has(event.code)) return;
+        off();
+        offClose();
+        reject(new Error(`The realtime socket closed (${event.code} ${event.reason})`));
+      });
+      this.open();
+    });
+  }
+
+  /** Says the user is typing (the server stops it by itself after a few seconds). */
+  typing(conversationId: string): boolean {
+    return this.send({ type: 'typing.start', conversationId });
+  }
+
+  stopTyping(conversationId: string): boolean {
+    return this.send({ type: 'typing.stop', conversationId });
+  }
+
+  /** Marks a message (and everything before it) read, over the socket. */
+  markRead(messageId: string): boolean {
+    return this.send({ type: 'read', messageId });
+  }
+
+  /** Closes the socket for good: no reconnect. */
+  close(): void {
+    this.closedByUser = true;
+    clearTimeout(this.timer);
+    this.socket?.close(1000, 'client closed');
+    this.socket = undefined;
+  }
+
+  private send(message: Record<string, unknown>): boolean {
+    if (this.socket?.readyState !== OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  private emit(type: string, event: unknown): void {
+    for (const listener of this.listeners.get(type) ?? []) (listener as (event: unknown) => void)(event);
+  }
+
+  private open(): void {
+    if (!this.WebSocketImpl)
+      throw new Error(
+        'No WebSocket here: pass one as the `WebSocket` option (in Node 20: `import WebSocket from "ws"`).',
+      );
+    const url = `${this.realtimeBase()}/v1/realtime?access_token=${encodeURIComponent(this.transport.credential ?? '')}`;
+    const socket = new this.WebSocketImpl(url);
+    this.socket = socket;
+    this.onSocket?.(socket);
+    socket.onmessage = (ev) => {
+      if (this.socket !== socket) return;
+      let frame: Record<string, unknown>;
+      try {
+        frame = JSON.parse(String(ev.data)) as Record<string, unknown>;
+      } catch {
+        return;
+      }
+      this.receive(frame);
+    };
+    socket.onerror = () => undefined;
+    socket.onclose = (ev) => {
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      this.buffer = undefined;
+      this.emit('disconnected', { code: ev.code, reason: ev.reason });
+      if (!this.closedByUser && !FATAL_CLOSE_CODES.has(ev.code)) this.scheduleReconnect();
+    };
+  }
+
+  private realtimeBase(): string {
+    const base = this.transport.baseUrl || (globalThis as { location?: { origin: string } }).location?.origin || '';
+    return base.replace(/^http/, 'ws');
+  }
+
+  private scheduleReconnect(): void {
+    const options = this.reconnectOptions;
+    if (!options || this.attempts >= options.maxAttempts) return;
+    const ceiling = Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** this.attempts);
+    const delayMs = Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+    this.attempts += 1;
+    this.emit('reconnecting', { attempt: this.attempts, delayMs });
+    this.timer = setTimeout(() => {
+      if (!this.closedByUser) this.open();
+    }, delayMs);
+  }
+
+  private receive(frame: Record<string, unknown>): void {
+    if (frame.type === 'connected') {
+      const reconnected = this.everConnected;
+      this.everConnected = true;
+      this.attempts = 0;
+      const event = {
+        connectionId: String(frame.connectionId),
+        userId: String(frame.userId),
+        conversationIds: (frame.conversationIds as string[]) ?? [],
+        reconnected,
+      };
+      if (!reconnected) {
+        this.firstConnectedAt = Date.now();
+        this.emit('connected', event);
+        return;
+      }
+      this.buffer = [];
+      const socket = this.socket;
+      void this.catchUp(event.conversationIds).finally(() => {
+        if (this.socket !== socket) return;
+        const held = this.buffer ?? [];
+        this.buffer = undefined;
+        this.emit('connected', event);
+        for (const f of held) this.dispatch(f);
+      });
+      return;
+    }
+    if (frame.type === 'pong') return;
+    if (frame.type === 'error') {
+      this.emit('error', { code: String(frame.code), message: String(frame.message) });
+      return;
+    }
+    if (this.buffer) this.buffer.push(frame);
+    else this.dispatch(frame);
+  }
+
+  private dispatch(frame: Record<string, unknown>): void {
+    const type = String(frame.type);
+    const conversationId = String(frame.conversationId);
+    const data = (frame.data ?? {}) as Record<string, unknown>;
+    const message = data.message as RealtimeMessage | undefined;
+    if (message && type.startsWith('message.')) {
+      if (message.cursor) this.cursors.set(conversationId, message.cursor);
+      if (type === 'message.created' && !this.remember(message.id)) return;
+    }
+    this.emit(type, { type, conversationId, data });
+  }
+
+  /** False when the id was already emitted. */
+  private remember(id: string): boolean {
+    if (this.seen.has(id)) return false;
+    this.seen.add(id);
+    if (this.seen.size > SEEN_LIMIT) this.seen.delete(this.seen.values().next().value as string);
+    return true;
+  }
+
+  private async catchUp(conversationIds: string[]): Promise<void> {
+    const all = new Set([...this.cursors.keys(), ...conversationIds]);
+    for (const conversationId of all) {
+      try {
+        await this.catchUpOne(conversationId);
+      } catch (err) {
+        this.emit('error', { code: 'CLIENT_CATCH_UP_FAILED', message: (err as Error).message });
+      }
+    }
+  }
+
+  private async catchUpOne(conversationId: string): Promise<void> {
+    let cursor = this.cursors.get(conversationId);
+    if (cursor === undefined) {
+      // Nothing received here yet: what was sent since we first connected is missed.
+      const since = this.firstConnectedAt ?? Date.now();
+      const page = await this.messages.list(conversationId, { limit: 200 });
+      for (const m of page.data) if (Date.parse(m.createdAt) >= since) this.replay(conversationId, m);
+      return;
+    }
+    for (;;) {
+      const page = await this.messages.list(conversationId, { after: cursor, limit: 200 });
+      for (const m of page.data) this.replay(conversationId, m);
+      if (!page.nextCursor) return;
+      cursor = page.nextCursor;
+      this.cursors.set(conversationId, cursor);
+    }
+  }
+
+  private replay(conversationId: string, m: Message): void {
+    if (!this.remember(m.id)) return;
+    const message: RealtimeMessage = {
+      id: m.id,
+      roomId: m.conversationId,
+      senderId: m.senderId,
+      text: m.text,
+      parentId: m.parentId,
+      deleted: m.deleted,
+      createdAt: m.createdAt,
+      editedAt: m.editedAt,
+    };
+    this.emit('message.created', { type: 'message.created', conversationId, data: { message }, caughtUp: true });
+  }
+}

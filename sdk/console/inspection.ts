@@ -1,0 +1,118 @@
+import { path, type Transport } from '../transport.js';
+import type {
+  ChatConnectionList,
+  ChatOverview,
+  CreateLiveStreamInput,
+  CreateRoomInput,
+  Environment,
+  EnvironmentInput,
+  InspectedConversationPage,
+  LiveStream,
+  LiveStreamPage,
+  PageQuery,
+  PresenceList,
+  Room,
+  RoomPage,
+  UpdateLiveStreamInput,
+} from '../types.js';
+
+type EnvPage = PageQuery & { environment?: Environment };
+
+/** Rooms of one environment of a project (development unless told otherwise). */
+export class ProjectRoomsResource {
+  constructor(private readonly transport: Transport) {}
+
+  list(projectId: string, query: EnvPage = {}): Promise<RoomPage> {
+    return this.transport.request({ method: 'GET', path: path`/v1/projects/${projectId}/rooms`, query });
+  }
+
+  create(projectId: string, input: CreateRoomInput, options: EnvironmentInput = {}): Promise<Room> {
+    return this.transport.request({
+      method: 'POST',
+      path: path`/v1/projects/${projectId}/rooms`,
+      query: { environment: options.environment },
+      body: input,
+    });
+  }
+}
+
+/** Live streams of one environment of a project. */
+export class ProjectLiveStreamsResource {
+  constructor(private readonly transport: Transport) {}
+
+  list(projectId: string, query: EnvPage = {}): Promise<LiveStreamPage> {
+    return this.transport.request({ method: 'GET', path: path`/v1/projects/${projectId}/live-streams`, query });
+  }
+
+  create(projectId: string, input: CreateLiveStreamInput, options: EnvironmentInput = {}): Promise<LiveStream> {
+    return this.transport.request({
+      method: 'POST',
+      path: path`/v1/projects/${projectId}/live-streams`,
+      query: { environment: options.environment },
+      body: input,
+    });
+  }
+
+  get(projectId: string, streamId: string, options: EnvironmentInput = {}): Promise<LiveStream> {
+    return this.transport.request({
+      method: 'GET',
+      path: path`/v1/projects/${projectId}/live-streams/${streamId}`,
+      query: { environment: options.environment },
+    });
+  }
+
+  update(
+    projectId: string,
+    streamId: string,
+    input: UpdateLiveStreamInput,
+    options: EnvironmentInput = {},
+  ): Promise<LiveStream> {
+    return this.transport.request({
+      method: 'PATCH',
+      path: path`/v1/projects/${projectId}/live-streams/${streamId}`,
+      query: { environment: options.environment },
+      body: input,
+    });
+  }
+
+  end(projectId: string, streamId: string, options: EnvironmentInput = {}): Promise<LiveStream> {
+    return this.transport.request({
+      method: 'POST',
+      path: path`/v1/projects/${projectId}/live-streams/${streamId}/end`,
+      query: { environment: options.environment },
+    });
+  }
+}
+
+/** The dashboard's view of chat: counts and metadata, never message content. */
+export class ChatInspectionResource {
+  constructor(private readonly transport: Transport) {}
+
+  overview(projectId: string, options: EnvironmentInput = {}): Promise<ChatOverview> {
+    return this.transport.request({
+      method: 'GET',
+      path: path`/v1/projects/${projectId}/chat/overview`,
+      query: { environment: options.environment },
+    });
+  }
+
+  conversations(projectId: string, query: EnvPage = {}): Promise<InspectedConversationPage> {
+    return this.transport.request({ method: 'GET', path: path`/v1/projects/${projectId}/chat/conversations`, query });
+  }
+
+  connections(projectId: string, options: EnvironmentInput = {}): Promise<ChatConnectionList> {
+    return this.transport.request({
+      method: 'GET',
+      path: path`/v1/projects/${projectId}/chat/connections`,
+      query: { environment: options.environment },
+    });
+  }
+
+  presence(projectId: string, conversationId: string, options: EnvironmentInput = {}): Promise<PresenceList> {
+    return this.transport.request({
+      method: 'GET',
+      path: path`/v1/projects/${projectId}/chat/conversations/${conversationId}/presence`,
+      query: { environment: options.environment },
+    });
+  }
+}

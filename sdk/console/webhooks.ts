@@ -1,0 +1,126 @@
+import { paginate } from '../paginate.js';
+import { path, type Transport } from '../transport.js';
+import type {
+  Environment,
+  EnvironmentInput,
+  RegisteredWebhook,
+  RegisterWebhookInput,
+  UpdateWebhookInput,
+  WebhookDeliveriesQuery,
+  WebhookDelivery,
+  WebhookDeliveryPage,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEventType,
+} from '../types.js';
+
+/** A project's webhook endpoints, each bound to one environment; calls act in development unless told otherwise. */
+export class WebhooksResource {
+  constructor(private readonly transport: Transport) {}
+
+  /** The answer's `secret` is the signing secret, shown this once. */
+  register(projectId: string, input: RegisterWebhookInput): Promise<RegisteredWebhook> {
+    return this.transport.request({ method: 'POST', path: path`/v1/projects/${projectId}/webhooks`, body: input });
+  }
+
+  list(projectId: string, options: EnvironmentInput = {}): Promise<WebhookEndpointList> {
+    return this.transport.request({
+      method: 'GET',
+      path: path`/v1/projects/${projectId}/webhooks`,
+      query: { environment: options.environment },
+    });
+  }
+
+  get(projectId: string, webhookId: string, options: EnvironmentInput = {}): Promise<WebhookEndpoint> {
+    return this.transport.request({
+      method: 'GET',
+      path: path`/v1/projects/${projectId}/webhooks/${webhookId}`,
+      query: { environment: options.environment },
+    });
+  }
+
+  update(
+    projectId: string,
+    webhookId: string,
+    input: UpdateWebhookInput,
+    options: EnvironmentInput = {},
+  ): Promise<WebhookEndpoint> {
+    return this.transport.request({
+      method: 'PATCH',
+      path: path`/v1/projects/${projectId}/webhooks/${webhookId}`,
+      query: { environment: options.environment },
+      body: input,
+    });
+  }
+
+  delete(projectId: string, webhookId: string, options: EnvironmentInput = {}): Promise<void> {
+    return this.transport.request({
+      method: 'DELETE',
+      path: path`/v1/projects/${projectId}/webhooks/${webhookId}`,
+      query: { environment: options.environment },
+    });
+  }
+
+  /** One page of an endpoint's deliveries, newest first. */
+  deliveries(
+    projectId: string,
+    webhookId: string,
+    query: WebhookDeliveriesQuery & { environment?: Environment } = {},
+  ): Promise<WebhookDeliveryPage> {
+    return this.transport.request({
+      method: 'GET',
+      path: path`/v1/projects/${projectId}/webhooks/${webhookId}/deliveries`,
+      query,
+    });
+  }
+
+  allDeliveries(
+    projectId: string,
+    webhookId: string,
+    query: Omit<WebhookDeliveriesQuery, 'cursor'> & { environment?: Environment } = {},
+  ): AsyncGenerator<WebhookDelivery, void, undefined> {
+    return paginate((cursor) => this.deliveries(projectId, webhookId, { ...query, cursor }));
+  }
+
+  delivery(
+    projectId: string,
+    webhookId: string,
+    deliveryId: string,
+    options: EnvironmentInput = {},
+  ): Promise<WebhookDelivery> {
+    return this.transport.request({
+      method: 'GET',
+      path: path`/v1/projects/${projectId}/webhooks/${webhookId}/deliveries/${deliveryId}`,
+      query: { environment: options.environment },
+    });
+  }
+
+  /** Queues the same event again (same event id) as a new delivery. */
+  resend(
+    projectId: string,
+    webhookId: string,
+    deliveryId: string,
+    options: EnvironmentInput = {},
+  ): Promise<WebhookDelivery> {
+    return this.transport.request({
+      method: 'POST',
+      path: path`/v1/projects/${projectId}/webhooks/${webhookId}/deliveries/${deliveryId}/resend`,
+      query: { environment: options.environment },
+    });
+  }
+
+  /** Queues a sample event of `type` to this endpoint. */
+  test(
+    projectId: string,
+    webhookId: string,
+    type: WebhookEventType,
+    options: EnvironmentInput = {},
+  ): Promise<WebhookDelivery> {
+    return this.transport.request({
+      method: 'POST',
+      path: path`/v1/projects/${projectId}/webhooks/${webhookId}/test`,
+      query: { environment: options.environment },
+      body: { type },
+    });
+  }
+}

@@ -1,0 +1,169 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhook } from '../../sdk/node.js';
+import { type CliUser, expectApiError, expectUsageError, ok, useCli } from '../support/cli.js';
+import { startReceiver } from '../support/webhook-receiver.js';
+
+const cli = useCli();
+
+let owner: CliUser & { projectId: string };
+beforeAll(async () => {
+  owner = await cli.withProject('Rooms and webhooks');
+});
+
+describe('switchboard rooms', () => {
+  it('creates and lists rooms per environment, with aliases and --json', async () => {
+    expect(ok(await owner.run('rooms', 'create', 'lobby'))).toMatch(/^Created development room "lobby" \(room_/);
+    const prod = await owner.json('rooms', 'create', 'stage', '--environment', 'PROD', '--max-participants', '8');
+    expect(prod).toMatchObject({ name: 'stage', environment: 'production', maxParticipants: 8 });
+    const listed = ok(await owner.run('rooms', 'list'));
+    expect(listed).toMatch(/ID\s+NAME\s+PARTICIPANTS\s+CREATED/);
+    expect(listed).toContain('lobby');
+    expect(listed).not.toContain('stage');
+    expect((await owner.json('rooms', 'list', '--environment', 'prod')).data.map((r: { id: string }) => r.id)).toEqual([
+      prod.id,
+    ]);
+    expect(ok(await owner.run('rooms', 'list', '--environment', 'stg'))).toBe('No staging rooms.\n');
+    expectApiError(await owner.run('rooms', 'create', 'lobby'), 'SERVICE_ROOM_EXISTS');
+    expectUsageError(await owner.run('rooms', 'list', '--environment', 'qa'), /Accepted values/);
+  });
+});
+
+describe('switchboard webhooks', () => {
+  it('adds (secret once, with a warning), lists, tests, lists deliveries and resends', async () => {
+    const receiver = await startReceiver();
+    try {
+      const added = await owner.run(
+        'webhooks',
+        'add',
+        receiver.url,
+        '--environment',
+        'stg',
+        '--events',
+        'room.created,message.created',
+      );
+      const out = ok(added);
+      const secret = /whsec_[A-Za-z0-9]+/.exec(out)?.[0] ?? '';
+      const id = /webhook (wh_[0-9A-Z]+)/.exec(out)?.[1] ?? '';
+      expect(secret).not.toBe('');
+      expect(out).toContain('Events: room.created, message.created');
+      expect(added.stderr).toMatch(/not shown again/);
+
+      const listed = ok(await owner.run('webhooks', 'list', '--environment', 'staging'));
+      expect(listed).toContain(id);
+      expect(listed).not.toContain(secret);
+      expect(ok(await owner.run('webhooks', 'list'))).toBe('No development webhooks.\n');
+
+      const test = await owner.json('webhooks', 'test', id, '--type', 'room.created', '--environment', 'stg');
+      expect(test).toMatchObject({ webhookId: id, eventType: 'room.created' });
+      const [request] = await receiver.waitForRequests(1);
+      expect(verifyWebhook(secret, request.headers['service-signature'] as string, request.rawBody)).toBe(true);
+
+      const deliveries = ok(await owner.run('webhooks', 'deliveries', id, '--environment', 'stg'));
+      expect(deliveries).toContain(test.id);
+      expect(deliveries).toContain('room.created');
+      const resent = ok(await owner.run('webhooks', 'resend', id, test.id, '--environment', 'stg'));
+      expect(resent).toContain(`Queued room.created ${test.eventId} again`);
+      await receiver.waitForRequests(2);
+
+      expectApiError(await owner.run('webhooks', 'deliveries', id), 'SERVICE_WEBHOOK_NOT_FOUND');
+      expectUsageError(await owner.run('webhooks', 'test', id), /--type/);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+/** Starts a long-running command; resolves when stderr matches `ready`. */
+function start(user: CliUser, args: string[], ready: RegExp) {
+  const env: NodeJS.ProcessEnv = { HOME: user.home, SWITCHBOARD_URL: cli.server.url };
+  for (const [k, v] of Object.entries(process.env)) if (!/^(SWITCHBOARD_|XDG_|HOME$)/.test(k)) env[k] = v;
+  const child = spawn(process.execPath, [resolve('dist/cli/index.js'), ...args], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (c) => {
+    output.stdout += c;
+  });
+  const readyPromise = new Promise<string>((res, rej) => {
+    child.stderr.on('data', (c) => {
+      output.stderr += c;
+      if (ready.test(output.stderr)) res(output.stderr);
+    });
+    child.once('close', (code) => rej(new Error(`exited ${code}: ${output.stderr}`)));
+  });
+  const exited = new Promise<number | null>((res) => child.once('close', res));
+  const waitForStdout = async (re: RegExp) => {
+    for (let i = 0; i < 500 && !re.test(output.stdout); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(output.stdout).toMatch(re);
+  };
+  return { child, output, ready: readyPromise, exited, waitForStdout };
+}
+
+async function webhookIds(environment: string): Promise<string[]> {
+  const res = await cli.api.get(`/v1/projects/${owner.projectId}/webhooks?environment=${environment}`, {
+    token: owner.account.token,
+  });
+  return res.body.data.map((w: { id: string }) => w.id);
+}
+
+describe('switchboard webhooks listen', () => {
+  it('forwards each event, re-signed with the printed secret, shows it, and removes its endpoint on Ctrl-C', async () => {
+    const target = await startReceiver('/local');
+    const run = start(owner, ['webhooks', 'listen', '--forward-to', target.url, '--environment', 'prod'], /Ready/);
+    try {
+      const stderr = await run.ready;
+      const secret = /whsec_[A-Za-z0-9]+/.exec(stderr)?.[0] ?? '';
+      const webhookId = /temporary webhook (wh_[0-9A-Z]+)/.exec(stderr)?.[1] ?? '';
+      expect(await webhookIds('production')).toContain(webhookId);
+
+      ok(await owner.run('rooms', 'create', 'forwarded', '--environment', 'prod'));
+      const [forwarded] = await target.waitForRequests(1);
+      const body = forwarded.rawBody.toString();
+      expect(forwarded.headers['service-event-type']).toBe('room.created');
+      expect(verifyWebhook(secret, forwarded.headers['service-signature'] as string, body)).toBe(true);
+      expect(JSON.parse(body)).toMatchObject({ type: 'room.created' });
+      await run.waitForStdout(/room\.created {2}evt_[0-9A-Z]+ {2}→ 200/);
+    } finally {
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(0);
+      await target.close();
+    }
+    expect(run.output.stderr).toMatch(/removed the temporary webhook/);
+    expect(await webhookIds('production')).toEqual([]);
+  }, 30_000);
+});
+
+describe('switchboard tail', () => {
+  it('shows live events as metadata only (never message text) until Ctrl-C', async () => {
+    const before = await webhookIds('staging');
+    const run = start(owner, ['tail', '--environment', 'staging'], /Tailing staging events/);
+    try {
+      await run.ready;
+      const key = await owner.json('keys', 'create', '--name', 'tail', '--environment', 'stg');
+      const headers = { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' };
+      const base = cli.server.url;
+      const conv = (await (
+        await fetch(`${base}/v1/chat/conversations`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ name: 'tailed', createdBy: 'alice' }),
+        })
+      ).json()) as { id: string };
+      await fetch(`${base}/v1/chat/conversations/${conv.id}/messages`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ text: 'top secret words', senderId: 'alice' }),
+      });
+      await run.waitForStdout(/message\.created .*senderId=alice/);
+      expect(run.output.stdout).toMatch(/conversation\.created/);
+      expect(run.output.stdout).not.toContain('top secret words');
+    } finally {
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(0);
+    }
+    expect(await webhookIds('staging')).toEqual(before);
+  }, 30_000);
+});

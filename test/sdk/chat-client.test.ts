@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import {
+  ChatClient,
+  type ChatEvent,
+  type ServerClient,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from '../../sdk/index.js';
+import { serverClient } from '../support/sdk-keys.js';
+import { useTestServer } from '../support/use-test-server.js';
+
+const t = useTestServer();
+
+async function chatClient(
+  server: ServerClient,
+  userId: string,
+  options: { onSocket?: (socket: WebSocketLike) => void; initialDelayMs?: number } = {},
+): Promise<ChatClient> {
+  const { token } = await server.chatTokens.create({ userId });
+  return new ChatClient({
+    baseUrl: t.server.url,
+    token,
+    WebSocket: WebSocket as unknown as WebSocketConstructor,
+    reconnect: { initialDelayMs: options.initialDelayMs ?? 20, maxDelayMs: 2000 },
+    onSocket: options.onSocket,
+  });
+}
+
+function waitFor<T>(check: () => T | undefined, timeoutMs = 5000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const tick = () => {
+      const value = check();
+      if (value !== undefined) return resolve(value);
+      if (Date.now() - started > timeoutMs) return reject(new Error('timed out'));
+      setTimeout(tick, 10);
+    };
+    tick();
+  });
+}
+
+describe('ChatClient: REST as the token’s user', () => {
+  it('creates a conversation (the caller becomes ADMIN), sends, lists and reads', async () => {
+    const { server } = await serverClient(t.server.url);
+    const alice = await chatClient(server, 'alice');
+    const conv = await alice.conversations.create({ name: 'mine', members: [{ userId: 'bob' }] });
+    expect((await alice.members.list(conv.id)).data).toContainEqual(
+      expect.objectContaining({ userId: 'alice', role: 'ADMIN' }),
+    );
+    const sent = await alice.messages.send(conv.id, { text: 'hi' });
+    expect(sent.senderId).toBe('alice');
+    expect((await alice.conversations.list()).data.map((c) => c.id)).toEqual([conv.id]);
+    await expect(alice.messages.send(conv.id, { text: 'x', senderId: 'bob' })).rejects.toMatchObject({ status: 400 });
+    const bob = await chatClient(server, 'bob');
+    expect((await bob.messages.markRead(sent.id)).lastReadMessageId).toBe(sent.id);
+  });
+});
+
+describe('ChatClient: realtime', () => {
+  it('gets typed events, sends typing and read over the socket, and closes for good', async () => {
+    const { server } = await serverClient(t.server.url);
+    const conv = await server.conversations.create({ name: 'live', createdBy: 'alice', members: [{ userId: 'bob' }] });
+    const alice = await chatClient(server, 'alice');
+    const bob = await chatClient(server, 'bob');
+    const connected = await bob.connect();
+    expect(connected).toMatchObject({ userId: 'bob', conversationIds: [conv.id], reconnected: false });
+    await alice.connect();
+
+    const created: ChatEvent<'message.created'>[] = [];
+    const typing: string[] = [];
+    bob.on('message.created', (e) => created.push(e));
+    bob.on('typing.started', (e) => typing.push(e.data.userId));
+    const sent = await alice.messages.send(conv.id, { text: 'hello bob' });
+    await waitFor(() => created[0]);
+    expect(created[0]).toMatchObject({
+      conversationId: conv.id,
+      data: { message: { id: sent.id, text: 'hello bob' } },
+    });
+    expect(typeof created[0].data.message.cursor).toBe('string');
+
+    expect(alice.typing(conv.id)).toBe(true);
+    await waitFor(() => typing[0]);
+    expect(typing).toEqual(['alice']);
+
+    expect(bob.markRead(sent.id)).toBe(true);
+    let state: Awaited<ReturnType<typeof bob.conversations.readState>> | undefined;
+    for (let i = 0; i < 100 && state?.lastReadMessageId !== sent.id; i++) {
+      state = await bob.conversations.readState(conv.id);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(state?.lastReadMessageId).toBe(sent.id);
+    alice.close();
+    bob.close();
+    expect(bob.connected).toBe(false);
+    expect(bob.markRead(sent.id)).toBe(false);
+  }, 20_000);
+
+  it('reconnects after a dropped connection and delivers the missed messages exactly once, in order', async () => {
+    const { server } = await serverClient(t.server.url);
+    const seen = await server.conversations.create({ name: 'seen', createdBy: 'alice', members: [{ userId: 'bob' }] });
+    const quiet = await server.conversations.create({
+      name: 'quiet',
+      createdBy: 'alice',
+      members: [{ userId: 'bob' }],
+    });
+    let socket: WebSocketLike | undefined;
+    // The first retry comes 250–500 ms after the drop: long after the missed messages are sent.
+    const bob = await chatClient(server, 'bob', { onSocket: (s) => (socket = s), initialDelayMs: 500 });
+    const events: { id: string; text: string | null; caughtUp: boolean; conversationId: string }[] = [];
+    const lifecycle: string[] = [];
+    bob.on('message.created', (e) =>
+      events.push({
+        id: e.data.message.id,
+        text: e.data.message.text,
+        caughtUp: !!e.caughtUp,
+        conversationId: e.conversationId,
+      }),
+    );
+    bob.on('disconnected', () => lifecycle.push('disconnected'));
+    bob.on('reconnecting', (e) => lifecycle.push(`reconnecting ${e.attempt}`));
+    bob.on('connected', (e) => lifecycle.push(e.reconnected ? 'reconnected' : 'connected'));
+    await bob.connect();
+
+    await server.messages.send(seen.id, { text: 'm1', senderId: 'alice' });
+    await waitFor(() => events[0]);
+
+    // Drop the connection, and keep it down while messages are sent.
+    const dropped = new Promise<void>((resolve) => {
+      const off = bob.on('disconnected', () => {
+        off();
+        resolve();
+      });
+    });
+    const reconnected = new Promise<void>((resolve) => {
+      const off = bob.on('connected', (e) => {
+        if (e.reconnected) {
+          off();
+          resolve();
+        }
+      });
+    });
+    (socket as unknown as WebSocket).terminate();
+    await dropped;
+    await server.messages.send(seen.id, { text: 'm2', senderId: 'alice' });
+    await server.messages.send(seen.id, { text: 'm3', senderId: 'alice' });
+    await server.messages.send(quiet.id, { text: 'q1', senderId: 'alice' });
+    await reconnected;
+    await server.messages.send(seen.id, { text: 'm4', senderId: 'alice' });
+    await waitFor(() => events.find((e) => e.text === 'm4'));
+    await new Promise((r) => setTimeout(r, 100));
+
+    const texts = events.map((e) => e.text);
+    expect(texts.filter((x) => x === 'm1' || x === 'm2' || x === 'm3' || x === 'm4')).toEqual(['m1', 'm2', 'm3', 'm4']);
+    expect(texts.filter((x) => x === 'q1')).toEqual(['q1']);
+    expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+    expect(
+      events
+        .filter((e) => e.caughtUp)
+        .map((e) => e.text)
+        .sort(),
+    ).toEqual(['m2', 'm3', 'q1']);
+    expect(lifecycle[0]).toBe('connected');
+    expect(lifecycle).toContain('disconnected');
+    expect(lifecycle).toContain('reconnecting 1');
+    expect(lifecycle).toContain('reconnected');
+    bob.close();
+  }, 20_000);
+
+  it('rejects connect with an invalid token and does not retry', async () => {
+    const client = new ChatClient({
+      baseUrl: t.server.url,
+      token: 'not-a-token',
+      WebSocket: WebSocket as unknown as WebSocketConstructor,
+    });
+    const retries: number[] = [];
+    client.on('reconnecting', (e) => retries.push(e.attempt));
+    await expect(client.connect()).rejects.toThrow(/4401/);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(retries).toEqual([]);
+  });
+});
