@@ -7,7 +7,8 @@
  * the very code being measured. The output is information, not a test: the exit code is 0 whatever
  * the figures, and non-zero only when the benchmark could not run or its figures would be meaningless.
  * Settings: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_LOGIN_CONNECTIONS, BENCH_LOGIN_DURATION,
- * BENCH_CPU_PROF (see bench/config.ts).
+ * BENCH_CPU_PROF (see bench/config.ts); BENCH_ONLY=observability runs only the observability overhead
+ * comparison (bench/observability.ts, BENCH_OBSERVABILITY_ROUNDS).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import { killAllServers, spawnServer } from './child.js';
 import { type BenchConfig, readConfig } from './config.js';
 import { type LoadOptions, type Measurement, measure } from './load.js';
+import { runObservabilityBench } from './observability.js';
 import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './report.js';
 import { formatLatency, type LatencyResult, measureEcho, measureRelay, measureTokenMinting } from './rtc.js';
 import { createCredentials } from './setup.js';
@@ -142,6 +144,11 @@ async function main(): Promise<void> {
   // Server and load generator already share the cores; anything else running skews req/s.
   if (busy >= 1) progress(`Note: load average ${busy.toFixed(1)} before starting: req/s will be noisy.`);
 
+  // BENCH_ONLY=observability: only what observability recording costs (bench/observability.ts).
+  if (process.env.BENCH_ONLY === 'observability') {
+    await runObservabilityBench(config, load);
+    return;
+  }
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-bench-'));
   // Ctrl-C (or a kill) skips `finally`: kill the servers and delete the data ourselves.
   const interrupted = (signal: NodeJS.Signals) => {
@@ -158,6 +165,7 @@ async function main(): Promise<void> {
     const switchboard = await measureSwitchboard(config, load, dataDir);
     requireAllOk(switchboard.keyAuth);
     printReport(plain, echo, switchboard);
+    await runObservabilityBench(config, load);
     if (config.cpuProfDir) console.log(`\nServer CPU profiles (.cpuprofile) written to ${config.cpuProfDir}`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
