@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   addMember,
@@ -10,6 +12,7 @@ import {
 import { type Client, client } from '../support/http.js';
 import { manualClock, startTestServer, type TestServer } from '../support/server.js';
 import { connectRealtime, connectSignaling, type SocketClient } from '../support/socket-client.js';
+import { startReceiver } from '../support/webhook-receiver.js';
 
 const MINUTE = 60_000;
 // Real time (tokens are checked against it), moved to 1 s into a minute so that buckets are predictable.
@@ -242,6 +245,32 @@ describe('metrics', () => {
     expect(res.body.series.webhookDeliveries.failed.at(-1).value).toBe(0);
   });
 
+  it('counts webhook delivery attempts by outcome, in metrics and usage', async () => {
+    const { project, owner, keys, get } = await setup();
+    const receiver = await startReceiver();
+    try {
+      const hook = await api.post(`/v1/projects/${project.id}/webhooks`, {
+        token: owner.token,
+        body: { url: receiver.url, environment: 'development', events: ['room.created'] },
+      });
+      expect(hook.status).toBe(201);
+      await createRoom(api, keys.development);
+      await server.runDueWebhooks();
+      receiver.reply({ status: 500 });
+      await createRoom(api, keys.development);
+      await server.runDueWebhooks();
+      await receiver.waitForRequests(2);
+
+      const { webhookDeliveries } = (await get('/metrics?window=5m')).body.series;
+      expect([webhookDeliveries.succeeded.at(-1).value, webhookDeliveries.failed.at(-1).value]).toEqual([1, 1]);
+      expect((await get('/usage')).body.webhookDeliveries).toBe(2);
+      const diagnostics = (await get('/diagnostics')).body;
+      expect(diagnostics.webhookQueue).toEqual({ pending: 1, oldestPendingAt: new Date(clock.now()).toISOString() });
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('accepts windows up to 24h and refuses others with 400', async () => {
     const { get } = await setup();
     expect((await get('/metrics?window=24h')).body.series.requests).toHaveLength(1440);
@@ -367,6 +396,34 @@ describe('access', () => {
 });
 
 describe('across a restart', () => {
+  it('closes, on start, the connections a process that died left open', async () => {
+    let own = await startTestServer({ clock });
+    try {
+      const ownApi = client(own.url);
+      const ctx = await projectWithKeys(ownApi);
+      const token = (await ownApi.post('/v1/chat/tokens', { token: ctx.keys.development, body: { userId: 'dee' } }))
+        .body.token;
+      const socket = connectRealtime(own.url, token);
+      const { connectionId } = await socket.next('connected');
+      own = await own.restart();
+      // As if the process had died: the row is still open in the database it left behind.
+      await own.close();
+      const db = new Database(join(own.dataDir, 'switchboard.db'));
+      db.prepare('update connection_log set disconnected_at = null, close_reason = null').run();
+      db.close();
+      own = await startTestServer({ clock, dataDir: own.dataDir });
+      const res = await client(own.url).get(`/v1/projects/${ctx.project.id}/connections/${connectionId}`, {
+        token: ctx.owner.token,
+      });
+      expect(res.body).toMatchObject({
+        disconnectedAt: new Date(clock.now()).toISOString(),
+        closeReason: 'server stopped',
+      });
+    } finally {
+      await own.dispose();
+    }
+  });
+
   it('keeps counted metrics, and no connection stays open across it', async () => {
     let own = await startTestServer({ clock });
     try {
