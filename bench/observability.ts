@@ -1,7 +1,7 @@
 /**
  * What observability recording costs the chat message POST: the same load against the server with
  * recording on (the default) and off (`observability: false`, which exists for this comparison only),
- * alternating on/off over BENCH_OBSERVABILITY_ROUNDS rounds (default 2), each on a fresh data dir so
+ * in off-on, on-off order over BENCH_OBSERVABILITY_ROUNDS rounds (default 2), each on a fresh data dir so
  * that neither side writes into a bigger database. Run alone with `BENCH_ONLY=observability npm run bench`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -74,9 +74,10 @@ export async function runObservabilityBench(config: BenchConfig, load: LoadOptio
   const off: Measurement[] = [];
   const on: Measurement[] = [];
   for (let round = 0; round < rounds; round++) {
-    // Alternating, so that a slow spell of the machine does not land on one side only.
-    off.push(await measureOnce(config, load, false));
-    on.push(await measureOnce(config, load, true));
+    // Off-on, then on-off (ABBA): a machine that slows down or speeds up during the run weighs on
+    // both sides alike instead of always on the second one.
+    const order = round % 2 === 0 ? [false, true] : [true, false];
+    for (const observed of order) (observed ? on : off).push(await measureOnce(config, load, observed));
   }
   const offAll = combine(`POST message, observability off (mean of ${rounds})`, off);
   const onAll = combine(`POST message, observability on (mean of ${rounds})`, on);

@@ -11,6 +11,7 @@ export const ERROR_RETENTION = 10_000;
 const PRUNE_ERRORS_EVERY = 500;
 /** How often counted metrics are written to the database. */
 export const METRICS_FLUSH_MS = 5_000;
+const HOUR_MS = 3_600_000;
 
 /** What the HTTP layer knows about a failed runtime request once its credential was accepted. */
 export interface FailedRequest {
@@ -96,9 +97,20 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
         .run();
   }
 
+  /** Closed connections past the usage horizon go (on start, then hourly with the flush). */
+  let lastConnectionPrune = 0;
+  function pruneConnections(now: number): void {
+    lastConnectionPrune = now;
+    db.delete(connectionLog)
+      .where(lt(connectionLog.disconnectedAt, now - METRIC_RETENTION_MS))
+      .run();
+  }
+
   function safeFlush(): void {
     try {
       metrics.flush();
+      const now = clock.now();
+      if (now - lastConnectionPrune >= HOUR_MS) pruneConnections(now);
     } catch (err) {
       logger.error({ err }, 'observability: metrics flush failed');
     }
@@ -117,9 +129,7 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
         .set({ disconnectedAt: now, closeReason: 'server stopped' })
         .where(isNull(connectionLog.disconnectedAt))
         .run();
-      db.delete(connectionLog)
-        .where(lt(connectionLog.disconnectedAt, now - METRIC_RETENTION_MS))
-        .run();
+      pruneConnections(now);
       if (!enabled) return;
       flushTimer = setInterval(safeFlush, METRICS_FLUSH_MS);
       flushTimer.unref();
