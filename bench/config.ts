@@ -19,10 +19,11 @@ export interface BenchConfig {
   /** Messages timed one after another for the relay and echo latencies (BENCH_RELAY_MESSAGES, default 2000). */
   relayMessages: number;
   /**
-   * Which parts run (BENCH_ONLY): `chat` only the chat fan-out benchmark, `core` only the earlier scenarios
-   * (key-auth GET, tokens, login, signaling relay); unset or `all`, both.
+   * Which parts run (BENCH_ONLY): `core` only the first scenarios (key-auth GET, tokens, login, signaling
+   * relay), `chat` only the chat fan-out benchmark, `observability` only the recording-overhead comparison;
+   * unset or `all`, every part.
    */
-  only: 'all' | 'chat' | 'core';
+  only: 'all' | 'chat' | 'core' | 'observability';
   /** Realtime subscriber counts of the chat benchmark, ascending (BENCH_CHAT_SUBSCRIBERS, default `100,1000`). */
   chatSubscribers: number[];
   /** Messages timed for the post-to-receive latency at each subscriber count (BENCH_CHAT_MESSAGES, default 100). */
@@ -46,8 +47,8 @@ function readNumber(name: string, fallback: number, min: number): number {
 
 function readOnly(): BenchConfig['only'] {
   const raw = process.env.BENCH_ONLY || 'all';
-  if (raw !== 'all' && raw !== 'chat' && raw !== 'core')
-    throw new Error(`BENCH_ONLY must be chat, core or all (got "${raw}").`);
+  if (raw !== 'all' && raw !== 'chat' && raw !== 'core' && raw !== 'observability')
+    throw new Error(`BENCH_ONLY must be core, chat, observability or all (got "${raw}").`);
   return raw;
 }
 

@@ -10,7 +10,7 @@
  * the figures, and non-zero only when the benchmark could not run or its figures would be meaningless.
  * Settings: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_LOGIN_CONNECTIONS, BENCH_LOGIN_DURATION,
  * BENCH_RELAY_MESSAGES, BENCH_ONLY, BENCH_CHAT_SUBSCRIBERS, BENCH_CHAT_MESSAGES, BENCH_CHAT_RATE,
- * BENCH_CPU_PROF (see bench/config.ts).
+ * BENCH_OBSERVABILITY_ROUNDS, BENCH_CPU_PROF (see bench/config.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import { measureChat, printChatReport } from './chat.js';
 import { killAllServers, spawnServer } from './child.js';
 import { type BenchConfig, readConfig } from './config.js';
 import { type LoadOptions, type Measurement, measure } from './load.js';
+import { runObservabilityBench } from './observability.js';
 import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './report.js';
 import { formatLatency, type LatencyResult, measureEcho, measureRelay, measureTokenMinting } from './rtc.js';
 import { createCredentials } from './setup.js';
@@ -148,6 +149,11 @@ async function main(): Promise<void> {
   // Server and load generator already share the cores; anything else running skews req/s.
   if (busy >= 1) progress(`Note: load average ${busy.toFixed(1)} before starting: req/s will be noisy.`);
 
+  // BENCH_ONLY=observability: only what observability recording costs (bench/observability.ts).
+  if (config.only === 'observability') {
+    await runObservabilityBench(config, load);
+    return;
+  }
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-bench-'));
   // Ctrl-C (or a kill) skips `finally`: kill the servers and delete the data ourselves.
   const interrupted = (signal: NodeJS.Signals) => {
@@ -158,7 +164,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   try {
     // One server at a time: two would share the 2 cores and slow each other down.
-    if (config.only !== 'chat') {
+    if (config.only === 'all' || config.only === 'core') {
       const plain = await measurePlain(config, load);
       requireAllOk(plain);
       const echo = await measureWsEcho(config);
@@ -166,12 +172,13 @@ async function main(): Promise<void> {
       requireAllOk(switchboard.keyAuth);
       printReport(plain, echo, switchboard);
     }
-    if (config.only !== 'core') {
+    if (config.only === 'all' || config.only === 'chat') {
       // A data dir of its own: the chat figures must not depend on what the scenarios above stored.
       const chatDir = join(dataDir, 'chat');
       mkdirSync(chatDir);
       printChatReport(await measureChat(config, load, chatDir));
     }
+    if (config.only === 'all') await runObservabilityBench(config, load);
     if (config.cpuProfDir) console.log(`\nServer CPU profiles (.cpuprofile) written to ${config.cpuProfDir}`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -16,7 +16,14 @@ import { WebSocketServer } from 'ws';
 import { startServer } from '../server/index.js';
 import { RAW_MESSAGES_PATH } from './config.js';
 
-export type ServerKind = 'plain' | 'switchboard' | 'ws-echo' | 'raw-insert' | 'raw-broadcast';
+/** `switchboard-unobserved`: the real server with observability recording off (bench/observability.ts). */
+export type ServerKind =
+  | 'plain'
+  | 'switchboard'
+  | 'switchboard-unobserved'
+  | 'ws-echo'
+  | 'raw-insert'
+  | 'raw-broadcast';
 
 /** Sent once, when the server listens. */
 export interface ReadyMessage {
@@ -127,8 +134,8 @@ async function startRawChat(dbFile: string, broadcast: boolean): Promise<Running
 }
 
 /** The real server, as the tests start it; the parent owns (creates and deletes) the data dir. */
-function startSwitchboard(dataDir: string): Promise<Running> {
-  return startServer({ dataDir, port: 0, host: '127.0.0.1', logger: pino({ level: 'silent' }) });
+function startSwitchboard(dataDir: string, observability = true): Promise<Running> {
+  return startServer({ dataDir, port: 0, host: '127.0.0.1', logger: pino({ level: 'silent' }), observability });
 }
 
 async function main(): Promise<void> {
@@ -137,6 +144,7 @@ async function main(): Promise<void> {
   let running: Running;
   if (kind === 'plain') running = await startPlain();
   else if (kind === 'switchboard' && dataDir) running = await startSwitchboard(dataDir);
+  else if (kind === 'switchboard-unobserved' && dataDir) running = await startSwitchboard(dataDir, false);
   else if (kind === 'ws-echo') running = await startWsEcho();
   else if ((kind === 'raw-insert' || kind === 'raw-broadcast') && dataDir)
     running = await startRawChat(dataDir, kind === 'raw-broadcast');

@@ -4,7 +4,7 @@ import type { AppContext } from './context.js';
 import { notFound } from './errors.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { homePage } from './http/home.js';
-import { registerRoutes } from './http/register-routes.js';
+import { type ObservedRequest, registerRoutes } from './http/register-routes.js';
 import { requestId } from './http/request-id.js';
 import { docsRouter } from './openapi/docs.js';
 import { buildOpenApiDocument } from './openapi/document.js';
@@ -39,6 +39,17 @@ export function createApp(ctx: AppContext): Express {
   app.use((req, _res, next) => {
     next(notFound('SERVICE_ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`));
   });
-  app.use(errorMiddleware(ctx.logger));
+  app.use(
+    errorMiddleware(ctx.logger, (req, res, error) => {
+      const observed = res.locals.observed as ObservedRequest | undefined;
+      if (!observed) return;
+      ctx.services.observability.requestFailed({
+        ...observed,
+        requestId: res.locals.requestId as string,
+        method: req.method,
+        error,
+      });
+    }),
+  );
   return app;
 }

@@ -11,6 +11,7 @@ import type { AnyRoute } from './http/route.js';
 import { keyRoutes } from './keys/routes.js';
 import { liveStreamRoutes } from './live-streams/routes.js';
 import { memberRoutes } from './members/routes.js';
+import { observabilityRoutes } from './observability/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { roomRoutes } from './rooms/routes.js';
 import { telemetryRoutes } from './telemetry/routes.js';
@@ -34,4 +35,5 @@ export const routes: readonly AnyRoute[] = [
   ...liveStreamRoutes,
   ...attachmentRoutes,
   ...webhookRoutes,
+  ...observabilityRoutes,
 ];

@@ -11,6 +11,8 @@ import type { Infrastructure } from './context.js';
 import { createKeyService } from './keys/service.js';
 import { createLiveStreamService } from './live-streams/service.js';
 import { createMemberService } from './members/service.js';
+import { createObservabilityRecorder } from './observability/recorder.js';
+import { createObservabilityService } from './observability/service.js';
 import { createProjectService } from './projects/service.js';
 import { createRoomService } from './rooms/service.js';
 import { createSignalingHub } from './rtc/hub.js';
@@ -19,7 +21,8 @@ import { createTelemetryService } from './telemetry/service.js';
 import { createWebhookService } from './webhooks/service.js';
 
 /** Domain services: where the rules live. Routes only parse, authorize, call one of these, present. */
-export function createServices(infra: Infrastructure) {
+/** `observability: false` turns recording off: for the benchmark's baseline only (ServerOptions). */
+export function createServices(infra: Infrastructure, { observability = true }: { observability?: boolean } = {}) {
   const audit = createAuditService(infra);
   const rooms = createRoomService(infra, audit);
   const conversations = createConversationService(infra);
@@ -29,6 +32,7 @@ export function createServices(infra: Infrastructure) {
   const rtcTokens = createRtcTokenService(infra, rooms);
   const signaling = createSignalingHub(infra);
   const chatTokens = createChatTokenService(infra);
+  const recorder = createObservabilityRecorder(infra, { enabled: observability });
   return {
     audit,
     auth: createAuthService(infra),
@@ -48,6 +52,8 @@ export function createServices(infra: Infrastructure) {
     attachments,
     attachmentCleanup: createAttachmentCleanupJob(infra, attachments),
     webhooks: createWebhookService(infra, audit),
+    observability: recorder,
+    observabilityReads: createObservabilityService(infra, recorder.metrics),
   };
 }
 

@@ -29,6 +29,11 @@ export interface ServerOptions {
   logger?: Logger;
   /** The internal event bus; injected by tests that watch what the server emits, or emit themselves. */
   events?: EventBus;
+  /**
+   * Records connections, errors and metrics for the observability routes. Default true; `false`
+   * exists only so that the benchmark can measure what recording costs. Never turn it off otherwise.
+   */
+  observability?: boolean;
 }
 
 export interface RunningServer {
@@ -64,6 +69,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const lock = lockDataDir(options.dataDir);
   let db: Db | undefined;
   const shutDownStorage = () => {
+    // Counted metrics are written while the database is still open.
+    ctx?.services.observability.stop();
     db?.$client.close();
     lock.release();
   };
@@ -71,7 +78,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let server: Server;
   let signaling: ReturnType<typeof createSignalingEndpoint> | undefined;
   let realtime: ReturnType<typeof createRealtimeEndpoint> | undefined;
-  let ctx: AppContext;
+  let ctx: AppContext | undefined;
   try {
     db = openDatabase(options.dataDir);
     const infra: Infrastructure = {
@@ -85,7 +92,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       events: options.events ?? createEventBus(),
       version: readVersion(),
     };
-    ctx = { ...infra, services: createServices(infra) };
+    ctx = { ...infra, services: createServices(infra, { observability: options.observability }) };
+    // Before any socket can connect: rows left open by a previous run are closed first.
+    ctx.services.observability.start();
     server = createApp(ctx).listen(options.port ?? DEFAULT_PORT, host);
     signaling = createSignalingEndpoint(ctx);
     realtime = createRealtimeEndpoint(ctx);

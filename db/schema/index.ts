@@ -4,6 +4,7 @@ export * from './audit-log.js';
 export * from './chat.js';
 export * from './environment.js';
 export * from './live-streams.js';
+export * from './observability.js';
 export * from './projects.js';
 export * from './rooms.js';
 export * from './server-secrets.js';

@@ -38,6 +38,23 @@ export interface InternalEvents {
   };
   /** Every event of the public catalogue. */
   catalogue: CatalogueEvent;
+  /** A signaling participant joined or a realtime client was admitted (observability keeps the record). */
+  'connection.opened': {
+    id: string;
+    projectId: string;
+    environment: Environment;
+    kind: 'signaling' | 'realtime';
+    identity: string;
+    roomId: string | null;
+    conversationId: string | null;
+    at: number;
+  };
+  /** The connection of `connection.opened` with this id ended; code and reason as the socket closed. */
+  'connection.closed': { id: string; at: number; code: number | null; reason: string | null };
+  /** One webhook delivery attempt was recorded. */
+  'webhook.attempted': { projectId: string; environment: Environment; succeeded: boolean };
+  /** Telemetry events were accepted and stored. */
+  'telemetry.accepted': { projectId: string; environment: Environment; count: number };
 }
 
 export type InternalEventName = keyof InternalEvents;

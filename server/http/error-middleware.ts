@@ -36,7 +36,11 @@ function fromKnownCause(err: unknown): ServiceError | undefined {
  * The one place an error becomes a response: `{code, message, requestId}` with the request id also
  * in `X-Request-Id`. Anything unexpected is a 500 whose cause goes to the log, not to the client.
  */
-export function errorMiddleware(logger: Logger) {
+export function errorMiddleware(
+  logger: Logger,
+  /** Told of every error answer after it is sent (observability); its own failure is only logged. */
+  onAnswered?: (req: Request, res: Response, error: ServiceError) => void,
+) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const requestId = res.locals.requestId as string;
     let error = err instanceof ServiceError ? err : fromKnownCause(err);
@@ -48,10 +52,12 @@ export function errorMiddleware(logger: Logger) {
         `Something went wrong on our side (request ${requestId}).`,
       );
     }
-    if (res.headersSent) {
-      res.end();
-      return;
+    if (res.headersSent) res.end();
+    else res.status(error.status).json({ code: error.code, message: error.message, requestId });
+    try {
+      onAnswered?.(req, res, error);
+    } catch (recordErr) {
+      logger.warn({ err: recordErr, requestId }, 'could not record an error answer');
     }
-    res.status(error.status).json({ code: error.code, message: error.message, requestId });
   };
 }

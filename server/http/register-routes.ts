@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
+import type { EnvironmentScope } from '../../db/scope.js';
 import type { AppContext } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { authenticate } from './authenticate.js';
@@ -27,6 +28,19 @@ function readBody(req: Request): unknown {
   return req.body;
 }
 
+/** Routes called with runtime credentials: what the observability log and metrics are about. */
+const RUNTIME_AUTH = new Set<AnyRoute['auth']>(['key', 'key-or-chat', 'rtc']);
+
+/**
+ * Set on `res.locals.observed` once a runtime route's credential is accepted: from then on the
+ * request has a trustworthy project environment, and its outcome is recorded (see app.ts).
+ */
+export interface ObservedRequest {
+  scope: EnvironmentScope;
+  route: string;
+  credential: 'key' | 'chat' | 'rtc';
+}
+
 /** What a route without a body or query schema accepts: nothing (strict everywhere). */
 const NOTHING = z.strictObject({});
 
@@ -38,8 +52,14 @@ export function registerRoutes(router: Router, app: AppContext, routes: readonly
     if (seen.has(key)) throw new Error(`Route registered twice: ${key}`);
     seen.add(key);
 
+    const runtime = RUNTIME_AUTH.has(route.auth);
     router[route.method](toExpressPath(route.path), async (req: Request, res: Response) => {
       const auth = await authenticate(app, route, req);
+      let observed: ObservedRequest | undefined;
+      if (runtime && auth && 'scope' in auth) {
+        observed = { scope: auth.scope, route: route.path, credential: auth.kind };
+        res.locals.observed = observed;
+      }
       const query = parseOrThrow(route.query ?? NOTHING, req.query, 'query');
       const body = parseOrThrow(route.body ?? NOTHING, readBody(req), 'body');
       const result = await route.handler({
@@ -52,6 +72,7 @@ export function registerRoutes(router: Router, app: AppContext, routes: readonly
         req,
         res,
       });
+      if (observed) app.services.observability.requestServed(observed.scope);
       const status = route.status ?? 200;
       if (status === 204) res.status(204).end();
       else res.status(status).json(result);

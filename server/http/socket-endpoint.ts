@@ -43,7 +43,8 @@ export interface SocketEndpointOptions<Session, Message> {
    */
   admit(socket: WebSocket, req: IncomingMessage): Promise<Session | undefined>;
   onMessage(session: Session, message: Message, socket: WebSocket): void;
-  onClose(session: Session): void;
+  /** After the socket closed, with the close code and reason it closed with. */
+  onClose(session: Session, code: number, reason: string): void;
   /** The error message sent for an invalid or premature message. */
   protocolError(message: string, code: 'invalid_message' | 'not_joined'): unknown;
 }
@@ -107,7 +108,7 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
         .then((session) => {
           if (session === undefined) return;
           sessions.set(socket, session);
-          socket.once('close', () => options.onClose(session));
+          socket.once('close', (code, reason) => options.onClose(session, code, reason.toString()));
         })
         .catch((err: unknown) => {
           options.logger.error({ err }, 'socket admission failed');

@@ -14,6 +14,8 @@ import {
 import { sentMediaKinds } from './sdp.js';
 
 export interface Participant {
+  /** `conn_` id: the connection's record in the observability log. */
+  id: string;
   identity: string;
   name: string | null;
   joinedAt: number;
@@ -56,10 +58,23 @@ function refuseSdp(sender: Participant, target: Participant, message: ClientMess
  * The live participants of every room, and the relay between them. Everything here is in memory:
  * participants are connections, gone when the socket is.
  */
-export function createSignalingHub({ clock, events }: Infrastructure) {
+/** How a socket closed, when known. */
+export interface CloseInfo {
+  code: number;
+  reason: string;
+}
+
+export function createSignalingHub({ clock, ids, events }: Infrastructure) {
   const rooms = new Map<string, Map<string, Participant>>();
 
   const others = (p: Participant) => [...(rooms.get(p.room.id)?.values() ?? [])].filter((o) => o !== p);
+  const closed = (p: Participant, close: CloseInfo | undefined) =>
+    events.emit('connection.closed', {
+      id: p.id,
+      at: clock.now(),
+      code: close?.code ?? null,
+      reason: close?.reason ?? null,
+    });
   const error = (p: Participant, code: SignalingErrorCode, message: string, refused?: string) =>
     send(p.socket, { type: 'error', code, message, ...(refused ? { refused } : {}) });
 
@@ -92,7 +107,7 @@ export function createSignalingHub({ clock, events }: Infrastructure) {
     },
 
     /** Adds the participant, replacing an earlier connection of the same identity. */
-    join(participant: Omit<Participant, 'joinedAt'>, maxParticipants: number | null): Participant | 'full' {
+    join(participant: Omit<Participant, 'joinedAt' | 'id'>, maxParticipants: number | null): Participant | 'full' {
       let members = rooms.get(participant.room.id);
       const previous = members?.get(participant.identity);
       if (!previous && maxParticipants !== null && (members?.size ?? 0) >= maxParticipants) return 'full';
@@ -102,9 +117,12 @@ export function createSignalingHub({ clock, events }: Infrastructure) {
       }
       if (previous) {
         members.delete(participant.identity);
-        previous.socket.close(CLOSE.replaced, 'replaced by a new connection with the same identity');
+        const reason = 'replaced by a new connection with the same identity';
+        previous.socket.close(CLOSE.replaced, reason);
+        // Its own close event will find it no longer current: record its end here.
+        closed(previous, { code: CLOSE.replaced, reason });
       }
-      const joined: Participant = { ...participant, joinedAt: clock.now() };
+      const joined: Participant = { ...participant, id: ids.next('conn'), joinedAt: clock.now() };
       members.set(joined.identity, joined);
       const view = viewOf(joined);
       send(joined.socket, {
@@ -120,11 +138,20 @@ export function createSignalingHub({ clock, events }: Infrastructure) {
         ...joined.scope,
         data: { room: joined.room, participant: { identity: joined.identity, joinedAt: view.joinedAt, leftAt: null } },
       });
+      events.emit('connection.opened', {
+        id: joined.id,
+        ...joined.scope,
+        kind: 'signaling',
+        identity: joined.identity,
+        roomId: joined.room.id,
+        conversationId: null,
+        at: joined.joinedAt,
+      });
       return joined;
     },
 
     /** Removes the participant if it is still the room's current connection for its identity. */
-    leave(participant: Participant): void {
+    leave(participant: Participant, close?: CloseInfo): void {
       const members = rooms.get(participant.room.id);
       if (members?.get(participant.identity) !== participant) return;
       members.delete(participant.identity);
@@ -143,6 +170,7 @@ export function createSignalingHub({ clock, events }: Infrastructure) {
           },
         },
       });
+      closed(participant, close);
     },
 
     /** Relays one client message within the sender's room, enforcing the sender's rights. */
@@ -197,7 +225,7 @@ export function createSignalingHub({ clock, events }: Infrastructure) {
     closeAll(code: number, reason: string): void {
       for (const members of [...rooms.values()]) {
         for (const participant of [...members.values()]) {
-          this.leave(participant);
+          this.leave(participant, { code, reason });
           participant.socket.close(code, reason);
         }
       }

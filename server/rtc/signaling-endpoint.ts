@@ -58,7 +58,7 @@ export function createSignalingEndpoint(app: AppContext) {
     messageSchema: clientMessage,
     admit,
     onMessage: (participant, message) => app.services.signaling.handle(participant, message),
-    onClose: (participant) => app.services.signaling.leave(participant),
+    onClose: (participant, code, reason) => app.services.signaling.leave(participant, { code, reason }),
     protocolError: (message, code): ServerMessage => ({ type: 'error', code, message }),
   });
 

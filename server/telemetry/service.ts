@@ -14,7 +14,7 @@ export interface TelemetrySource extends EnvironmentScope {
   identity: string;
 }
 
-export function createTelemetryService({ db, clock, ids }: Infrastructure) {
+export function createTelemetryService({ db, clock, ids, events }: Infrastructure) {
   let sincePrune = 0;
 
   function prune(scope: EnvironmentScope): void {
@@ -37,10 +37,10 @@ export function createTelemetryService({ db, clock, ids }: Infrastructure) {
 
   return {
     /** Stores the batch tagged with the token's project, environment, room and identity. */
-    record(source: TelemetrySource, events: { type: string; at?: string; data?: Record<string, unknown> }[]): number {
+    record(source: TelemetrySource, batch: { type: string; at?: string; data?: Record<string, unknown> }[]): number {
       const receivedAt = clock.now();
       db.transaction((tx) => {
-        for (const event of events) {
+        for (const event of batch) {
           tx.insert(telemetryEvents)
             .values({
               id: ids.next('evt'),
@@ -55,12 +55,13 @@ export function createTelemetryService({ db, clock, ids }: Infrastructure) {
             .run();
         }
       });
-      sincePrune += events.length;
+      events.emit('telemetry.accepted', { ...scopeValues(source), count: batch.length });
+      sincePrune += batch.length;
       if (sincePrune >= PRUNE_EVERY) {
         sincePrune = 0;
         prune(source);
       }
-      return events.length;
+      return batch.length;
     },
   };
 }

@@ -34,7 +34,7 @@ export const subscribesTo = (endpoint: Pick<EndpointRow, 'events'>, type: string
  * The durable delivery queue in SQLite: what is queued survives a restart, and a delivery marked
  * SUCCEEDED is never sent again by the worker. Each change is one synchronous transaction.
  */
-export function createDeliveryQueue({ db, clock, ids, logger }: Infrastructure, audit: AuditService) {
+export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastructure, audit: AuditService) {
   /** The envelope of spec 2.8, serialised once: these bytes are what every attempt sends and signs. */
   function envelope(type: string, projectId: string, environment: Environment, data: Record<string, unknown>) {
     const eventId = ids.next('evt');
@@ -157,12 +157,14 @@ export function createDeliveryQueue({ db, clock, ids, logger }: Infrastructure, 
      */
     recordAttempt(deliveryId: string, outcome: AttemptOutcome): void {
       const now = clock.now();
+      let recorded: DeliveryRow | undefined;
       db.transaction((tx) => {
         const delivery = tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
         // Deleted with its endpoint or project while the attempt was in flight.
         if (!delivery) return;
         const endpoint = tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)).get();
         if (!endpoint) return;
+        recorded = delivery;
         const number = delivery.attempts + 1;
         tx.insert(webhookAttempts)
           .values({ deliveryId, number, ...outcome })
@@ -223,6 +225,8 @@ export function createDeliveryQueue({ db, clock, ids, logger }: Infrastructure, 
         });
         logger.warn({ webhookId: endpoint.id, projectId: endpoint.projectId, failures }, 'webhook endpoint disabled');
       });
+      // After the commit, like every event: metrics count attempts by outcome.
+      if (recorded) events.emit('webhook.attempted', { ...scopeValues(recorded), succeeded: isSuccess(outcome) });
     },
   };
 }

@@ -39,7 +39,7 @@ export function createRealtimeEndpoint(app: AppContext) {
     messageSchema: realtimeClientMessage,
     admit,
     onMessage: (connection, message) => app.services.realtime.handle(connection, message),
-    onClose: (connection) => app.services.realtime.disconnect(connection),
+    onClose: (connection, code, reason) => app.services.realtime.disconnect(connection, { code, reason }),
     protocolError: (message, code): RealtimeServerMessage => ({ type: 'error', code, message }),
   });
 

@@ -124,12 +124,27 @@ export function createRealtimeHub(
       const caller: ChatCaller = { kind: 'server', scope, userId };
       const conversationIds = conversations.list(caller, { limit: 200 }).rows.map((c) => c.id);
       send(connection, { type: 'connected', connectionId: connection.id, userId, conversationIds });
+      events.emit('connection.opened', {
+        id: connection.id,
+        ...scope,
+        kind: 'realtime',
+        identity: userId,
+        roomId: null,
+        conversationId: null,
+        at: connection.connectedAt,
+      });
       if (existing.size === 1) announcePresence(scope, userId, true);
       return connection;
     },
 
-    disconnect(connection: RealtimeConnection): void {
+    disconnect(connection: RealtimeConnection, close?: { code: number; reason: string }): void {
       if (closed) return;
+      events.emit('connection.closed', {
+        id: connection.id,
+        at: clock.now(),
+        code: close?.code ?? null,
+        reason: close?.reason ?? null,
+      });
       const key = userKey(connection.scope, connection.userId);
       const remaining = connections.get(key);
       remaining?.delete(connection);
@@ -202,7 +217,11 @@ export function createRealtimeHub(
         .sort((a, b) => a.connectedAt - b.connectedAt);
     },
 
-    close(): void {
+    /** Shutdown, while the database is still open: every connection's record is closed first. */
+    close(code = 1001, reason = 'server shutting down'): void {
+      for (const set of connections.values()) {
+        for (const c of set) events.emit('connection.closed', { id: c.id, at: clock.now(), code, reason });
+      }
       closed = true;
       clearInterval(sweep);
       connections.clear();

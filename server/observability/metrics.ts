@@ -1,0 +1,116 @@
+import { and, gte, lt, lte, sql } from 'drizzle-orm';
+import { metricBuckets } from '../../db/schema/observability.js';
+import { type EnvironmentScope, inScope } from '../../db/scope.js';
+import type { Infrastructure } from '../context.js';
+
+export const METRIC_NAMES = [
+  'requests',
+  'errors',
+  'messages',
+  'connections',
+  'webhook.succeeded',
+  'webhook.failed',
+  'telemetry',
+] as const;
+export type MetricName = (typeof METRIC_NAMES)[number];
+
+export const MINUTE_MS = 60_000;
+/** Buckets older than this go: long enough for the usage of the current and the previous month. */
+export const METRIC_RETENTION_MS = 62 * 24 * 60 * MINUTE_MS;
+const PRUNE_EVERY_MS = 60 * MINUTE_MS;
+
+export const minuteOf = (ms: number) => ms - (ms % MINUTE_MS);
+
+interface Pending extends EnvironmentScope {
+  name: MetricName;
+  minute: number;
+  value: number;
+}
+
+/** name → minute → value */
+export type MetricValues = Map<MetricName, Map<number, number>>;
+
+/**
+ * Per-minute counters. Counting is a map update in memory (never a database write per request);
+ * `flush()` adds what was counted to `metric_buckets` in one transaction, and reads merge the
+ * table with what is not flushed yet, so a read never lags behind the counting.
+ */
+export function createMetrics({ db, clock, logger }: Pick<Infrastructure, 'db' | 'clock' | 'logger'>) {
+  let pending = new Map<string, Pending>();
+  let lastPrune = 0;
+
+  function count(scope: EnvironmentScope, name: MetricName, n = 1): void {
+    const minute = minuteOf(clock.now());
+    const key = `${scope.projectId}\u0000${scope.environment}\u0000${name}\u0000${minute}`;
+    const entry = pending.get(key);
+    if (entry) entry.value += n;
+    else pending.set(key, { projectId: scope.projectId, environment: scope.environment, name, minute, value: n });
+  }
+
+  function flush(): void {
+    const now = clock.now();
+    if (pending.size > 0) {
+      const batch = [...pending.values()];
+      pending = new Map();
+      db.transaction((tx) => {
+        for (const row of batch) {
+          try {
+            tx.insert(metricBuckets)
+              .values(row)
+              .onConflictDoUpdate({
+                target: [metricBuckets.projectId, metricBuckets.environment, metricBuckets.name, metricBuckets.minute],
+                set: { value: sql`${metricBuckets.value} + excluded.value` },
+              })
+              .run();
+          } catch (err) {
+            // e.g. the project was deleted in between: its counts go with it, the others stay.
+            logger.warn({ err, projectId: row.projectId }, 'metric bucket not written');
+          }
+        }
+      });
+    }
+    if (now - lastPrune >= PRUNE_EVERY_MS) {
+      lastPrune = now;
+      db.delete(metricBuckets)
+        .where(lt(metricBuckets.minute, now - METRIC_RETENTION_MS))
+        .run();
+    }
+  }
+
+  /** The counts of minutes `from..to` (inclusive), table and unflushed counts together. */
+  function read(scope: EnvironmentScope, from: number, to: number): MetricValues {
+    const values: MetricValues = new Map(METRIC_NAMES.map((name) => [name, new Map()]));
+    const add = (name: string, minute: number, value: number) => {
+      const series = values.get(name as MetricName);
+      if (series) series.set(minute, (series.get(minute) ?? 0) + value);
+    };
+    const rows = db
+      .select()
+      .from(metricBuckets)
+      .where(inScope(metricBuckets, scope, and(gte(metricBuckets.minute, from), lte(metricBuckets.minute, to))))
+      .all();
+    for (const row of rows) add(row.name, row.minute, row.value);
+    for (const p of pending.values()) {
+      if (p.projectId === scope.projectId && p.environment === scope.environment && p.minute >= from && p.minute <= to)
+        add(p.name, p.minute, p.value);
+    }
+    return values;
+  }
+
+  /** Sum of one or more metrics over minutes `from..to`. */
+  function total(scope: EnvironmentScope, names: MetricName[], from: number, to: number): number {
+    const values = read(scope, from, to);
+    let sum = 0;
+    for (const name of names) for (const v of values.get(name)?.values() ?? []) sum += v;
+    return sum;
+  }
+
+  /** A deleted project's counts are dropped, not flushed (its rows are gone with it). */
+  function forgetProject(projectId: string): void {
+    for (const [key, p] of pending) if (p.projectId === projectId) pending.delete(key);
+  }
+
+  return { count, flush, read, total, forgetProject };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,179 @@
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { connectionLog, errorLog } from '../../db/schema/observability.js';
+import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
+import type { Infrastructure } from '../context.js';
+import type { ServiceError } from '../errors.js';
+import { createMetrics, METRIC_RETENTION_MS } from './metrics.js';
+
+/** Per project environment, older error records beyond this many are dropped. */
+export const ERROR_RETENTION = 10_000;
+/** How many recorded errors between two retention checks (the check costs a query). */
+const PRUNE_ERRORS_EVERY = 500;
+/** How often counted metrics are written to the database. */
+export const METRICS_FLUSH_MS = 5_000;
+const HOUR_MS = 3_600_000;
+
+/** What the HTTP layer knows about a failed runtime request once its credential was accepted. */
+export interface FailedRequest {
+  scope: EnvironmentScope;
+  requestId: string;
+  method: string;
+  /** Route pattern, e.g. `/v1/rooms/{id}`. */
+  route: string;
+  /** `key`, `chat` or `rtc`. */
+  credential: string;
+  error: ServiceError;
+}
+
+/**
+ * Records what the observability routes read: connections (from the hubs' `connection.*` events),
+ * errors of runtime routes, and per-minute counters. With `enabled: false` (the benchmark's
+ * baseline only) it records nothing; the reads still answer, empty.
+ */
+export function createObservabilityRecorder(infra: Infrastructure, { enabled }: { enabled: boolean }) {
+  const { db, clock, ids, events, logger } = infra;
+  const metrics = createMetrics(infra);
+  let errorsSincePrune = 0;
+  let flushTimer: NodeJS.Timeout | undefined;
+
+  /** A listener's failure (e.g. the database closing at shutdown) must not fail the emitter. */
+  const guarded =
+    <T>(what: string, listener: (payload: T) => void) =>
+    (payload: T) => {
+      try {
+        listener(payload);
+      } catch (err) {
+        logger.warn({ err }, `observability: could not record ${what}`);
+      }
+    };
+
+  if (enabled) {
+    events.on(
+      'connection.opened',
+      guarded('a connection', (c) => {
+        db.insert(connectionLog)
+          .values({
+            id: c.id,
+            ...scopeValues(c),
+            kind: c.kind,
+            identity: c.identity,
+            roomId: c.roomId,
+            conversationId: c.conversationId,
+            connectedAt: c.at,
+          })
+          .run();
+        metrics.count(c, 'connections');
+      }),
+    );
+    events.on(
+      'connection.closed',
+      guarded('a disconnection', (c) => {
+        db.update(connectionLog)
+          .set({ disconnectedAt: c.at, closeCode: c.code, closeReason: c.reason })
+          .where(and(eq(connectionLog.id, c.id), isNull(connectionLog.disconnectedAt)))
+          .run();
+      }),
+    );
+    events.on('chat', (e) => {
+      if (e.type === 'message.created') metrics.count(e, 'messages');
+    });
+    events.on('webhook.attempted', (e) => metrics.count(e, e.succeeded ? 'webhook.succeeded' : 'webhook.failed'));
+    events.on('telemetry.accepted', (e) => metrics.count(e, 'telemetry', e.count));
+    events.on('project.deleted', ({ projectId }) => metrics.forgetProject(projectId));
+  }
+
+  function pruneErrors(scope: EnvironmentScope): void {
+    const cutoff = db
+      .select({ id: errorLog.id })
+      .from(errorLog)
+      .where(inScope(errorLog, scope))
+      .orderBy(sql`${errorLog.id} desc`)
+      .limit(1)
+      .offset(ERROR_RETENTION - 1)
+      .get();
+    if (cutoff)
+      db.delete(errorLog)
+        .where(inScope(errorLog, scope, lt(errorLog.id, cutoff.id)))
+        .run();
+  }
+
+  /** Closed connections past the usage horizon go (on start, then hourly with the flush). */
+  let lastConnectionPrune = 0;
+  function pruneConnections(now: number): void {
+    lastConnectionPrune = now;
+    db.delete(connectionLog)
+      .where(lt(connectionLog.disconnectedAt, now - METRIC_RETENTION_MS))
+      .run();
+  }
+
+  function safeFlush(): void {
+    try {
+      metrics.flush();
+      const now = clock.now();
+      if (now - lastConnectionPrune >= HOUR_MS) pruneConnections(now);
+    } catch (err) {
+      logger.error({ err }, 'observability: metrics flush failed');
+    }
+  }
+
+  return {
+    metrics,
+
+    /**
+     * On start: connections still open in the log belong to a previous run that ended without
+     * closing them (the process died), so they end now; old closed ones beyond the usage horizon go.
+     */
+    start(): void {
+      const now = clock.now();
+      db.update(connectionLog)
+        .set({ disconnectedAt: now, closeReason: 'server stopped' })
+        .where(isNull(connectionLog.disconnectedAt))
+        .run();
+      pruneConnections(now);
+      if (!enabled) return;
+      flushTimer = setInterval(safeFlush, METRICS_FLUSH_MS);
+      flushTimer.unref();
+    },
+
+    /** At shutdown, before the database closes: what was counted is written. */
+    stop(): void {
+      clearInterval(flushTimer);
+      safeFlush();
+    },
+
+    /** A runtime request answered 2xx (the hot path: one map update). */
+    requestServed(scope: EnvironmentScope): void {
+      if (enabled) metrics.count(scope, 'requests');
+    },
+
+    /** A runtime request answered 4xx or 5xx after its credential was accepted. */
+    requestFailed(failed: FailedRequest): void {
+      if (!enabled) return;
+      metrics.count(failed.scope, 'requests');
+      metrics.count(failed.scope, 'errors');
+      db.insert(errorLog)
+        .values({
+          id: ids.next('err'),
+          ...scopeValues(failed.scope),
+          requestId: failed.requestId,
+          status: failed.error.status,
+          code: failed.error.code,
+          message: failed.error.message,
+          method: failed.method,
+          route: failed.route,
+          credential: failed.credential,
+          occurredAt: clock.now(),
+        })
+        .run();
+      if (++errorsSincePrune >= PRUNE_ERRORS_EVERY) {
+        errorsSincePrune = 0;
+        pruneErrors(failed.scope);
+      }
+    },
+
+    /** Writes counted metrics now (tests read the table through the routes, which merge anyway). */
+    flush: safeFlush,
+  };
+}
+
+export type ObservabilityRecorder = ReturnType<typeof createObservabilityRecorder>;

@@ -1,0 +1,176 @@
+import { toIso, toIsoOrNull } from '../clock.js';
+import { defineRoute } from '../http/route.js';
+import { pageOf } from '../shared/schemas.js';
+import { presentConnection, presentErrorRecord, presentSeries } from './presenter.js';
+import {
+  connectionSchema,
+  connectionsQuery,
+  diagnosticsSchema,
+  environmentOnlyQuery,
+  errorRecordSchema,
+  errorsQuery,
+  metricsQuery,
+  metricsSchema,
+  usageQuery,
+  usageSchema,
+} from './schemas.js';
+
+const tag = 'Observability';
+const scopeOf = (projectId: string, environment: 'development' | 'staging' | 'production') => ({
+  projectId,
+  environment,
+});
+
+export const observabilityRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/connections',
+    operationId: 'listConnections',
+    summary: 'List connections',
+    description:
+      'Every signaling and realtime socket of the environment, newest first; `disconnectedAt` is null while open.',
+    tag,
+    auth: 'project',
+    capability: 'project:read',
+    query: connectionsQuery,
+    response: pageOf(connectionSchema),
+    handler: ({ app, params, query }) => {
+      const page = app.services.observabilityReads.listConnections(scopeOf(params.id, query.environment), query);
+      return { data: page.rows.map(presentConnection), nextCursor: page.nextCursor };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/connections/{connectionId}',
+    operationId: 'getConnection',
+    summary: 'Get a connection',
+    tag,
+    auth: 'project',
+    capability: 'project:read',
+    query: environmentOnlyQuery,
+    response: connectionSchema,
+    errors: { 404: 'SERVICE_CONNECTION_NOT_FOUND (also for a connection of another environment)' },
+    handler: ({ app, params, query }) =>
+      presentConnection(
+        app.services.observabilityReads.getConnection(scopeOf(params.id, query.environment), params.connectionId),
+      ),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/errors',
+    operationId: 'listErrors',
+    summary: 'List errors',
+    description:
+      'The 4xx and 5xx answers of runtime routes (API key, chat or RTC credential) in the environment, newest ' +
+      'first; the newest 10,000 per environment are kept. A request refused before its credential was accepted ' +
+      'has no trustworthy environment and is not recorded.',
+    tag,
+    auth: 'project',
+    capability: 'project:read',
+    query: errorsQuery,
+    response: pageOf(errorRecordSchema),
+    handler: ({ app, params, query }) => {
+      const page = app.services.observabilityReads.listErrors(scopeOf(params.id, query.environment), query);
+      return { data: page.rows.map(presentErrorRecord), nextCursor: page.nextCursor };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/errors/{errorId}',
+    operationId: 'getError',
+    summary: 'Get an error record',
+    tag,
+    auth: 'project',
+    capability: 'project:read',
+    query: environmentOnlyQuery,
+    response: errorRecordSchema,
+    errors: { 404: 'SERVICE_ERROR_NOT_FOUND (also for a record of another environment)' },
+    handler: ({ app, params, query }) =>
+      presentErrorRecord(
+        app.services.observabilityReads.getError(scopeOf(params.id, query.environment), params.errorId),
+      ),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/metrics',
+    operationId: 'getMetrics',
+    summary: 'Get metrics',
+    description:
+      'Per-minute series (zero-filled, oldest first, the current minute last) over `window`: runtime requests ' +
+      'and errors, messages created, connections opened, webhook delivery attempts by outcome, telemetry events.',
+    tag,
+    auth: 'project',
+    capability: 'project:read',
+    query: metricsQuery,
+    response: metricsSchema,
+    handler: ({ app, params, query }) => {
+      const s = app.services.observabilityReads.metrics(scopeOf(params.id, query.environment), query.window.minutes);
+      return {
+        environment: query.environment,
+        window: query.window.text,
+        resolution: '1m' as const,
+        series: {
+          requests: presentSeries(s.requests),
+          errors: presentSeries(s.errors),
+          messages: presentSeries(s.messages),
+          connections: presentSeries(s.connections),
+          webhookDeliveries: { succeeded: presentSeries(s.webhookSucceeded), failed: presentSeries(s.webhookFailed) },
+          telemetryEvents: presentSeries(s.telemetryEvents),
+        },
+      };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/diagnostics',
+    operationId: 'getDiagnostics',
+    summary: 'Get diagnostics',
+    description:
+      'The deployment’s version, uptime, mode and database size, with this environment’s webhook queue, open ' +
+      'connections and error rate of the last 5 minutes (other projects’ traffic is not shown).',
+    tag,
+    auth: 'project',
+    capability: 'project:read',
+    query: environmentOnlyQuery,
+    response: diagnosticsSchema,
+    handler: ({ app, params, query }) => {
+      const d = app.services.observabilityReads.diagnostics(scopeOf(params.id, query.environment));
+      return {
+        version: app.version,
+        uptimeSeconds: d.uptimeSeconds,
+        mode: app.mode,
+        environment: query.environment,
+        database: { bytes: d.databaseBytes },
+        webhookQueue: { pending: d.webhookPending, oldestPendingAt: toIsoOrNull(d.oldestPendingAt) },
+        connections: d.openConnections,
+        recentErrorRate: d.recentErrorRate,
+      };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/usage',
+    operationId: 'getUsage',
+    summary: 'Get usage',
+    description:
+      'Usage of one calendar month (UTC; `?month=YYYY-MM`, default the current one): messages created, ' +
+      'connection minutes (signaling and realtime, rounded up), webhook delivery attempts, and the bytes of ' +
+      'completed attachments stored now. For the BILLING role too.',
+    tag,
+    auth: 'project',
+    capability: 'usage:read',
+    query: usageQuery,
+    response: usageSchema,
+    handler: ({ app, params, query }) => {
+      const u = app.services.observabilityReads.usage(scopeOf(params.id, query.environment), query.month);
+      return {
+        environment: query.environment,
+        period: { month: u.period.month, from: toIso(u.period.from), to: toIso(u.period.to) },
+        messages: u.messages,
+        connectionMinutes: u.connectionMinutes,
+        webhookDeliveries: u.webhookDeliveries,
+        storageBytes: u.storageBytes,
+      };
+    },
+  }),
+];

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { CONNECTION_KINDS } from '../../db/schema/observability.js';
+import { environmentSchema } from '../environments.js';
+import { cursorSchema, limitSchema } from '../shared/pagination.js';
+import { timestampSchema } from '../shared/schemas.js';
+
+const environmentParam = environmentSchema
+  .optional()
+  .default('development')
+  .meta({ description: 'Project environment (default development); unknown values are refused.' });
+
+export const connectionsQuery = z.strictObject({
+  environment: environmentParam,
+  kind: z.enum(CONNECTION_KINDS).optional().meta({ description: 'Only `signaling` or only `realtime` connections.' }),
+  limit: limitSchema,
+  cursor: cursorSchema,
+});
+
+export const errorsQuery = z.strictObject({ environment: environmentParam, limit: limitSchema, cursor: cursorSchema });
+
+export const environmentOnlyQuery = z.strictObject({ environment: environmentParam });
+
+/** The longest metrics window: 1,440 one-minute buckets per series. */
+export const MAX_WINDOW_MINUTES = 24 * 60;
+const UNIT_MINUTES = { m: 1, h: 60, d: 24 * 60 } as const;
+
+export const windowSchema = z
+  .string()
+  .regex(/^[1-9][0-9]{0,4}[mhd]$/, 'must be a number and a unit m, h or d, e.g. 15m, 1h, 24h')
+  .transform((w, ctx) => {
+    const minutes = Number(w.slice(0, -1)) * UNIT_MINUTES[w.slice(-1) as keyof typeof UNIT_MINUTES];
+    if (minutes > MAX_WINDOW_MINUTES) {
+      ctx.addIssue({ code: 'custom', message: 'must be at most 24h' });
+      return z.NEVER;
+    }
+    return { text: w, minutes };
+  })
+  .meta({ description: 'How far back: `15m`, `1h`, `24h` … at most 24h (default 1h).', example: '1h' });
+
+export const metricsQuery = z.strictObject({
+  environment: environmentParam,
+  window: windowSchema.prefault('1h'),
+});
+
+export const usageQuery = z.strictObject({
+  environment: environmentParam,
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a calendar month as YYYY-MM, e.g. 2026-01')
+    .optional()
+    .meta({ description: 'The calendar month (UTC), `YYYY-MM`; default the current one.', example: '2026-01' }),
+});
+
+export const connectionSchema = z
+  .object({
+    id: z.string().meta({ example: 'conn_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
+    kind: z.enum(CONNECTION_KINDS),
+    environment: environmentSchema,
+    identity: z.string().meta({ description: 'The RTC identity, or the chat user id.' }),
+    roomId: z.string().nullable().meta({ description: 'Signaling: the room joined.' }),
+    conversationId: z
+      .string()
+      .nullable()
+      .meta({ description: 'Null for realtime sockets, which carry every conversation of their user.' }),
+    connectedAt: timestampSchema,
+    disconnectedAt: timestampSchema.nullable().meta({ description: 'Null while the connection is open.' }),
+    closeCode: z.number().int().nullable(),
+    closeReason: z.string().nullable(),
+  })
+  .meta({ id: 'Connection' });
+
+export const errorRecordSchema = z
+  .object({
+    id: z.string().meta({ example: 'err_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
+    requestId: z.string().meta({ description: 'The `requestId` and `X-Request-Id` of the answer.' }),
+    status: z.number().int(),
+    code: z.string(),
+    message: z.string(),
+    method: z.string(),
+    route: z.string().meta({ example: '/v1/rooms/{id}', description: 'The route pattern, not the raw path.' }),
+    credential: z.enum(['key', 'chat', 'rtc']),
+    environment: environmentSchema,
+    occurredAt: timestampSchema,
+  })
+  .meta({ id: 'ErrorRecord' });
+
+const pointSchema = z.object({ at: timestampSchema, value: z.number().int() });
+const seriesSchema = z.array(pointSchema);
+
+export const metricsSchema = z
+  .object({
+    environment: environmentSchema,
+    window: z.string(),
+    resolution: z.literal('1m'),
+    series: z.object({
+      requests: seriesSchema,
+      errors: seriesSchema,
+      messages: seriesSchema,
+      connections: seriesSchema.meta({ description: 'Connections opened in the minute.' }),
+      webhookDeliveries: z.object({ succeeded: seriesSchema, failed: seriesSchema }),
+      telemetryEvents: seriesSchema,
+    }),
+  })
+  .meta({ id: 'Metrics' });
+
+export const diagnosticsSchema = z
+  .object({
+    version: z.string(),
+    uptimeSeconds: z.number().int(),
+    mode: z.enum(['local', 'production']),
+    environment: environmentSchema,
+    database: z.object({ bytes: z.number().int() }),
+    webhookQueue: z.object({ pending: z.number().int(), oldestPendingAt: timestampSchema.nullable() }),
+    connections: z.object({ signaling: z.number().int(), realtime: z.number().int() }),
+    recentErrorRate: z
+      .number()
+      .meta({ description: 'Errors per runtime request over the last 5 minutes, 0 to 1 (0 without requests).' }),
+  })
+  .meta({ id: 'Diagnostics' });
+
+export const usageSchema = z
+  .object({
+    environment: environmentSchema,
+    period: z.object({ month: z.string(), from: timestampSchema, to: timestampSchema }),
+    messages: z.number().int(),
+    connectionMinutes: z.number().int(),
+    webhookDeliveries: z.number().int(),
+    storageBytes: z.number().int(),
+  })
+  .meta({ id: 'Usage' });
