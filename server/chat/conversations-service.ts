@@ -1,9 +1,9 @@
-import { and, count, countDistinct, desc, eq, inArray, lt } from 'drizzle-orm';
+import { and, count, countDistinct, eq, inArray } from 'drizzle-orm';
 import { type ConversationRole, conversationMembers, conversations } from '../../db/schema/chat.js';
 import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
 import type { Executor, Infrastructure } from '../context.js';
 import { conflict, notFound, ServiceError } from '../errors.js';
-import { decodeCursor, toPage } from '../shared/pagination.js';
+import { newestFirstPage } from '../shared/scoped-page.js';
 import type { ChatCaller } from './caller.js';
 import { atLeast, CONVERSATION_RIGHTS, type ConversationRight, effectiveRole } from './rights.js';
 
@@ -136,31 +136,22 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
 
     /** Newest first; a chat-token user (or `userId` given by a server) sees only their conversations. */
     list(caller: ChatCaller, query: { limit: number; cursor?: string }) {
-      const before = decodeCursor(query.cursor);
       const memberOf = caller.userId;
-      const rows = db
-        .select()
-        .from(conversations)
-        .where(
-          inScope(
-            conversations,
-            caller.scope,
-            before ? lt(conversations.id, before) : undefined,
-            memberOf !== undefined
-              ? inArray(
-                  conversations.id,
-                  db
-                    .select({ id: conversationMembers.conversationId })
-                    .from(conversationMembers)
-                    .where(eq(conversationMembers.userId, memberOf)),
-                )
-              : undefined,
-          ),
-        )
-        .orderBy(desc(conversations.id))
-        .limit(query.limit + 1)
-        .all();
-      return toPage(rows, query.limit);
+      return newestFirstPage(
+        db,
+        conversations,
+        caller.scope,
+        query,
+        memberOf !== undefined
+          ? inArray(
+              conversations.id,
+              db
+                .select({ id: conversationMembers.conversationId })
+                .from(conversationMembers)
+                .where(eq(conversationMembers.userId, memberOf)),
+            )
+          : undefined,
+      );
     },
 
     update(

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import {
   type HostRole,
   type LiveStreamStatus,
@@ -16,7 +16,7 @@ import { conflict, notFound, ServiceError } from '../errors.js';
 import type { RoomService } from '../rooms/service.js';
 import type { SignalingHub } from '../rtc/hub.js';
 import type { RtcTokenService } from '../rtc/token-service.js';
-import { decodeCursor, toPage } from '../shared/pagination.js';
+import { newestFirstPage } from '../shared/scoped-page.js';
 
 export type LiveStreamRow = typeof liveStreams.$inferSelect;
 
@@ -140,15 +140,7 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
 
     /** Newest first. */
     list(scope: EnvironmentScope, query: { limit: number; cursor?: string }) {
-      const before = decodeCursor(query.cursor);
-      const rows = db
-        .select()
-        .from(liveStreams)
-        .where(inScope(liveStreams, scope, before ? lt(liveStreams.id, before) : undefined))
-        .orderBy(desc(liveStreams.id))
-        .limit(query.limit + 1)
-        .all();
-      return toPage(rows, query.limit);
+      return newestFirstPage(db, liveStreams, scope, query);
     },
 
     update(scope: EnvironmentScope, id: string, patch: { title?: string }, auditedBy?: Actor): LiveStreamRow {

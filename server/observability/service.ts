@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { asc, count, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { asc, count, eq, isNull, lt, sql } from 'drizzle-orm';
 import { DATABASE_FILE } from '../../db/connection.js';
 import { attachments } from '../../db/schema/attachments.js';
 import { type ConnectionKind, connectionLog, errorLog } from '../../db/schema/observability.js';
@@ -8,7 +8,7 @@ import { webhookDeliveries } from '../../db/schema/webhooks.js';
 import { type EnvironmentScope, inScope } from '../../db/scope.js';
 import type { Infrastructure } from '../context.js';
 import { notFound } from '../errors.js';
-import { decodeCursor, toPage } from '../shared/pagination.js';
+import { newestFirstPage } from '../shared/scoped-page.js';
 import { type Metrics, MINUTE_MS, minuteOf } from './metrics.js';
 
 export type ConnectionRow = typeof connectionLog.$inferSelect;
@@ -41,22 +41,13 @@ export function createObservabilityService({ db, clock, dataDir }: Infrastructur
 
   return {
     listConnections(scope: EnvironmentScope, query: { kind?: ConnectionKind; limit: number; cursor?: string }) {
-      const before = decodeCursor(query.cursor);
-      const rows = db
-        .select()
-        .from(connectionLog)
-        .where(
-          inScope(
-            connectionLog,
-            scope,
-            query.kind ? eq(connectionLog.kind, query.kind) : undefined,
-            before ? lt(connectionLog.id, before) : undefined,
-          ),
-        )
-        .orderBy(desc(connectionLog.id))
-        .limit(query.limit + 1)
-        .all();
-      return toPage(rows, query.limit);
+      return newestFirstPage(
+        db,
+        connectionLog,
+        scope,
+        query,
+        query.kind ? eq(connectionLog.kind, query.kind) : undefined,
+      );
     },
 
     getConnection(scope: EnvironmentScope, id: string): ConnectionRow {
@@ -70,15 +61,7 @@ export function createObservabilityService({ db, clock, dataDir }: Infrastructur
     },
 
     listErrors(scope: EnvironmentScope, query: { limit: number; cursor?: string }) {
-      const before = decodeCursor(query.cursor);
-      const rows = db
-        .select()
-        .from(errorLog)
-        .where(inScope(errorLog, scope, before ? lt(errorLog.id, before) : undefined))
-        .orderBy(desc(errorLog.id))
-        .limit(query.limit + 1)
-        .all();
-      return toPage(rows, query.limit);
+      return newestFirstPage(db, errorLog, scope, query);
     },
 
     getError(scope: EnvironmentScope, id: string): ErrorRow {

@@ -1,11 +1,11 @@
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { rooms } from '../../db/schema/rooms.js';
 import { type EnvironmentScope, inScope, inScopePrepared, scopeValues } from '../../db/scope.js';
 import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import type { Infrastructure } from '../context.js';
 import { conflict, notFound } from '../errors.js';
-import { decodeCursor, toPage } from '../shared/pagination.js';
+import { newestFirstPage } from '../shared/scoped-page.js';
 
 export type RoomRow = typeof rooms.$inferSelect;
 
@@ -71,15 +71,7 @@ export function createRoomService({ db, clock, ids, events }: Infrastructure, au
 
     /** Newest first. */
     list(scope: EnvironmentScope, query: { limit: number; cursor?: string }) {
-      const before = decodeCursor(query.cursor);
-      const rows = db
-        .select()
-        .from(rooms)
-        .where(inScope(rooms, scope, before ? lt(rooms.id, before) : undefined))
-        .orderBy(desc(rooms.id))
-        .limit(query.limit + 1)
-        .all();
-      return toPage(rows, query.limit);
+      return newestFirstPage(db, rooms, scope, query);
     },
 
     /** The room, if it is in the scope: another environment's room is as unknown as a missing one. */
