@@ -34,7 +34,7 @@ export type SubscriberReply =
   | { type: 'collect'; count: number; deliveries: number[] };
 
 const now = () => performance.timeOrigin + performance.now();
-const MARKER = /"text":"bench:([\w-]+):(\d+)"/;
+const MARKER = /"text":"bench:([\w-]+):(\d+)"/g;
 
 const sockets: WebSocket[] = [];
 let lastArrival = now();
@@ -47,12 +47,14 @@ function onData(data: WebSocket.RawData): void {
   lastArrival = arrived;
   if (run === undefined) return;
   // A string search, not JSON.parse: cheap enough that 1,000 sockets' worth of fan-out does not back up here.
+  // A frame may carry several events, one per line (the server coalesces bursts).
   const text = data.toString();
   if (!text.includes('"message.created"')) return;
-  const match = MARKER.exec(text);
-  if (!match || match[1] !== run) return;
-  count++;
-  deliveries.push(Number(match[2]), arrived);
+  for (const match of text.matchAll(MARKER)) {
+    if (match[1] !== run) continue;
+    count++;
+    deliveries.push(Number(match[2]), arrived);
+  }
 }
 
 /** Resolves once the server's first message (`connected`) arrives; rejects on a close or error before it. */
@@ -66,7 +68,7 @@ function openOne(url: string): Promise<WebSocket> {
     socket.once('error', (err) => fail(err.message));
     socket.once('close', (code, reason) => fail(`closed ${code} ${reason.toString()}`));
     socket.once('message', (data) => {
-      const first = (JSON.parse(data.toString()) as { type?: string }).type;
+      const first = (JSON.parse(data.toString().split('\n')[0]) as { type?: string }).type;
       if (first !== 'connected') {
         fail(`first message was ${first}, not connected`);
         return;

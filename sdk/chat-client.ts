@@ -217,13 +217,16 @@ export class ChatClient extends ChatResources {
     this.onSocket?.(socket);
     socket.onmessage = (ev) => {
       if (this.socket !== socket) return;
-      let frame: Record<string, unknown>;
-      try {
-        frame = JSON.parse(String(ev.data)) as Record<string, unknown>;
-      } catch {
-        return;
+      // A frame carries one message, or several separated by newlines.
+      for (const line of String(ev.data).split('\n')) {
+        let frame: Record<string, unknown>;
+        try {
+          frame = JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          continue;
+        }
+        this.receive(frame);
       }
-      this.receive(frame);
     };
     socket.onerror = () => undefined;
     socket.onclose = (ev) => {

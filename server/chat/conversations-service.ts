@@ -1,6 +1,6 @@
-import { and, count, countDistinct, eq, inArray } from 'drizzle-orm';
+import { and, count, countDistinct, eq, inArray, sql } from 'drizzle-orm';
 import { type ConversationRole, conversationMembers, conversations } from '../../db/schema/chat.js';
-import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
+import { type EnvironmentScope, inScope, inScopePrepared, scopeValues } from '../../db/scope.js';
 import type { Executor, Infrastructure } from '../context.js';
 import { conflict, notFound, ServiceError } from '../errors.js';
 import { newestFirstPage } from '../shared/scoped-page.js';
@@ -53,6 +53,28 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
       .where(and(eq(conversationMembers.conversationId, conversationId), eq(conversationMembers.userId, userId)))
       .get();
 
+  // Every message POST and realtime event runs these: prepared once.
+  const conversationInScope = db
+    .select()
+    .from(conversations)
+    .where(inScopePrepared(conversations, eq(conversations.id, sql.placeholder('conversationId'))))
+    .prepare();
+  const memberOf = db
+    .select()
+    .from(conversationMembers)
+    .where(
+      and(
+        eq(conversationMembers.conversationId, sql.placeholder('conversationId')),
+        eq(conversationMembers.userId, sql.placeholder('userId')),
+      ),
+    )
+    .prepare();
+  const membersOf = db
+    .select({ userId: conversationMembers.userId })
+    .from(conversationMembers)
+    .where(eq(conversationMembers.conversationId, sql.placeholder('conversationId')))
+    .prepare();
+
   const catalogueConversation = (c: ConversationRow) => ({
     id: c.id,
     name: c.name,
@@ -79,14 +101,10 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
      * chat-token user does not belong to, is not found (404), exactly like a missing one.
      */
     access(caller: ChatCaller, conversationId: string): ConversationAccess {
-      const conversation = db
-        .select()
-        .from(conversations)
-        .where(inScope(conversations, caller.scope, eq(conversations.id, conversationId)))
-        .get();
+      const conversation = conversationInScope.get({ ...caller.scope, conversationId });
       if (!conversation) throw conversationNotFound(conversationId);
       if (caller.kind === 'server') return { conversation, caller, role: 'SERVER' };
-      const member = findMember(db, conversationId, caller.userId);
+      const member = memberOf.get({ conversationId, userId: caller.userId });
       if (!member) throw conversationNotFound(conversationId);
       return { conversation, caller, role: effectiveRole(member.role, caller.tokenScope) };
     },
@@ -230,14 +248,9 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
       emitMember('member.removed', conversation, userId, target.role);
     },
 
-    /** Conversation ids a user belongs to in a scope (for realtime fan-out). */
+    /** The user ids of a conversation's members (for realtime fan-out). */
     memberIds(conversationId: string): string[] {
-      return db
-        .select({ userId: conversationMembers.userId })
-        .from(conversationMembers)
-        .where(eq(conversationMembers.conversationId, conversationId))
-        .all()
-        .map((m) => m.userId);
+      return membersOf.all({ conversationId }).map((m) => m.userId);
     },
 
     /** For the dashboard's inspection routes: counts only, never content. */

@@ -58,6 +58,25 @@ export function createMessageService(
     text: m.deletedAt ? null : m.text,
   });
 
+  // Every message POST runs this: prepared once.
+  const insertMessage = db
+    .insert(messages)
+    .values({
+      id: sql.placeholder('id'),
+      projectId: sql.placeholder('projectId'),
+      environment: sql.placeholder('environment'),
+      conversationId: sql.placeholder('conversationId'),
+      senderId: sql.placeholder('senderId'),
+      text: sql.placeholder('text'),
+      parentId: sql.placeholder('parentId'),
+      attachmentIds: sql.placeholder('attachmentIds'),
+      createdAt: sql.placeholder('createdAt'),
+      editedAt: sql.placeholder('editedAt'),
+      deletedAt: sql.placeholder('deletedAt'),
+    })
+    .prepare();
+  const insert = (m: MessageRow) => insertMessage.run(m);
+
   /** Replies, reaction counts and the user's own reactions for a page of messages, in three queries. */
   function decorate(rows: MessageRow[], userId: string | undefined): MessageView[] {
     if (rows.length === 0) return [];
@@ -148,12 +167,16 @@ export function createMessageService(
         editedAt: null,
         deletedAt: null,
       };
-      db.transaction((tx) => {
-        attachments.claim(tx, conversation, senderId, message.attachmentIds, message.id);
-        tx.insert(messages).values(message).run();
-      });
+      if (message.attachmentIds.length === 0) insert(message);
+      else
+        db.transaction((tx) => {
+          attachments.claim(tx, conversation, senderId, message.attachmentIds, message.id);
+          insert(message);
+        });
       publishMessage(message, 'message.created');
-      return decorate([message], undefined)[0];
+      // A new message has no replies or reactions yet: only its attachments are worth a query.
+      if (message.attachmentIds.length > 0) return decorate([message], undefined)[0];
+      return { ...message, replyCount: 0, reactionCounts: {}, ownReactions: [], attachments: [] };
     },
 
     /** Only the sender edits their text (a server may edit any); a deleted message stays deleted. */

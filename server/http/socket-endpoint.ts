@@ -10,19 +10,19 @@ export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 /** Close code for a client that stopped answering pings or could not keep up. */
 export const CLOSE_UNRESPONSIVE = 4408;
 
-/** Sends a JSON message, dropping a client whose unsent data has piled up. */
-export function sendJson(socket: WebSocket, message: unknown): void {
-  sendSerialized(socket, JSON.stringify(message));
-}
-
-/** `sendJson` for a message already serialized: a fan-out serializes once for all its recipients. */
-export function sendSerialized(socket: WebSocket, json: string): void {
-  if (socket.readyState !== socket.OPEN) return;
+/** Whether to send to this socket now: not once it closed, and a client whose unsent data piled up is dropped. */
+export function readyToSend(socket: WebSocket): boolean {
+  if (socket.readyState !== socket.OPEN) return false;
   if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
     socket.close(CLOSE_UNRESPONSIVE, 'too slow: messages were piling up');
-    return;
+    return false;
   }
-  socket.send(json);
+  return true;
+}
+
+/** Sends a JSON message, dropping a client whose unsent data has piled up. */
+export function sendJson(socket: WebSocket, message: unknown): void {
+  if (readyToSend(socket)) socket.send(JSON.stringify(message));
 }
 
 /** The credential of a socket handshake: `?access_token=` (browsers cannot set headers) or a bearer header. */

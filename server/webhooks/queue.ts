@@ -1,7 +1,7 @@
 import { and, asc, eq, lte, notInArray } from 'drizzle-orm';
 import type { Environment } from '../../db/schema/environment.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/webhooks.js';
-import { inScope, scopeValues } from '../../db/scope.js';
+import { inScopePrepared, scopeValues } from '../../db/scope.js';
 import { SYSTEM_ACTOR } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import { toIso } from '../clock.js';
@@ -75,6 +75,18 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
     return rows;
   }
 
+  /** Runs for every catalogue event (every chat message): prepared once. */
+  const enabledEndpoints = db
+    .select({
+      id: webhookEndpoints.id,
+      projectId: webhookEndpoints.projectId,
+      environment: webhookEndpoints.environment,
+      events: webhookEndpoints.events,
+    })
+    .from(webhookEndpoints)
+    .where(inScopePrepared(webhookEndpoints, eq(webhookEndpoints.enabled, true)))
+    .prepare();
+
   /** Ends the pending deliveries of an endpoint that stopped taking events (disabled). */
   function failPending(tx: Executor, endpointId: string, reason: string, now: number): void {
     tx.update(webhookDeliveries)
@@ -93,17 +105,7 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
      */
     enqueueEvent(event: CatalogueEvent): DeliveryRow[] {
       const scope = { projectId: event.projectId, environment: event.environment };
-      const endpoints = db
-        .select({
-          id: webhookEndpoints.id,
-          projectId: webhookEndpoints.projectId,
-          environment: webhookEndpoints.environment,
-          events: webhookEndpoints.events,
-        })
-        .from(webhookEndpoints)
-        .where(inScope(webhookEndpoints, scope, eq(webhookEndpoints.enabled, true)))
-        .all()
-        .filter((endpoint) => subscribesTo(endpoint, event.type));
+      const endpoints = enabledEndpoints.all(scope).filter((endpoint) => subscribesTo(endpoint, event.type));
       if (endpoints.length === 0) return [];
       const built = envelope(event.type, event.projectId, event.environment, event.data);
       return db.transaction((tx) => insertDeliveries(tx, endpoints, event.type, built));

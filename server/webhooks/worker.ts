@@ -134,12 +134,14 @@ export function createDeliveryWorker(
       running = true;
       unsubscribe = events.on('catalogue', (event) => {
         try {
+          if (queue.enqueueEvent(event).length === 0) return;
+          // Checked only when something is to be delivered: most events go to no endpoint.
           if (!isEventType(event.type)) {
             logger.warn({ type: event.type }, 'event type missing from the webhook catalogue; delivered anyway');
           } else if (!EVENT_CATALOGUE[event.type].data.safeParse(event.data).success) {
             logger.warn({ type: event.type }, 'event data does not match its catalogue shape; delivered anyway');
           }
-          if (queue.enqueueEvent(event).length > 0) kick();
+          kick();
         } catch (err) {
           // The change that emitted the event has committed; its caller must not fail for our sake.
           logger.error({ err, type: event.type }, 'could not queue webhook deliveries');

@@ -388,7 +388,7 @@ describe('access', () => {
       'SERVICE_PERMISSION_DENIED',
     );
     expectError(
-      await api.post('/v1/projects/' + project.id + '/rooms', { token: viewer.token, body: { name: 'x' } }),
+      await api.post(`/v1/projects/${project.id}/rooms`, { token: viewer.token, body: { name: 'x' } }),
       403,
       'SERVICE_PERMISSION_DENIED',
     );

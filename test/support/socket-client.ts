@@ -25,13 +25,16 @@ export function connectSocket(baseUrl: string, path: string, token?: string): So
   const consumed = new Set<unknown>();
   const waiters: { type: string; resolve: (m: any) => void }[] = [];
   socket.on('message', (data) => {
-    const message = JSON.parse(data.toString());
-    received.push(message);
-    const waiter = waiters.find((w) => w.type === message.type);
-    if (waiter) {
-      waiters.splice(waiters.indexOf(waiter), 1);
-      consumed.add(message);
-      waiter.resolve(message);
+    // A realtime frame may carry several messages, one per line.
+    for (const line of data.toString().split('\n')) {
+      const message = JSON.parse(line);
+      received.push(message);
+      const waiter = waiters.find((w) => w.type === message.type);
+      if (waiter) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        consumed.add(message);
+        waiter.resolve(message);
+      }
     }
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {

@@ -3,11 +3,11 @@ import type { EnvironmentScope } from '../../../db/scope.js';
 import { toIso } from '../../clock.js';
 import type { Infrastructure } from '../../context.js';
 import { ServiceError } from '../../errors.js';
-import { sendJson, sendSerialized } from '../../http/socket-endpoint.js';
 import type { ChatCaller } from '../caller.js';
 import type { ConversationService } from '../conversations-service.js';
 import type { EngagementService } from '../engagement-service.js';
 import type { MessageService } from '../messages-service.js';
+import { createRealtimeOutbox } from './outbox.js';
 import type { RealtimeClientMessage, RealtimeServerMessage } from './protocol.js';
 
 /** Typing stops by itself this long after the last `typing.start`. */
@@ -42,7 +42,9 @@ export function createRealtimeHub(
   /** conversationId → userId → typing expiry (clock time). */
   const typing = new Map<string, Map<string, number>>();
 
-  const send = (connection: RealtimeConnection, message: RealtimeServerMessage) => sendJson(connection.socket, message);
+  const outbox = createRealtimeOutbox();
+  const send = (connection: RealtimeConnection, message: RealtimeServerMessage) =>
+    outbox.push(connection.socket, outbox.encode(message));
   const connectionsOf = (scope: EnvironmentScope, userId: string) =>
     connections.get(userKey(scope, userId)) ?? new Set();
   const isOnline = (scope: EnvironmentScope, userId: string) => connectionsOf(scope, userId).size > 0;
@@ -58,13 +60,13 @@ export function createRealtimeHub(
     const recipients = new Set([...conversations.memberIds(conversationId), ...alsoTo]);
     // A presence change is news to the others, not to the user it is about.
     if (except !== undefined) recipients.delete(except);
-    // Serialized once, not once per socket: with 1,000 connected members that was most of the fan-out's own cost.
-    let json: string | undefined;
+    // Serialized once for all recipients, and only if one of them is connected.
+    let event: ReturnType<typeof outbox.encode> | undefined;
     for (const userId of recipients) {
       const sockets = connections.get(userKey(scope, userId));
       if (!sockets) continue;
-      json ??= JSON.stringify({ type, conversationId, data } satisfies RealtimeServerMessage);
-      for (const connection of sockets) sendSerialized(connection.socket, json);
+      event ??= outbox.encode({ type, conversationId, data } satisfies RealtimeServerMessage);
+      for (const connection of sockets) outbox.push(connection.socket, event);
     }
   }
 
@@ -224,6 +226,7 @@ export function createRealtimeHub(
       }
       closed = true;
       clearInterval(sweep);
+      outbox.close();
       connections.clear();
       typing.clear();
     },
