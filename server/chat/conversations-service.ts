@@ -69,6 +69,12 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
       ),
     )
     .prepare();
+  const conversationsOfUser = db
+    .select({ id: conversations.id })
+    .from(conversationMembers)
+    .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
+    .where(inScopePrepared(conversations, eq(conversationMembers.userId, sql.placeholder('userId'))))
+    .prepare();
   const membersOf = db
     .select({ userId: conversationMembers.userId })
     .from(conversationMembers)
@@ -251,6 +257,11 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
     /** The user ids of a conversation's members (for realtime fan-out). */
     memberIds(conversationId: string): string[] {
       return membersOf.all({ conversationId }).map((m) => m.userId);
+    },
+
+    /** Every conversation a user belongs to in a scope (what a realtime connection receives). */
+    conversationIdsOf(scope: EnvironmentScope, userId: string): string[] {
+      return conversationsOfUser.all({ ...scope, userId }).map((c) => c.id);
     },
 
     /** For the dashboard's inspection routes: counts only, never content. */

@@ -73,7 +73,6 @@ describe('the realtime socket', () => {
       'chat:message.created',
       'catalogue:message.created',
     ]);
-    await alice.next('pong').catch(() => undefined);
     carol.send({ type: 'ping' });
     await carol.next('pong');
     aliceInStaging.send({ type: 'ping' });
@@ -130,6 +129,47 @@ describe('the realtime socket', () => {
     await send('alice', 'after bob left');
     await alice.next('message.created');
     expect(bob.received.filter((m) => m.type === 'message.created')).toHaveLength(1);
+  });
+
+  it('follows membership changes of a connected user: new conversations, joining, being removed', async () => {
+    const { conversation, connect, send, key } = await setup();
+    const erin = await connect('erin');
+    expect(erin.received[0].conversationIds).toEqual([]);
+
+    // Added to an existing conversation: told so, then gets its messages.
+    await api.post(`/v1/chat/conversations/${conversation.id}/members`, { token: key, body: { userId: 'erin' } });
+    expect((await erin.next('member.added')).data.member).toMatchObject({ userId: 'erin' });
+    await send('alice', 'welcome erin');
+    expect((await erin.next('message.created')).data.message.text).toBe('welcome erin');
+
+    // A new conversation with erin in it: created, then its messages.
+    const other = (
+      await api.post('/v1/chat/conversations', {
+        token: key,
+        body: { name: `other-${Math.random()}`, members: [{ userId: 'erin' }] },
+      })
+    ).body;
+    expect((await erin.next('conversation.created')).conversationId).toBe(other.id);
+    await api.post(`/v1/chat/conversations/${other.id}/messages`, {
+      token: key,
+      body: { senderId: 'frank', text: 'in the other one' },
+    });
+    expect((await erin.next('message.created')).conversationId).toBe(other.id);
+
+    // Removed: told so, then nothing more from that conversation, still everything from the other.
+    await api.delete(`/v1/chat/conversations/${conversation.id}/members/erin`, { token: key });
+    expect((await erin.next('member.removed')).data.member).toMatchObject({ userId: 'erin' });
+    await send('alice', 'erin is gone');
+    await api.post(`/v1/chat/conversations/${other.id}/messages`, {
+      token: key,
+      body: { senderId: 'frank', text: 'still here' },
+    });
+    expect((await erin.next('message.created')).data.message.text).toBe('still here');
+    expect(erin.received.filter((m) => m.type === 'message.created').map((m) => m.data.message.text)).toEqual([
+      'welcome erin',
+      'in the other one',
+      'still here',
+    ]);
   });
 
   it('tracks presence from connections', async () => {

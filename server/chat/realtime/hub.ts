@@ -7,6 +7,7 @@ import type { ChatCaller } from '../caller.js';
 import type { ConversationService } from '../conversations-service.js';
 import type { EngagementService } from '../engagement-service.js';
 import type { MessageService } from '../messages-service.js';
+import { createAudience } from './audience.js';
 import { createRealtimeOutbox } from './outbox.js';
 import type { RealtimeClientMessage, RealtimeServerMessage } from './protocol.js';
 
@@ -49,46 +50,45 @@ export function createRealtimeHub(
     connections.get(userKey(scope, userId)) ?? new Set();
   const isOnline = (scope: EnvironmentScope, userId: string) => connectionsOf(scope, userId).size > 0;
 
-  /** Pushes one event to every connected member of the conversation (and to `alsoTo`, e.g. a removed member). */
-  function fanOut(
-    scope: EnvironmentScope,
-    conversationId: string,
-    type: string,
-    data: Record<string, unknown>,
-    { alsoTo = [], except }: { alsoTo?: string[]; except?: string } = {},
-  ) {
-    const recipients = new Set([...conversations.memberIds(conversationId), ...alsoTo]);
-    // A presence change is news to the others, not to the user it is about.
-    if (except !== undefined) recipients.delete(except);
+  const audience = createAudience<RealtimeConnection>();
+  /** Every connection of the user (in this scope) hears from the conversation from now on. */
+  const join = (scope: EnvironmentScope, conversationId: string, userId: string) => {
+    for (const connection of connectionsOf(scope, userId)) audience.add(connection, conversationId);
+  };
+  const leave = (scope: EnvironmentScope, conversationId: string, userId: string) => {
+    for (const connection of connectionsOf(scope, userId)) audience.remove(connection, conversationId);
+  };
+
+  /** Pushes one event to every connection the conversation reaches, except those of the user `except`. */
+  function fanOut(conversationId: string, type: string, data: Record<string, unknown>, except?: string) {
     // Serialized once for all recipients, and only if one of them is connected.
     let event: ReturnType<typeof outbox.encode> | undefined;
-    for (const userId of recipients) {
-      const sockets = connections.get(userKey(scope, userId));
-      if (!sockets) continue;
+    for (const connection of audience.of(conversationId)) {
+      if (connection.userId === except) continue;
       event ??= outbox.encode({ type, conversationId, data } satisfies RealtimeServerMessage);
-      for (const connection of sockets) outbox.push(connection.socket, event);
+      outbox.push(connection.socket, event);
     }
   }
 
   events.on('chat', ({ projectId, environment, conversationId, type, data }) => {
-    const removed = type === 'member.removed' ? [String((data.member as { userId?: string } | undefined)?.userId)] : [];
-    fanOut({ projectId, environment }, conversationId, type, data, { alsoTo: removed });
+    const scope = { projectId, environment };
+    const member = (data.member as { userId?: string } | undefined)?.userId;
+    if (type === 'conversation.created') {
+      for (const userId of conversations.memberIds(conversationId)) join(scope, conversationId, userId);
+    }
+    // A new member hears of their own arrival; a removed one hears of their removal, then nothing more.
+    if (type === 'member.added' && member !== undefined) join(scope, conversationId, member);
+    fanOut(conversationId, type, data);
+    if (type === 'member.removed' && member !== undefined) leave(scope, conversationId, member);
   });
 
-  function announcePresence(scope: EnvironmentScope, userId: string, online: boolean): void {
-    const caller: ChatCaller = { kind: 'server', scope, userId };
-    for (const conversation of conversations.list(caller, { limit: 200 }).rows) {
-      fanOut(
-        scope,
-        conversation.id,
-        'presence.changed',
-        { userId, online, at: toIso(clock.now()) },
-        { except: userId },
-      );
-    }
+  /** A presence change is news to the others in each of the user's conversations, not to the user. */
+  function announcePresence(userId: string, conversationIds: string[], online: boolean): void {
+    const data = { userId, online, at: toIso(clock.now()) };
+    for (const conversationId of conversationIds) fanOut(conversationId, 'presence.changed', data, userId);
   }
 
-  function setTyping(scope: EnvironmentScope, conversationId: string, userId: string, active: boolean): void {
+  function setTyping(conversationId: string, userId: string, active: boolean): void {
     let typers = typing.get(conversationId);
     const wasTyping = typers?.has(userId) ?? false;
     if (active) {
@@ -101,16 +101,14 @@ export function createRealtimeHub(
       typers?.delete(userId);
       if (typers?.size === 0) typing.delete(conversationId);
     }
-    if (active !== wasTyping) fanOut(scope, conversationId, active ? 'typing.started' : 'typing.stopped', { userId });
+    if (active !== wasTyping) fanOut(conversationId, active ? 'typing.started' : 'typing.stopped', { userId });
   }
 
-  const scopes = new Map<string, EnvironmentScope>();
   const sweep = setInterval(() => {
     const now = clock.now();
     for (const [conversationId, typers] of typing) {
       for (const [userId, expiresAt] of typers) {
-        const scope = scopes.get(conversationId);
-        if (expiresAt <= now && scope) setTyping(scope, conversationId, userId, false);
+        if (expiresAt <= now) setTyping(conversationId, userId, false);
       }
     }
   }, TYPING_SWEEP_MS);
@@ -123,8 +121,8 @@ export function createRealtimeHub(
       const existing = connections.get(key) ?? new Set();
       existing.add(connection);
       connections.set(key, existing);
-      const caller: ChatCaller = { kind: 'server', scope, userId };
-      const conversationIds = conversations.list(caller, { limit: 200 }).rows.map((c) => c.id);
+      const conversationIds = conversations.conversationIdsOf(scope, userId);
+      for (const conversationId of conversationIds) audience.add(connection, conversationId);
       send(connection, { type: 'connected', connectionId: connection.id, userId, conversationIds });
       events.emit('connection.opened', {
         id: connection.id,
@@ -135,7 +133,7 @@ export function createRealtimeHub(
         conversationId: null,
         at: connection.connectedAt,
       });
-      if (existing.size === 1) announcePresence(scope, userId, true);
+      if (existing.size === 1) announcePresence(userId, conversationIds, true);
       return connection;
     },
 
@@ -147,17 +145,17 @@ export function createRealtimeHub(
         code: close?.code ?? null,
         reason: close?.reason ?? null,
       });
+      const conversationIds = audience.drop(connection);
       const key = userKey(connection.scope, connection.userId);
       const remaining = connections.get(key);
       remaining?.delete(connection);
       if (remaining && remaining.size > 0) return;
       connections.delete(key);
-      for (const [conversationId, typers] of typing) {
-        if (typers.has(connection.userId) && scopes.get(conversationId)?.projectId === connection.scope.projectId) {
-          setTyping(connection.scope, conversationId, connection.userId, false);
-        }
+      // Conversation ids are unique across projects: these are this user's, not a namesake's elsewhere.
+      for (const conversationId of conversationIds) {
+        if (typing.get(conversationId)?.has(connection.userId)) setTyping(conversationId, connection.userId, false);
       }
-      announcePresence(connection.scope, connection.userId, false);
+      announcePresence(connection.userId, conversationIds, false);
     },
 
     handle(connection: RealtimeConnection, message: RealtimeClientMessage): void {
@@ -175,8 +173,7 @@ export function createRealtimeHub(
           case 'typing.start':
           case 'typing.stop': {
             const { conversation } = conversations.access(caller, message.conversationId);
-            scopes.set(conversation.id, connection.scope);
-            setTyping(connection.scope, conversation.id, connection.userId, message.type === 'typing.start');
+            setTyping(conversation.id, connection.userId, message.type === 'typing.start');
             return;
           }
           case 'read': {
@@ -228,6 +225,7 @@ export function createRealtimeHub(
       clearInterval(sweep);
       outbox.close();
       connections.clear();
+      audience.clear();
       typing.clear();
     },
   };
