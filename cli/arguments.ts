@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import type { Environment, ProjectRole } from '../sdk/index.js';
 import { ENVIRONMENT_SEGMENTS, ENVIRONMENTS, parseEnvironmentAlias } from '../server/environments.js';
-import { MAX_PAGE_SIZE } from '../server/shared/pagination.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../server/shared/pagination.js';
 
 /*
  * Parsers of option and argument values. Commander reports what they refuse as a usage error
@@ -47,3 +47,23 @@ export function parseLimit(value: string): number {
     throw new InvalidArgumentError(`Give a whole number from 1 to ${MAX_PAGE_SIZE}.`);
   return limit;
 }
+
+/** `--limit` of a command that lists one page of `what`. */
+export const limitOption = (what: string) =>
+  new Option('--limit <n>', `how many ${what} (1 to ${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE})`).argParser(
+    parseLimit,
+  );
+
+/** `--cursor` of a command that lists one page. */
+export const cursorOption = () => new Option('--cursor <cursor>', 'the next page: the nextCursor of the previous one');
+
+/** Event types separated by commas. */
+export const parseEvents = (value: string): string[] => {
+  const events = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  if (!events.length)
+    throw new InvalidArgumentError('Give event types separated by commas, e.g. message.created,room.created.');
+  return events;
+};

@@ -6,6 +6,7 @@ import { registerAuditCommand } from './commands/audit.js';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerKeyCommands } from './commands/keys.js';
 import { registerMemberCommands } from './commands/members.js';
+import { registerObservabilityCommands } from './commands/observability.js';
 import { registerProjectCommands } from './commands/projects.js';
 import { registerRoomCommands } from './commands/rooms.js';
 import { registerStatusCommand } from './commands/status.js';
@@ -37,6 +38,7 @@ registerStatusCommand(program, io);
 registerRoomCommands(program, io);
 registerWebhookCommands(program, io);
 registerTailCommand(program, io);
+registerObservabilityCommands(program, io);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,3 +1,4 @@
+import { backoffDelay } from './backoff.js';
 import { ChatResources } from './chat/resources.js';
 import type { ClientOptions } from './transport.js';
 import { Transport } from './transport.js';
@@ -246,8 +247,7 @@ export class ChatClient extends ChatResources {
   private scheduleReconnect(): void {
     const options = this.reconnectOptions;
     if (!options || this.attempts >= options.maxAttempts) return;
-    const ceiling = Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** this.attempts);
-    const delayMs = Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+    const delayMs = backoffDelay(this.attempts, options);
     this.attempts += 1;
     this.emit('reconnecting', { attempt: this.attempts, delayMs });
     this.timer = setTimeout(() => {

@@ -3,6 +3,7 @@ import { AuthResource } from './console/auth.js';
 import { ChatInspectionResource, ProjectLiveStreamsResource, ProjectRoomsResource } from './console/inspection.js';
 import { KeysResource } from './console/keys.js';
 import { MembersResource } from './console/members.js';
+import { ObservabilityResource } from './console/observability.js';
 import { ProjectsResource } from './console/projects.js';
 import { WebhooksResource } from './console/webhooks.js';
 import { type ClientOptions, Transport } from './transport.js';
@@ -27,6 +28,7 @@ export class ConsoleClient {
   readonly rooms: ProjectRoomsResource;
   readonly liveStreams: ProjectLiveStreamsResource;
   readonly chat: ChatInspectionResource;
+  readonly observability: ObservabilityResource;
 
   constructor(options: ConsoleClientOptions = {}) {
     this.transport = new Transport(options, options.token);
@@ -39,6 +41,7 @@ export class ConsoleClient {
     this.rooms = new ProjectRoomsResource(this.transport);
     this.liveStreams = new ProjectLiveStreamsResource(this.transport);
     this.chat = new ChatInspectionResource(this.transport);
+    this.observability = new ObservabilityResource(this.transport);
   }
 
   get baseUrl(): string {

@@ -19,6 +19,7 @@ export {
   type WebSocketConstructor,
   type WebSocketLike,
 } from './chat-client.js';
+export type { LiveEventStream, LiveEventsOptions, ObservabilityResource } from './console/observability.js';
 export { ConsoleClient, type ConsoleClientOptions } from './console-client.js';
 export { NETWORK_ERROR, SwitchboardError, UNEXPECTED_RESPONSE } from './errors.js';
 export { paginate } from './paginate.js';

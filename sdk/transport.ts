@@ -44,17 +44,67 @@ export class Transport {
   }
 
   async request<T>(spec: RequestSpec): Promise<T> {
-    const url = this.baseUrl + spec.path + queryString(spec.query);
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (this.credential) headers.authorization = `Bearer ${this.credential}`;
+    const headers = this.headers('application/json');
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
-    let res: Response;
+    const res = await this.send(this.urlOf(spec), {
+      method: spec.method,
+      headers,
+      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+    });
+    return readAnswer<T>(res, `${spec.method} ${spec.path}`);
+  }
+
+  /**
+   * A GET answered with Server-Sent Events: the open stream's body, once the server has accepted
+   * the request (an error answer throws, as `request` does). `signal` aborts the request and the stream.
+   */
+  async openEventStream(
+    spec: Pick<RequestSpec, 'path' | 'query'>,
+    signal?: AbortSignal,
+  ): Promise<ReadableStream<Uint8Array>> {
+    const res = await this.send(this.urlOf(spec), {
+      method: 'GET',
+      headers: this.headers('text/event-stream'),
+      signal,
+    });
+    const what = `GET ${spec.path}`;
+    if (!res.ok) return readAnswer<never>(res, what);
+    if (!res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) {
+      await res.body?.cancel();
+      throw new SwitchboardError(
+        res.status,
+        UNEXPECTED_RESPONSE,
+        `${what} answered HTTP ${res.status} without an event stream`,
+        res.headers.get('x-request-id'),
+      );
+    }
+    return res.body;
+  }
+
+  /** PUT raw bytes to an absolute, self-signed URL (an attachment's upload URL): no credential sent. */
+  async putBytes<T>(url: string, contentType: string, data: Uint8Array | Blob): Promise<T> {
+    const res = await this.send(url, {
+      method: 'PUT',
+      headers: { accept: 'application/json', 'content-type': contentType },
+      body: data as NonNullable<RequestInit['body']>,
+    });
+    return readAnswer<T>(res, 'PUT upload URL');
+  }
+
+  private urlOf(spec: Pick<RequestSpec, 'path' | 'query'>): string {
+    return this.baseUrl + spec.path + queryString(spec.query);
+  }
+
+  private headers(accept: string): Record<string, string> {
+    const headers: Record<string, string> = { accept };
+    if (this.credential) headers.authorization = `Bearer ${this.credential}`;
+    return headers;
+  }
+
+  /** `fetch`, with a failure to get any answer turned into a `CLIENT_NETWORK_ERROR`. */
+  private async send(url: string, init: RequestInit): Promise<Response> {
     try {
-      res = await this.fetch(url, {
-        method: spec.method,
-        headers,
-        body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-      });
+      return await this.fetch(url, init);
     } catch (err) {
       throw new SwitchboardError(
         0,
@@ -64,24 +114,6 @@ export class Transport {
         { cause: err },
       );
     }
-    return readAnswer<T>(res, `${spec.method} ${spec.path}`);
-  }
-
-  /** PUT raw bytes to an absolute, self-signed URL (an attachment's upload URL): no credential sent. */
-  async putBytes<T>(url: string, contentType: string, data: Uint8Array | Blob): Promise<T> {
-    let res: Response;
-    try {
-      res = await this.fetch(url, {
-        method: 'PUT',
-        headers: { accept: 'application/json', 'content-type': contentType },
-        body: data as NonNullable<RequestInit['body']>,
-      });
-    } catch (err) {
-      throw new SwitchboardError(0, NETWORK_ERROR, `Could not upload to ${url}: ${describeCause(err)}`, null, {
-        cause: err,
-      });
-    }
-    return readAnswer<T>(res, 'PUT upload URL');
   }
 }
 

@@ -50,6 +50,18 @@ import type {
   viewerCredentialSchema,
 } from '../server/live-streams/schemas.js';
 import type { addMemberBody, memberSchema, roleSchema, updateMemberBody } from '../server/members/schemas.js';
+import type {
+  connectionSchema as connectionLogSchema,
+  connectionsQuery,
+  diagnosticsSchema,
+  errorRecordSchema,
+  errorsQuery,
+  liveEventSchema,
+  metricsQuery,
+  metricsSchema,
+  usageQuery,
+  usageSchema,
+} from '../server/observability/schemas.js';
 import type { createProjectBody, projectSchema, updateProjectBody } from '../server/projects/schemas.js';
 import type { createRoomBody, participantSchema, roomSchema } from '../server/rooms/schemas.js';
 import type { createRtcTokenBody, rtcTokenSchema } from '../server/rtc/schemas.js';
@@ -189,3 +201,23 @@ export type WebhookDeliveryPage = Page<typeof webhookDeliverySchema>;
 export type WebhookDeliveriesQuery = Omit<RequestOf<typeof deliveriesQuery>, 'environment'>;
 export type WebhookEventType = z.output<typeof eventTypeSchema>;
 export type WebhookCatalogueEntry = z.output<typeof catalogueEntrySchema>;
+
+// ── Observability ────────────────────────────────────────────────────────────────────────────────
+/** A signaling or realtime connection of the connection log (`disconnectedAt` null while open). */
+export type Connection = z.output<typeof connectionLogSchema>;
+export type ConnectionPage = Page<typeof connectionLogSchema>;
+export type ConnectionsQuery = RequestOf<typeof connectionsQuery>;
+/** An error answer of a runtime route, from the error log. */
+export type ErrorRecord = z.output<typeof errorRecordSchema>;
+export type ErrorRecordPage = Page<typeof errorRecordSchema>;
+export type ErrorsQuery = RequestOf<typeof errorsQuery>;
+/** `{environment?, window?}`: `window` is e.g. `15m`, `1h`, `24h` (default 1h). */
+export type MetricsQuery = RequestOf<typeof metricsQuery>;
+export type Metrics = z.output<typeof metricsSchema>;
+export type Diagnostics = z.output<typeof diagnosticsSchema>;
+/** `{environment?, month?}`: `month` is `YYYY-MM` (default the current one). */
+export type UsageQuery = RequestOf<typeof usageQuery>;
+export type Usage = z.output<typeof usageSchema>;
+/** One record of the live event stream: `type`, `at`, `environment` and `data` (metadata only). */
+export type LiveEvent = z.output<typeof liveEventSchema>;
+export type LiveEventType = LiveEvent['type'];

@@ -11,6 +11,7 @@ import type { Infrastructure } from './context.js';
 import { createKeyService } from './keys/service.js';
 import { createLiveStreamService } from './live-streams/service.js';
 import { createMemberService } from './members/service.js';
+import { createLiveEventFeed } from './observability/live-events.js';
 import { createObservabilityRecorder } from './observability/recorder.js';
 import { createObservabilityService } from './observability/service.js';
 import { createProjectService } from './projects/service.js';
@@ -54,6 +55,7 @@ export function createServices(infra: Infrastructure, { observability = true }: 
     webhooks: createWebhookService(infra, audit),
     observability: recorder,
     observabilityReads: createObservabilityService(infra, recorder.metrics),
+    liveEvents: createLiveEventFeed(infra),
   };
 }
 

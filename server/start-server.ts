@@ -116,6 +116,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const webhookWorker = ctx.services.webhooks.worker;
   webhookWorker.start();
   const attachmentCleanup = ctx.services.attachmentCleanup;
+  const liveEvents = ctx.services.liveEvents;
   attachmentCleanup.start();
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
 
@@ -127,8 +128,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     runAttachmentCleanup: () => attachmentCleanup.runDue(),
     close() {
       // The worker stops first: attempts in flight are abandoned (and sent again after a restart)
-      // before the database closes under them. Signaling sockets close with "server shutting down".
+      // before the database closes under them. Signaling sockets close with "server shutting down";
+      // live event streams end at once, so that they do not hold the HTTP server open.
       attachmentCleanup.stop();
+      liveEvents.close();
       closing ??= webhookWorker.stop().then(
         () =>
           new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Environment } from '../../sdk/index.js';
-import { environmentOption, parseLimit, projectOption } from '../arguments.js';
+import { cursorOption, environmentOption, limitOption, projectOption } from '../arguments.js';
 import { action } from '../context.js';
 import type { CliIo } from '../io.js';
 import { formatTable, formatTime } from '../output.js';
@@ -17,8 +17,8 @@ export function registerAuditCommand(program: Command, io: CliIo): void {
   program
     .command('audit')
     .description('Read the project’s audit log, newest first')
-    .option('--limit <n>', 'entries per page, 1 to 200 (default 50)', parseLimit)
-    .option('--cursor <cursor>', 'the page after the one that printed this cursor')
+    .addOption(limitOption('entries'))
+    .addOption(cursorOption())
     .option('--action <action>', 'only entries of this action, e.g. member.added')
     .addOption(environmentOption('only entries about this environment (default: all)'))
     .addOption(projectOption())

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { Environment } from '../../sdk/index.js';
-import { environmentOption, parseLimit, projectOption } from '../arguments.js';
+import { cursorOption, environmentOption, limitOption, projectOption } from '../arguments.js';
 import { action } from '../context.js';
 import type { CliIo } from '../io.js';
 import { formatTime } from '../output.js';
@@ -13,8 +13,8 @@ export function registerRoomCommands(program: Command, io: CliIo): void {
     .description('List the rooms of one environment, newest first, with live participant counts')
     .addOption(environmentOption('the environment to list (default development)'))
     .addOption(projectOption())
-    .option('--limit <n>', 'how many rooms (default 50)', parseLimit)
-    .option('--cursor <cursor>', 'the next page: the nextCursor of the previous one')
+    .addOption(limitOption('rooms'))
+    .addOption(cursorOption())
     .action(
       action(
         io,
@@ -23,9 +23,8 @@ export function registerRoomCommands(program: Command, io: CliIo): void {
           const page = await ctx
             .client()
             .rooms.list(ctx.projectId(flags.project), { environment, limit: flags.limit, cursor: flags.cursor });
-          ctx.out.table(
+          ctx.out.page(
             page,
-            page.data,
             [
               { header: 'id', value: (r) => r.id },
               { header: 'name', value: (r) => r.name },
@@ -34,7 +33,6 @@ export function registerRoomCommands(program: Command, io: CliIo): void {
             ],
             `No ${environment} rooms.`,
           );
-          if (page.nextCursor) ctx.out.note(`More: --cursor ${page.nextCursor}`);
         },
       ),
     );

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Environment } from '../../db/schema/environment.js';
+import type { DeliveryStatus } from '../../db/schema/webhooks.js';
 
 /**
  * An event of the public catalogue: what webhooks deliver (and the CLI's `tail` shows). Emitted by
@@ -51,8 +52,35 @@ export interface InternalEvents {
   };
   /** The connection of `connection.opened` with this id ended; code and reason as the socket closed. */
   'connection.closed': { id: string; at: number; code: number | null; reason: string | null };
-  /** One webhook delivery attempt was recorded. */
-  'webhook.attempted': { projectId: string; environment: Environment; succeeded: boolean };
+  /** One webhook delivery attempt was recorded; `status` is the delivery's status after it. */
+  'webhook.attempted': {
+    projectId: string;
+    environment: Environment;
+    deliveryId: string;
+    webhookId: string;
+    eventId: string;
+    eventType: string;
+    attempt: number;
+    status: DeliveryStatus;
+    statusCode: number | null;
+    error: string | null;
+    succeeded: boolean;
+    at: number;
+  };
+  /** A runtime request's error answer was written to the error log (`id` is its `err_` id). */
+  'request.failed': {
+    id: string;
+    projectId: string;
+    environment: Environment;
+    requestId: string;
+    status: number;
+    code: string;
+    message: string;
+    method: string;
+    route: string;
+    credential: 'key' | 'chat' | 'rtc';
+    at: number;
+  };
   /** Telemetry events were accepted and stored. */
   'telemetry.accepted': { projectId: string; environment: Environment; count: number };
 }

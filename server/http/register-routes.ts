@@ -44,7 +44,7 @@ export interface ObservedRequest {
 /** What a route without a body or query schema accepts: nothing (strict everywhere). */
 const NOTHING = z.strictObject({});
 
-/** Mounts every route of the table: authenticate → parse → handler → JSON. */
+/** Mounts every route of the table: authenticate → parse → handler → JSON (or the handler's event stream). */
 export function registerRoutes(router: Router, app: AppContext, routes: readonly AnyRoute[]): void {
   const seen = new Set<string>();
   for (const route of routes) {
@@ -73,6 +73,8 @@ export function registerRoutes(router: Router, app: AppContext, routes: readonly
         res,
       });
       if (observed) app.services.observability.requestServed(observed.scope);
+      // The handler has answered with a stream, which stays open after it returns.
+      if (route.eventStream) return;
       const status = route.status ?? 200;
       if (status === 204) res.status(204).end();
       else res.status(status).json(result);

@@ -106,6 +106,11 @@ export interface RouteDefinition<
   /** Success status; 204 answers with no body. Defaults to 200. */
   status?: 200 | 201 | 202 | 204;
   response?: R;
+  /**
+   * Instead of `response`: the route answers a Server-Sent Events stream (`text/event-stream`) that
+   * its handler writes itself (see `serveEventStream`), and this is the schema of one record's data.
+   */
+  eventStream?: z.ZodType;
   /** Error statuses this route can answer beyond the ones implied by its auth and inputs. */
   errors?: Record<number, string>;
   handler: (
@@ -124,8 +129,12 @@ export function defineRoute<
   Q extends z.ZodType | undefined = undefined,
   R extends z.ZodType | undefined = undefined,
 >(route: RouteDefinition<P, A, B, Q, R>): AnyRoute {
+  const name = `${route.method.toUpperCase()} ${route.path}`;
   if (route.auth === 'project' && route.capability === undefined) {
-    throw new Error(`${route.method.toUpperCase()} ${route.path}: a project route must name its capability`);
+    throw new Error(`${name}: a project route must name its capability`);
+  }
+  if (route.eventStream && (route.response || route.method !== 'get')) {
+    throw new Error(`${name}: an event stream is a GET route without a JSON response`);
   }
   return route as AnyRoute;
 }

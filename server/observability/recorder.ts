@@ -20,8 +20,7 @@ export interface FailedRequest {
   method: string;
   /** Route pattern, e.g. `/v1/rooms/{id}`. */
   route: string;
-  /** `key`, `chat` or `rtc`. */
-  credential: string;
+  credential: 'key' | 'chat' | 'rtc';
   error: ServiceError;
 }
 
@@ -151,20 +150,22 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
       if (!enabled) return;
       metrics.count(failed.scope, 'requests');
       metrics.count(failed.scope, 'errors');
+      const record = {
+        id: ids.next('err'),
+        ...scopeValues(failed.scope),
+        requestId: failed.requestId,
+        status: failed.error.status,
+        code: failed.error.code,
+        message: failed.error.message,
+        method: failed.method,
+        route: failed.route,
+        credential: failed.credential,
+      };
+      const at = clock.now();
       db.insert(errorLog)
-        .values({
-          id: ids.next('err'),
-          ...scopeValues(failed.scope),
-          requestId: failed.requestId,
-          status: failed.error.status,
-          code: failed.error.code,
-          message: failed.error.message,
-          method: failed.method,
-          route: failed.route,
-          credential: failed.credential,
-          occurredAt: clock.now(),
-        })
+        .values({ ...record, occurredAt: at })
         .run();
+      events.emit('request.failed', { ...record, at });
       if (++errorsSincePrune >= PRUNE_ERRORS_EVERY) {
         errorsSincePrune = 0;
         pruneErrors(failed.scope);

@@ -1,6 +1,9 @@
 import { toIso, toIsoOrNull } from '../clock.js';
-import { defineRoute } from '../http/route.js';
+import { authenticate } from '../http/authenticate.js';
+import { serveEventStream } from '../http/event-stream.js';
+import { type AnyRoute, defineRoute } from '../http/route.js';
 import { pageOf } from '../shared/schemas.js';
+import type { LiveEvent } from './live-events.js';
 import { presentConnection, presentErrorRecord, presentSeries } from './presenter.js';
 import {
   connectionSchema,
@@ -9,6 +12,7 @@ import {
   environmentOnlyQuery,
   errorRecordSchema,
   errorsQuery,
+  liveEventSchema,
   metricsQuery,
   metricsSchema,
   usageQuery,
@@ -19,6 +23,40 @@ const tag = 'Observability';
 const scopeOf = (projectId: string, environment: 'development' | 'staging' | 'production') => ({
   projectId,
   environment,
+});
+
+const liveEventsRoute: AnyRoute = defineRoute({
+  method: 'get',
+  path: '/v1/projects/{id}/events',
+  operationId: 'streamEvents',
+  summary: 'Stream live events',
+  description:
+    'What happens in the environment, live, as Server-Sent Events: messages and the other catalogue events as ' +
+    'metadata (never message text or other end-user content), connections opened and closed, error answers of ' +
+    'runtime routes, webhook delivery attempts. Nothing is replayed: the stream starts with what happens after ' +
+    'it opens, and ends when the project is deleted, the server stops, or a heartbeat finds that the session ' +
+    'has ended or lost access. Send the session token in the Authorization header (a `fetch` stream; ' +
+    'EventSource cannot send headers).',
+  tag,
+  auth: 'project',
+  // The live form of the connection and error logs, so the capability of their reads. Every role that
+  // holds it also holds `chat:read` and `webhooks:read` (the messages and deliveries seen here), and
+  // BILLING, which must not see traffic, holds none of them.
+  capability: 'project:read',
+  query: environmentOnlyQuery,
+  eventStream: liveEventSchema,
+  handler: ({ app, params, query, req, res }) => {
+    serveEventStream<LiveEvent>(res, {
+      nameOf: (event) => event.type,
+      subscribe: (sink) => app.services.liveEvents.subscribe(scopeOf(params.id, query.environment), sink),
+      stillAllowed: () =>
+        authenticate(app, liveEventsRoute, req).then(
+          () => true,
+          () => false,
+        ),
+    });
+    return undefined;
+  },
 });
 
 export const observabilityRoutes = [
@@ -173,4 +211,5 @@ export const observabilityRoutes = [
       };
     },
   }),
+  liveEventsRoute,
 ];

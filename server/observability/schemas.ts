@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { CONNECTION_KINDS } from '../../db/schema/observability.js';
+import { DELIVERY_STATUSES } from '../../db/schema/webhooks.js';
 import { environmentSchema } from '../environments.js';
 import { cursorSchema, limitSchema } from '../shared/pagination.js';
 import { timestampSchema } from '../shared/schemas.js';
+import { EVENT_TYPES } from '../webhooks/catalogue.js';
 
 const environmentParam = environmentSchema
   .optional()
@@ -128,3 +130,78 @@ export const usageSchema = z
     storageBytes: z.number().int(),
   })
   .meta({ id: 'Usage' });
+
+// ── The live event stream ────────────────────────────────────────────────────────────────────────
+
+const liveEvent = <T extends string, D extends z.ZodType>(type: z.ZodType<T, T>, data: D, description: string) =>
+  z
+    .object({
+      type,
+      at: timestampSchema.meta({ description: 'When it happened.' }),
+      environment: environmentSchema,
+      data,
+    })
+    .meta({ description });
+
+const liveConnection = z.object({
+  id: z.string().meta({ example: 'conn_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
+  kind: z.enum(CONNECTION_KINDS),
+  identity: z.string().meta({ description: 'The RTC identity, or the chat user id.' }),
+  roomId: z.string().nullable(),
+  conversationId: z.string().nullable(),
+});
+
+/**
+ * One record of `GET /v1/projects/{id}/events`: what happened in the project environment, as
+ * metadata only. The stream serves the control plane, which never sees end-user content: message
+ * text and reaction emoji are not in it (see `metadataOf` in live-events.ts).
+ */
+export const liveEventSchema = z
+  .discriminatedUnion('type', [
+    liveEvent(
+      z.literal('connection.opened'),
+      z.object({ connection: liveConnection }),
+      'A signaling participant joined a room, or a realtime (chat) client connected.',
+    ),
+    liveEvent(
+      z.literal('connection.closed'),
+      z.object({
+        connection: liveConnection.extend({
+          closeCode: z.number().int().nullable(),
+          closeReason: z.string().nullable(),
+        }),
+      }),
+      'A connection of `connection.opened` ended.',
+    ),
+    liveEvent(
+      z.literal('request.failed'),
+      z.object({ error: errorRecordSchema.omit({ environment: true, occurredAt: true }) }),
+      'A runtime route answered 4xx or 5xx; `error.id` is the record in `GET /v1/projects/{id}/errors/{errorId}`.',
+    ),
+    liveEvent(
+      z.literal('delivery.attempted'),
+      z.object({
+        delivery: z.object({
+          id: z.string().meta({ example: 'whd_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
+          webhookId: z.string(),
+          eventId: z.string(),
+          eventType: z.string(),
+          attempt: z.number().int().meta({ description: '1 for the first attempt.' }),
+          status: z.enum(DELIVERY_STATUSES).meta({ description: 'The delivery’s status after this attempt.' }),
+          statusCode: z.number().int().nullable().meta({ description: 'Null when no answer arrived.' }),
+          error: z.string().nullable().meta({ description: 'Why no answer arrived (timeout, refused …).' }),
+        }),
+      }),
+      'A webhook delivery attempt was made.',
+    ),
+    liveEvent(
+      z.enum(EVENT_TYPES),
+      z.record(z.string(), z.unknown()).meta({
+        description:
+          'The catalogue event’s `data` (see the webhook events), metadata only: ids, names, roles, statuses ' +
+          'and times; never message text or reaction emoji.',
+      }),
+      'An event of the webhook catalogue (`message.created`, `room.created` …).',
+    ),
+  ])
+  .meta({ id: 'LiveEvent' });

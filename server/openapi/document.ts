@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { attachmentContentPaths } from '../chat/attachments/openapi.js';
+import { HEARTBEAT_MS } from '../http/event-stream.js';
 import type { AnyRoute, AuthMode } from '../http/route.js';
 import { errorSchema } from '../shared/schemas.js';
 import { catalogueWebhooks } from '../webhooks/openapi.js';
@@ -62,8 +63,15 @@ function operation(route: AnyRoute): ZodOpenApiOperationObject {
     },
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     responses: {
-      [status]:
-        status === 204 || !route.response
+      [status]: route.eventStream
+        ? {
+            description:
+              'A Server-Sent Events stream that stays open: per event an `event: <type>` line and a `data:` line ' +
+              'holding this JSON, then a blank line; a `: heartbeat` comment every ' +
+              `${HEARTBEAT_MS / 1000} seconds.`,
+            content: { 'text/event-stream': { schema: route.eventStream } },
+          }
+        : status === 204 || !route.response
           ? { description: 'Done; no body.' }
           : { description: 'Success.', content: { 'application/json': { schema: route.response } } },
       ...errorResponses(route),

@@ -159,14 +159,13 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
      */
     recordAttempt(deliveryId: string, outcome: AttemptOutcome): void {
       const now = clock.now();
-      let recorded: DeliveryRow | undefined;
+      let recorded: { delivery: DeliveryRow; attempt: number; status: DeliveryRow['status'] } | undefined;
       db.transaction((tx) => {
         const delivery = tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
         // Deleted with its endpoint or project while the attempt was in flight.
         if (!delivery) return;
         const endpoint = tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)).get();
         if (!endpoint) return;
-        recorded = delivery;
         const number = delivery.attempts + 1;
         tx.insert(webhookAttempts)
           .values({ deliveryId, number, ...outcome })
@@ -184,6 +183,7 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
             })
             .where(eq(webhookDeliveries.id, deliveryId))
             .run();
+          recorded = { delivery, attempt: number, status: 'SUCCEEDED' };
           if (endpoint.consecutiveFailures !== 0) {
             tx.update(webhookEndpoints)
               .set({ consecutiveFailures: 0 })
@@ -194,9 +194,11 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
         }
 
         const nextAttemptAt = endpoint.enabled ? nextAttemptAfterFailure(number, now) : null;
+        const status = nextAttemptAt === null ? 'FAILED' : 'PENDING';
+        recorded = { delivery, attempt: number, status };
         tx.update(webhookDeliveries)
           .set({
-            status: nextAttemptAt === null ? 'FAILED' : 'PENDING',
+            status,
             attempts: number,
             lastStatusCode: outcome.statusCode,
             lastError: outcome.error,
@@ -227,8 +229,22 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
         });
         logger.warn({ webhookId: endpoint.id, projectId: endpoint.projectId, failures }, 'webhook endpoint disabled');
       });
-      // After the commit, like every event: metrics count attempts by outcome.
-      if (recorded) events.emit('webhook.attempted', { ...scopeValues(recorded), succeeded: isSuccess(outcome) });
+      // After the commit, like every event: metrics count attempts by outcome, `tail` shows them.
+      if (!recorded) return;
+      const { delivery, attempt, status } = recorded;
+      events.emit('webhook.attempted', {
+        ...scopeValues(delivery),
+        deliveryId: delivery.id,
+        webhookId: delivery.endpointId,
+        eventId: delivery.eventId,
+        eventType: delivery.eventType,
+        attempt,
+        status,
+        statusCode: outcome.statusCode,
+        error: outcome.error,
+        succeeded: isSuccess(outcome),
+        at: outcome.attemptedAt,
+      });
     },
   };
 }

@@ -26,6 +26,27 @@ const COMMANDS = [
   ['members', 'remove'],
   ['audit'],
   ['status'],
+  ['rooms'],
+  ['rooms', 'list'],
+  ['rooms', 'create'],
+  ['webhooks'],
+  ['webhooks', 'add'],
+  ['webhooks', 'list'],
+  ['webhooks', 'update'],
+  ['webhooks', 'delete'],
+  ['webhooks', 'deliveries'],
+  ['webhooks', 'resend'],
+  ['webhooks', 'test'],
+  ['webhooks', 'listen'],
+  ['tail'],
+  ['connections'],
+  ['connections', 'list'],
+  ['connections', 'show'],
+  ['errors'],
+  ['errors', 'list'],
+  ['errors', 'show'],
+  ['usage'],
+  ['diagnostics'],
 ];
 
 describe.concurrent('switchboard conventions', () => {
@@ -37,7 +58,7 @@ describe.concurrent('switchboard conventions', () => {
       expect(ok(result), COMMANDS[i].join(' ')).toContain(usage);
     });
     expect(results[0].stdout).toMatch(/--url <url>[\s\S]*SWITCHBOARD_URL[\s\S]*--json/);
-  });
+  }, 60_000); // one process per command, on a shared machine
 
   it('prints its version', async () => {
     expect(ok(await runCli(['--version'], { home: cli.newHome() })).trim()).toMatch(/^\d+\.\d+\.\d+$/);

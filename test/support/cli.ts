@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -42,6 +42,51 @@ export function runCli(args: string[], options: { home: string; env?: Record<str
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+export interface RunningCli {
+  child: ChildProcess;
+  output: { stdout: string; stderr: string };
+  /** Resolves with stderr once it matches the `ready` pattern; rejects if the command exits first. */
+  ready: Promise<string>;
+  exited: Promise<number | null>;
+  /** Waits until stdout matches (asserting it, after about 10 s). */
+  waitForStdout(pattern: RegExp): Promise<void>;
+  /** Waits until stderr matches (asserting it, after about 10 s). */
+  waitForStderr(pattern: RegExp): Promise<void>;
+}
+
+/** Starts a long-running `switchboard …args` (listen, tail) as `runCli` runs a short one. */
+export function startCli(
+  args: string[],
+  options: { home: string; env?: Record<string, string> },
+  ready: RegExp,
+): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv(options), stdio: ['pipe', 'pipe', 'pipe'] });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk) => {
+    output.stdout += chunk;
+  });
+  const readyPromise = new Promise<string>((resolve, reject) => {
+    child.stderr.on('data', (chunk) => {
+      output.stderr += chunk;
+      if (ready.test(output.stderr)) resolve(output.stderr);
+    });
+    child.once('close', (code) => reject(new Error(`exited ${code}: ${output.stderr}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+  const waitFor = async (which: 'stdout' | 'stderr', pattern: RegExp) => {
+    for (let i = 0; i < 500 && !pattern.test(output[which]); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(output[which]).toMatch(pattern);
+  };
+  return {
+    child,
+    output,
+    ready: readyPromise,
+    exited,
+    waitForStdout: (pattern) => waitFor('stdout', pattern),
+    waitForStderr: (pattern) => waitFor('stderr', pattern),
+  };
 }
 
 /**
@@ -117,6 +162,8 @@ export interface CliUser {
   home: string;
   configDir: string;
   run(...args: string[]): Promise<CliResult>;
+  /** Starts a long-running command; `ready` is what its stderr says once it is ready. */
+  start(args: string[], ready: RegExp): RunningCli;
   /** Runs with `--json` and parses stdout, asserting success. */
   json<T = any>(...args: string[]): Promise<T>;
 }
@@ -142,12 +189,14 @@ export function useCli() {
   async function user(): Promise<CliUser> {
     const account = await registerUser(t.api);
     const home = newHome();
-    const run = (...args: string[]) => runCli(args, { home, env: { SWITCHBOARD_URL: t.server.url } });
+    const env = { SWITCHBOARD_URL: t.server.url };
+    const run = (...args: string[]) => runCli(args, { home, env });
     return {
       account,
       home,
       configDir: join(home, '.config', 'switchboard'),
       run,
+      start: (args, ready) => startCli(args, { home, env }, ready),
       json: async (...args) => JSON.parse(ok(await run('--json', ...args))),
     };
   }

@@ -16,15 +16,15 @@ export function makeDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'switchboard-test-'));
 }
 
-/** A real server on a free loopback port with a fresh SQLite file in a temp folder. */
+/** A real server on loopback (a free port unless given) with a fresh SQLite file in a temp folder. */
 export async function startTestServer(
-  options: Partial<Pick<ServerOptions, 'dataDir' | 'mode' | 'clock' | 'fetch' | 'events'>> = {},
+  options: Partial<Pick<ServerOptions, 'dataDir' | 'port' | 'mode' | 'clock' | 'fetch' | 'events'>> = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? makeDataDir();
   const server = await startServer({
     ...options,
     dataDir,
-    port: 0,
+    port: options.port ?? 0,
     host: '127.0.0.1',
     logger: pino({ level: 'silent' }),
   });

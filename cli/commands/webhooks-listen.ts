@@ -1,0 +1,153 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Command } from 'commander';
+import type { ConsoleClient, Environment, WebhookEventType } from '../../sdk/index.js';
+import { verifyWebhook } from '../../sdk/node.js';
+import { environmentOption, parseEvents, projectOption } from '../arguments.js';
+import { action, type CliContext } from '../context.js';
+import type { CliIo } from '../io.js';
+import { formatTime } from '../output.js';
+
+export function registerWebhookListenCommand(webhooks: Command, io: CliIo): void {
+  webhooks
+    .command('listen')
+    .description('Show deliveries live and forward each event, signed, to a local URL (until Ctrl-C)')
+    .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks')
+    .addOption(environmentOption('whose events to receive (default development)'))
+    .option('--events <types>', 'event types, separated by commas (default: every type)', parseEvents)
+    .addOption(projectOption())
+    .action(
+      action(
+        io,
+        async (ctx, flags: { forwardTo: string; environment?: Environment; events?: string[]; project?: string }) => {
+          await listen(ctx, { ...flags, environment: flags.environment ?? 'development' });
+        },
+      ),
+    );
+}
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, as the server signs. */
+function sign(secret: string, body: string): string {
+  const t = Math.floor(Date.now() / 1000);
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex')}`;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+interface ReceivedEvent {
+  eventId: string;
+  eventType: string;
+  payload: Record<string, unknown>;
+  /** The body exactly as the server sent it. */
+  rawBody: string;
+}
+
+/**
+ * A temporary endpoint on a loopback listener of this process (a local-mode server accepts
+ * loopback targets), deleted again on Ctrl-C (SIGINT) or SIGTERM. `onEvent` sees each verified event.
+ */
+async function withTemporaryEndpoint(
+  ctx: CliContext,
+  options: { environment: Environment; events?: string[]; project?: string },
+  onReady: (info: { webhookId: string; secret: string }) => void,
+  onEvent: (event: ReceivedEvent, secret: string) => Promise<void>,
+): Promise<void> {
+  const client: ConsoleClient = ctx.client();
+  const projectId = ctx.projectId(options.project);
+  let secret = '';
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req).catch(() => '');
+    if (!verifyWebhook(secret, req.headers['service-signature'] as string | undefined, body)) {
+      res.writeHead(400).end('bad signature');
+      return;
+    }
+    let payload: Record<string, unknown> = {};
+    try {
+      payload = JSON.parse(body) as Record<string, unknown>;
+    } catch {
+      // Keep an empty payload: the headers still name the event.
+    }
+    const event = {
+      eventId: String(req.headers['service-event-id'] ?? payload.id ?? ''),
+      eventType: String(req.headers['service-event-type'] ?? payload.type ?? ''),
+      payload,
+      rawBody: body,
+    };
+    try {
+      await onEvent(event, secret);
+    } finally {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const endpoint = await client.webhooks.register(projectId, {
+    url: `http://127.0.0.1:${port}/`,
+    environment: options.environment,
+    events: (options.events ?? []) as WebhookEventType[],
+  });
+  secret = endpoint.secret;
+  onReady({ webhookId: endpoint.id, secret });
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  server.close();
+  await client.webhooks.delete(projectId, endpoint.id, { environment: options.environment });
+  ctx.out.note(`Stopped: removed the temporary webhook ${endpoint.id}.`);
+}
+
+async function listen(
+  ctx: CliContext,
+  flags: { forwardTo: string; environment: Environment; events?: string[]; project?: string },
+): Promise<void> {
+  await withTemporaryEndpoint(
+    ctx,
+    flags,
+    ({ webhookId, secret }) => {
+      ctx.out.note(
+        `Ready: forwarding ${flags.environment} events to ${flags.forwardTo} (temporary webhook ${webhookId}).\n` +
+          `Verify them with this signing secret, valid until you stop (Ctrl-C):\n\n  ${secret}\n`,
+      );
+    },
+    async (event, secret) => {
+      const body = event.rawBody;
+      let outcome: string;
+      let status: number | null = null;
+      try {
+        const res = await fetch(flags.forwardTo, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'service-signature': sign(secret, body),
+            'service-event-id': event.eventId,
+            'service-event-type': event.eventType,
+          },
+          body,
+        });
+        status = res.status;
+        outcome = `${res.status} ${res.statusText}`.trim();
+      } catch (err) {
+        outcome = `failed: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`;
+      }
+      if (ctx.out.json)
+        ctx.io.stdout.write(
+          `${JSON.stringify({ eventId: event.eventId, eventType: event.eventType, forwardStatus: status })}\n`,
+        );
+      else ctx.out.line(`${formatTime(new Date().toISOString())}  ${event.eventType}  ${event.eventId}  → ${outcome}`);
+    },
+  );
+}
