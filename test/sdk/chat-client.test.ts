@@ -180,3 +180,40 @@ describe('ChatClient: realtime', () => {
     expect(retries).toEqual([]);
   });
 });
+
+describe('ChatClient: frames', () => {
+  it('reads every message of a frame that carries several, one per line', async () => {
+    const message = (id: string) =>
+      JSON.stringify({
+        type: 'message.created',
+        conversationId: 'conv_1',
+        data: { message: { id, roomId: 'conv_1', senderId: 'bob', text: id, cursor: `c-${id}` } },
+      });
+    // The server coalesces a burst: here the welcome and two messages arrive in one frame.
+    class OneFrameSocket implements WebSocketLike {
+      readyState = 1;
+      onopen: WebSocketLike['onopen'] = null;
+      onmessage: WebSocketLike['onmessage'] = null;
+      onclose: WebSocketLike['onclose'] = null;
+      onerror: WebSocketLike['onerror'] = null;
+      constructor() {
+        const welcome = JSON.stringify({
+          type: 'connected',
+          connectionId: 'conn_1',
+          userId: 'alice',
+          conversationIds: [],
+        });
+        setTimeout(() => this.onmessage?.({ data: [welcome, message('msg_1'), message('msg_2')].join('\n') }));
+      }
+      send() {}
+      close() {}
+    }
+    const client = new ChatClient({ baseUrl: 'http://127.0.0.1:9', token: 'chat-token', WebSocket: OneFrameSocket });
+    const received: string[] = [];
+    client.on('message.created', (e) => received.push(e.data.message.id));
+    await expect(client.connect()).resolves.toMatchObject({ connectionId: 'conn_1', userId: 'alice' });
+    await waitFor(() => (received.length === 2 ? received : undefined));
+    expect(received).toEqual(['msg_1', 'msg_2']);
+    client.close();
+  });
+});
