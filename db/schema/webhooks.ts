@@ -57,6 +57,8 @@ export const webhookDeliveries = sqliteTable(
     index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.status, t.nextAttemptAt),
     index('webhook_deliveries_log_idx').on(t.endpointId, t.id),
+    // For the retention sweep: finished deliveries by age.
+    index('webhook_deliveries_finished_idx').on(t.status, t.updatedAt),
   ],
 );
 

@@ -18,6 +18,15 @@ export const AUTO_DISABLE_AFTER_FAILURES = 50;
 /** How much of a response body the delivery log keeps. */
 export const RESPONSE_BODY_LOG_BYTES = 1024;
 
+/**
+ * A delivery that succeeded or failed for good stays in the delivery log (and can be resent) this
+ * long after its last attempt, like the 30 days of events Stripe keeps; pending ones are never removed.
+ */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** How often the worker removes finished deliveries past their retention (by the injected clock). */
+export const RETENTION_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
 /** Attempts in flight at once to one endpoint; other endpoints have lanes of their own. */
 export const ENDPOINT_CONCURRENCY = 4;
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, lte, notInArray } from 'drizzle-orm';
+import { and, asc, eq, lt, lte, ne, notInArray } from 'drizzle-orm';
 import type { Environment } from '../../db/schema/environment.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/webhooks.js';
 import { inScopePrepared, scopeValues } from '../../db/scope.js';
@@ -115,6 +115,14 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
     enqueueFor(endpoint: EndpointRow, type: string, data: Record<string, unknown>): DeliveryRow {
       const built = envelope(type, endpoint.projectId, endpoint.environment, data);
       return db.transaction((tx) => insertDeliveries(tx, [endpoint], type, built))[0];
+    },
+
+    /** Removes finished deliveries (and their attempts) last changed before `before`; answers how many. */
+    pruneFinished(before: number): number {
+      return db
+        .delete(webhookDeliveries)
+        .where(and(ne(webhookDeliveries.status, 'PENDING'), lt(webhookDeliveries.updatedAt, before)))
+        .run().changes;
     },
 
     /**

@@ -1,6 +1,6 @@
 import type { Infrastructure } from '../context.js';
 import { EVENT_CATALOGUE, isEventType } from './catalogue.js';
-import { ENDPOINT_CONCURRENCY } from './policy.js';
+import { DELIVERY_RETENTION_MS, ENDPOINT_CONCURRENCY, RETENTION_SWEEP_INTERVAL_MS } from './policy.js';
 import type { AttemptOutcome, DeliveryQueue, DeliveryRow } from './queue.js';
 import type { SecretBox } from './secret-box.js';
 import { AttemptAbandoned, sendAttempt } from './send.js';
@@ -46,10 +46,20 @@ export function createDeliveryWorker(
   const inFlightFor = (endpointId: string) =>
     [...inFlight].filter(([, task]) => task.endpointId === endpointId).map(([deliveryId]) => deliveryId);
 
+  let lastSweepAt: number | undefined;
+  /** At most once per interval: finished deliveries past their retention leave the log. */
+  function sweepRetention(now: number): void {
+    if (lastSweepAt !== undefined && now - lastSweepAt < RETENTION_SWEEP_INTERVAL_MS) return;
+    lastSweepAt = now;
+    const removed = queue.pruneFinished(now - DELIVERY_RETENTION_MS);
+    if (removed > 0) logger.info({ removed }, 'webhook deliveries past their retention removed');
+  }
+
   /** Starts every due delivery that its endpoint's lane has room for. */
   function pass(): void {
     if (!running) return;
     const now = clock.now();
+    sweepRetention(now);
     for (const endpointId of queue.dueEndpointIds(now)) {
       const busy = inFlightFor(endpointId);
       const room = ENDPOINT_CONCURRENCY - busy.length;

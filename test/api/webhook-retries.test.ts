@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdk/webhooks.js';
+import { PASSWORD } from '../support/factories.js';
 import { envelopeOf, signatureTime, startWebhookHarness, type WebhookHarness } from '../support/webhooks.js';
 
 let h: WebhookHarness;
@@ -10,6 +11,7 @@ beforeEach(async () => {
 afterEach(() => h.dispose());
 
 const SECOND = 1000;
+const DAY = 24 * 3600 * SECOND;
 
 describe('retries', () => {
   it('retries after 10, 20, 40, 80, 160 and 320 s with the same event and body, then FAILED', async () => {
@@ -70,6 +72,36 @@ describe('retries', () => {
     expect(delivery).toMatchObject({ status: 'SUCCEEDED', attempts: 2, lastStatusCode: 204, nextAttemptAt: null });
     expect(delivery.attemptLog.map((a: { statusCode: number }) => a.statusCode)).toEqual([503, 204]);
     expect((await h.endpoint(webhook)).consecutiveFailures).toBe(0);
+  });
+
+  it('keeps finished deliveries in the log for 30 days after their last attempt, pending ones for as long as they run', async () => {
+    const up = await h.receiver();
+    up.reply({ status: 204 });
+    const down = await h.receiver();
+    down.reply({ status: 503 });
+    const ok = await h.register({ url: up.url });
+    const failing = await h.register({ url: down.url });
+    h.emit('room.created');
+    await h.server.runDueWebhooks();
+    expect((await h.deliveries(ok))[0]).toMatchObject({ status: 'SUCCEEDED' });
+    expect((await h.deliveries(failing))[0]).toMatchObject({ status: 'PENDING', attempts: 1 });
+
+    // Sessions expire long before that: sign in again to read the log.
+    const signIn = async () => {
+      const res = await h.api.post('/v1/auth/login', { body: { email: h.owner.email, password: PASSWORD } });
+      h.owner.token = res.body.token;
+    };
+    h.clock.advance(29 * DAY);
+    await h.server.runDueWebhooks();
+    await signIn();
+    expect(await h.deliveries(ok)).toHaveLength(1);
+
+    h.clock.advance(DAY + SECOND);
+    await h.server.runDueWebhooks();
+    await signIn();
+    expect(await h.deliveries(ok)).toEqual([]);
+    // Retried once a day here (the clock jumps), and still running: kept.
+    expect((await h.deliveries(failing))[0]).toMatchObject({ status: 'PENDING', attempts: 3 });
   });
 
   it('counts a redirect (not followed) and a refused connection as failed attempts', async () => {
