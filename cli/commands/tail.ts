@@ -10,6 +10,7 @@ import {
 } from '../../sdk/index.js';
 import { environmentOption, projectOption } from '../arguments.js';
 import { action, type CliContext } from '../context.js';
+import { untilInterrupted } from '../interrupt.js';
 import type { CliIo } from '../io.js';
 import { formatTime } from '../output.js';
 
@@ -35,20 +36,6 @@ function summary(data: unknown): string {
 
 /** The stream went away without an API error: worth opening again. */
 const isDrop = (err: unknown) => err instanceof SwitchboardError && err.code === NETWORK_ERROR;
-
-/** A signal aborted by the first Ctrl-C (SIGINT) or SIGTERM while `run` runs. */
-async function untilInterrupted(run: (stopped: AbortSignal) => Promise<void>): Promise<void> {
-  const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    await run(stop.signal);
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
-}
 
 /**
  * Prints the live events of one environment until interrupted. A stream that drops (or that the

@@ -6,6 +6,7 @@ import type { ConsoleClient, Environment, WebhookEventType } from '../../sdk/ind
 import { verifyWebhook } from '../../sdk/node.js';
 import { environmentOption, parseEvents, projectOption } from '../arguments.js';
 import { action, type CliContext } from '../context.js';
+import { interrupted } from '../interrupt.js';
 import type { CliIo } from '../io.js';
 import { formatTime } from '../output.js';
 
@@ -96,15 +97,7 @@ async function withTemporaryEndpoint(
   });
   secret = endpoint.secret;
   onReady({ webhookId: endpoint.id, secret });
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await interrupted();
   server.close();
   await client.webhooks.delete(projectId, endpoint.id, { environment: options.environment });
   ctx.out.note(`Stopped: removed the temporary webhook ${endpoint.id}.`);

@@ -1,7 +1,7 @@
 import { and, count, countDistinct, eq, inArray, sql } from 'drizzle-orm';
 import { type ConversationRole, conversationMembers, conversations } from '../../db/schema/chat.js';
 import { type EnvironmentScope, inScope, inScopePrepared, scopeValues } from '../../db/scope.js';
-import type { Executor, Infrastructure } from '../context.js';
+import type { Infrastructure } from '../context.js';
 import { conflict, notFound, ServiceError } from '../errors.js';
 import { newestFirstPage } from '../shared/scoped-page.js';
 import type { ChatCaller } from './caller.js';
@@ -46,20 +46,13 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
       .where(eq(conversationMembers.conversationId, conversationId))
       .get()?.n ?? 0;
 
-  const findMember = (tx: Executor, conversationId: string, userId: string) =>
-    tx
-      .select()
-      .from(conversationMembers)
-      .where(and(eq(conversationMembers.conversationId, conversationId), eq(conversationMembers.userId, userId)))
-      .get();
-
   // Every message POST and realtime event runs these: prepared once.
   const conversationInScope = db
     .select()
     .from(conversations)
     .where(inScopePrepared(conversations, eq(conversations.id, sql.placeholder('conversationId'))))
     .prepare();
-  const memberOf = db
+  const memberRow = db
     .select()
     .from(conversationMembers)
     .where(
@@ -69,6 +62,7 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
       ),
     )
     .prepare();
+  const findMember = (conversationId: string, userId: string) => memberRow.get({ conversationId, userId });
   const conversationsOfUser = db
     .select({ id: conversations.id })
     .from(conversationMembers)
@@ -110,7 +104,7 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
       const conversation = conversationInScope.get({ ...caller.scope, conversationId });
       if (!conversation) throw conversationNotFound(conversationId);
       if (caller.kind === 'server') return { conversation, caller, role: 'SERVER' };
-      const member = memberOf.get({ conversationId, userId: caller.userId });
+      const member = findMember(conversationId, caller.userId);
       if (!member) throw conversationNotFound(conversationId);
       return { conversation, caller, role: effectiveRole(member.role, caller.tokenScope) };
     },
@@ -223,7 +217,7 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
     addMember(access: ConversationAccess, input: { userId: string; role: ConversationRole }): ConversationMemberRow {
       requireRight(access, 'addMembers');
       const { conversation } = access;
-      const existing = findMember(db, conversation.id, input.userId);
+      const existing = findMember(conversation.id, input.userId);
       if (existing) {
         if (existing.role === input.role) return existing;
         requireRight(access, 'changeRoles');
@@ -244,7 +238,7 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
     /** Anyone may leave; moderators remove members, admins remove anyone. */
     removeMember(access: ConversationAccess, userId: string): void {
       const { conversation } = access;
-      const target = findMember(db, conversation.id, userId);
+      const target = findMember(conversation.id, userId);
       if (!target) throw notFound('SERVICE_MEMBER_NOT_FOUND', `${userId} is not a member of this conversation.`);
       const leaving = access.caller.kind === 'user' && access.caller.userId === userId;
       if (!leaving) requireRight(access, target.role === 'MEMBER' ? 'removeMembers' : 'removeModerators');
