@@ -11,7 +11,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { type ServerProcess, spawnServer, TSX_IMPORT, trackChild } from './child.js';
+import { pinClient, type ServerProcess, spawnServer, TSX_IMPORT, trackChild } from './child.js';
 import { type BenchConfig, RAW_MESSAGES_PATH } from './config.js';
 import { type LoadOptions, type Measurement, measure } from './load.js';
 import { formatTable } from './report.js';
@@ -85,6 +85,7 @@ function spawnSubscribers(): Promise<Subscribers> {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   trackChild(child);
+  pinClient(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   // One request at a time: each reply answers the request of the same type, in order.

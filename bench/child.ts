@@ -1,4 +1,4 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { CpuReply, CpuRequest, ReadyMessage, ServerKind } from './servers.js';
 
@@ -25,6 +25,28 @@ export function trackChild(child: ChildProcess): void {
   child.once('exit', () => live.delete(child));
 }
 
+/** Set by `pinProcesses` (BENCH_PIN=1): the CPU for server processes, and the one for everything else. */
+let pinning: { server: string; client: string } | undefined;
+
+/**
+ * From now on, server processes run on CPU 0 and this process and the other benchmark processes on CPU 1 (Linux,
+ * `taskset`). The server then has a core to itself, as the figures assume; left to the scheduler, processes move
+ * between the two cores and the same run varies by ±15% from one time to the next.
+ */
+export function pinProcesses(): void {
+  pinning = { server: '0', client: '1' };
+  pin(process.pid, pinning.client);
+}
+
+/** Pins every thread of the process to the CPU. */
+function pin(pid: number | undefined, cpu: string): void {
+  if (pid === undefined) return;
+  execFileSync('taskset', ['-a', '-p', '-c', cpu, String(pid)], { stdio: 'ignore' });
+}
+
+/** A benchmark process other than a server (e.g. the chat subscribers) goes where the load generator is. */
+export const pinClient = (child: ChildProcess) => pinning && pin(child.pid, pinning.client);
+
 /** Absolute URL of the tsx loader, for other forked benchmark processes. */
 export const TSX_IMPORT = TSX_LOADER;
 
@@ -45,6 +67,7 @@ export function spawnServer(kind: ServerKind, args: string[] = [], cpuProfDir?: 
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   live.add(child);
+  if (pinning) pin(child.pid, pinning.server);
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => {
       live.delete(child);

@@ -35,6 +35,11 @@ export interface BenchConfig {
   chatRate: number;
   /** When set, server processes run with `--cpu-prof` and write their profiles there (BENCH_CPU_PROF). */
   cpuProfDir: string | undefined;
+  /**
+   * BENCH_PIN=1: server processes on CPU 0, the load generator and the chat subscribers on CPU 1 (Linux, taskset):
+   * steadier figures, and a server that cannot borrow the other core for its garbage collector or kernel work.
+   */
+  pin: boolean;
 }
 
 function readNumber(name: string, fallback: number, min: number): number {
@@ -75,5 +80,6 @@ export function readConfig(): BenchConfig {
     loginDuration: readNumber('BENCH_LOGIN_DURATION', duration, 1),
     relayMessages: Math.round(readNumber('BENCH_RELAY_MESSAGES', 2000, 10)),
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
+    pin: process.env.BENCH_PIN === '1',
   };
 }

@@ -10,13 +10,13 @@
  * the figures, and non-zero only when the benchmark could not run or its figures would be meaningless.
  * Settings: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_LOGIN_CONNECTIONS, BENCH_LOGIN_DURATION,
  * BENCH_RELAY_MESSAGES, BENCH_ONLY, BENCH_CHAT_SUBSCRIBERS, BENCH_CHAT_MESSAGES, BENCH_CHAT_RATE,
- * BENCH_OBSERVABILITY_ROUNDS, BENCH_CPU_PROF (see bench/config.ts).
+ * BENCH_OBSERVABILITY_ROUNDS, BENCH_CPU_PROF, BENCH_PIN (see bench/config.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureChat, printChatReport } from './chat.js';
-import { killAllServers, spawnServer } from './child.js';
+import { killAllServers, pinProcesses, spawnServer } from './child.js';
 import { type BenchConfig, readConfig } from './config.js';
 import { type LoadOptions, type Measurement, measure } from './load.js';
 import { runObservabilityBench } from './observability.js';
@@ -137,6 +137,7 @@ function printReport(
 
 async function main(): Promise<void> {
   const config = readConfig();
+  if (config.pin) pinProcesses();
   const load: LoadOptions = { connections: config.connections, duration: config.duration, warmup: config.warmup };
   progress(
     `Switchboard benchmark: ${config.connections} connections, ${config.duration} s per scenario after ` +

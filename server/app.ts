@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { attachmentContentRouter } from './chat/attachments/content-routes.js';
+import { attachmentContentRouter, CONTENT_MOUNT } from './chat/attachments/content-routes.js';
 import type { AppContext } from './context.js';
 import { notFound } from './errors.js';
 import { errorMiddleware } from './http/error-middleware.js';
@@ -27,10 +27,10 @@ export function createApp(ctx: AppContext): Express {
   app.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
-  app.use(docsRouter());
+  app.use('/docs', docsRouter());
 
   // Attachment bytes are the request body itself: mounted before the JSON parser sees them.
-  app.use(attachmentContentRouter(ctx));
+  app.use(CONTENT_MOUNT, attachmentContentRouter(ctx));
   const api = express.Router({ strict: false });
   api.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));
   registerRoutes(api, ctx, routes);

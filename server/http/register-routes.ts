@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import type { EnvironmentScope } from '../../db/scope.js';
 import type { AppContext } from '../context.js';
@@ -44,16 +44,32 @@ export interface ObservedRequest {
 /** What a route without a body or query schema accepts: nothing (strict everywhere). */
 const NOTHING = z.strictObject({});
 
-/** Mounts every route of the table: authenticate → parse → handler → JSON (or the handler's event stream). */
+/** `/v1/chat/conversations/{room}` → `/v1/chat`: the group a route is mounted in. */
+const groupOf = (path: string) => path.split('/').slice(0, 3).join('/');
+
+/**
+ * Mounts every route of the table: authenticate → parse → handler → JSON (or the handler's event stream).
+ * Routes are grouped by their first two path segments (`/v1/chat`, `/v1/projects`, …), one router each:
+ * Express tries a router's layers one after another, so a request is matched against a handful of groups
+ * and then its own group's routes, not against every route declared before it.
+ */
 export function registerRoutes(router: Router, app: AppContext, routes: readonly AnyRoute[]): void {
   const seen = new Set<string>();
+  const groups = new Map<string, Router>();
   for (const route of routes) {
     const key = `${route.method} ${route.path}`;
     if (seen.has(key)) throw new Error(`Route registered twice: ${key}`);
     seen.add(key);
 
+    const prefix = groupOf(route.path);
+    let group = groups.get(prefix);
+    if (!group) {
+      group = express.Router({ strict: false });
+      groups.set(prefix, group);
+      router.use(prefix, group);
+    }
     const runtime = RUNTIME_AUTH.has(route.auth);
-    router[route.method](toExpressPath(route.path), async (req: Request, res: Response) => {
+    group[route.method](toExpressPath(route.path.slice(prefix.length)) || '/', async (req: Request, res: Response) => {
       const auth = await authenticate(app, route, req);
       let observed: ObservedRequest | undefined;
       if (runtime && auth && 'scope' in auth) {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Environment } from '../../db/schema/environment.js';
 import { ENVIRONMENT_SEGMENTS } from '../environments.js';
 import { randomString } from '../ids.js';
@@ -39,7 +39,7 @@ export function parseKeyText(text: string): { publicId: string; secret: string }
  * authentication cheap on every runtime request; passwords get scrypt instead.
  */
 export function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  return hash('sha256', secret, 'buffer');
 }
 
 export const looksLikeApiKey = (credential: string) => credential.startsWith(`${KEY_PREFIX}_`);

@@ -6,7 +6,7 @@ const require = createRequire(import.meta.url);
 const STANDALONE_SCRIPT = require.resolve('@scalar/api-reference/browser/standalone.js');
 
 /**
- * `/docs`: the Scalar reference, fully offline. Its script is served from node_modules (not a CDN),
+ * `/docs` (mounted there): the Scalar reference, fully offline. Its script is served from node_modules (not a CDN),
  * and the features that reach the internet are off: the default web fonts (fonts.scalar.com), the AI agent,
  * the "Open API Client" buttons (they open client.scalar.com with this server's document URL; "Test Request"
  * still opens the built-in client, which sends straight to this server) and telemetry.
@@ -14,11 +14,11 @@ const STANDALONE_SCRIPT = require.resolve('@scalar/api-reference/browser/standal
  */
 export function docsRouter(): Router {
   const router = express.Router();
-  router.get('/docs/scalar.js', (_req, res) => {
+  router.get('/scalar.js', (_req, res) => {
     res.sendFile(STANDALONE_SCRIPT, { maxAge: '1h' });
   });
   router.get(
-    '/docs',
+    '/',
     apiReference({
       url: '/openapi.json',
       cdn: '/docs/scalar.js',

@@ -4,8 +4,12 @@ import { ServiceError } from '../../errors.js';
 import { presentAttachment } from './presenter.js';
 import type { AttachmentRow } from './service.js';
 
-/** The raw-bytes path of upload and download URLs (outside the JSON route table: its body is the file). */
-export const CONTENT_PATH = '/v1/chat/attachments/:attachmentId/content';
+/**
+ * Upload and download URLs are `/v1/chat/attachments/{id}/content` (outside the JSON route table: the body is the
+ * file): the router is mounted at this prefix, so that other requests skip it after one prefix test.
+ */
+export const CONTENT_MOUNT = '/v1/chat/attachments';
+const CONTENT_PATH = '/:attachmentId/content';
 
 /** `filename*` per RFC 6266 / 8187, with a plain ASCII `filename` for old clients. */
 function contentDisposition(filename: string): string {
