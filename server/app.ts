@@ -31,10 +31,8 @@ export function createApp(ctx: AppContext): Express {
 
   // Attachment bytes are the request body itself: mounted before the JSON parser sees them.
   app.use(CONTENT_MOUNT, attachmentContentRouter(ctx));
-  const api = express.Router({ strict: false });
-  api.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));
-  registerRoutes(api, ctx, routes);
-  app.use(api);
+  app.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));
+  registerRoutes(app, ctx, routes);
 
   app.use((req, _res, next) => {
     next(notFound('SERVICE_ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`));
