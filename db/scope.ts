@@ -42,3 +42,11 @@ export function inScopePrepared(table: ScopedTable, ...conditions: (SQL | undefi
     ...conditions,
   ) as SQL;
 }
+
+/**
+ * `inScope` for a row already in memory (a cached one): true only if it belongs to the scope, so that a cache
+ * answers exactly what the scoped query would have.
+ */
+export function isInScope(row: { projectId: string; environment: Environment }, scope: EnvironmentScope): boolean {
+  return row.projectId === scope.projectId && row.environment === scope.environment;
+}

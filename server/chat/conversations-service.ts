@@ -1,6 +1,6 @@
 import { and, count, countDistinct, eq, inArray, sql } from 'drizzle-orm';
 import { type ConversationRole, conversationMembers, conversations } from '../../db/schema/chat.js';
-import { type EnvironmentScope, inScope, inScopePrepared, scopeValues } from '../../db/scope.js';
+import { type EnvironmentScope, inScope, inScopePrepared, isInScope, scopeValues } from '../../db/scope.js';
 import type { Infrastructure } from '../context.js';
 import { conflict, notFound, ServiceError } from '../errors.js';
 import { newestFirstPage } from '../shared/scoped-page.js';
@@ -38,6 +38,9 @@ export function requireRight(access: ConversationAccess, right: ConversationRigh
   );
 }
 
+/** Conversation rows kept in memory (a few hundred bytes each). */
+const MAX_CACHED_CONVERSATIONS = 10_000;
+
 export function createConversationService({ db, clock, ids, events }: Infrastructure) {
   const memberCount = (conversationId: string) =>
     db
@@ -63,6 +66,28 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
     )
     .prepare();
   const findMember = (conversationId: string, userId: string) => memberRow.get({ conversationId, userId });
+
+  /**
+   * Conversation rows by id: every message POST and realtime event reads one, and they change only here (create,
+   * update) or leave with their project, so the copy stays exact. Bounded: the least recently read leave first.
+   */
+  const cachedRows = new Map<string, ConversationRow>();
+  function remember(row: ConversationRow): ConversationRow {
+    cachedRows.delete(row.id);
+    cachedRows.set(row.id, row);
+    if (cachedRows.size > MAX_CACHED_CONVERSATIONS) cachedRows.delete(cachedRows.keys().next().value as string);
+    return row;
+  }
+  /** The conversation if it exists in the scope: what `conversationInScope` answers, from memory when it can. */
+  function conversationIn(scope: EnvironmentScope, conversationId: string): ConversationRow | undefined {
+    const cached = cachedRows.get(conversationId);
+    if (cached) return isInScope(cached, scope) ? remember(cached) : undefined;
+    const row = conversationInScope.get({ ...scope, conversationId });
+    return row && remember(row);
+  }
+  events.on('project.deleted', ({ projectId }) => {
+    for (const [id, row] of cachedRows) if (row.projectId === projectId) cachedRows.delete(id);
+  });
   const conversationsOfUser = db
     .select({ id: conversations.id })
     .from(conversationMembers)
@@ -101,7 +126,7 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
      * chat-token user does not belong to, is not found (404), exactly like a missing one.
      */
     access(caller: ChatCaller, conversationId: string): ConversationAccess {
-      const conversation = conversationInScope.get({ ...caller.scope, conversationId });
+      const conversation = conversationIn(caller.scope, conversationId);
       if (!conversation) throw conversationNotFound(conversationId);
       if (caller.kind === 'server') return { conversation, caller, role: 'SERVER' };
       const member = findMember(conversationId, caller.userId);
@@ -147,6 +172,7 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
           tx.insert(conversationMembers).values({ conversationId: conversation.id, userId, role, joinedAt: now }).run();
         }
       });
+      remember(conversation);
       emitChange(conversation, 'conversation.created', { conversation: catalogueConversation(conversation) });
       for (const [userId, role] of members) emitMember('member.added', conversation, userId, role);
       return conversation;
@@ -178,7 +204,7 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
     ): ConversationRow {
       requireRight(access, 'updateConversation');
       const { conversation } = access;
-      return db.transaction((tx) => {
+      const updated = db.transaction((tx) => {
         if (patch.name !== undefined && patch.name !== conversation.name) {
           const taken = tx
             .select({ id: conversations.id })
@@ -202,6 +228,8 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
           .returning()
           .get();
       });
+      // Committed: from now on readers get the new row.
+      return remember(updated);
     },
 
     listMembers(access: ConversationAccess): ConversationMemberRow[] {

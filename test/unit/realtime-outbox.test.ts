@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { createRealtimeOutbox, type RealtimeOutbox } from '../../server/chat/realtime/outbox.js';
+import { createAudience } from '../../server/chat/realtime/audience.js';
+import { createRealtimeOutbox, type RealtimeOutbox, type Recipient } from '../../server/chat/realtime/outbox.js';
 import { CLOSE_UNRESPONSIVE, MAX_BUFFERED_BYTES } from '../../server/http/socket-endpoint.js';
 
-/** What the outbox uses of a `ws` socket, recording the frames it is given. */
-function fakeSocket(state: { open?: boolean; bufferedAmount?: number } = {}) {
+/** A recipient with what the outbox uses of a `ws` socket, recording the frames it is given. */
+function fakeSocket(state: { open?: boolean; bufferedAmount?: number; userId?: string } = {}) {
   const frames: Buffer[] = [];
   const closes: number[] = [];
   const socket = {
@@ -17,7 +18,8 @@ function fakeSocket(state: { open?: boolean; bufferedAmount?: number } = {}) {
     },
     close: (code: number) => closes.push(code),
   };
-  return { socket: socket as unknown as WebSocket, frames, closes, lines: () => frames.map((f) => f.toString()) };
+  const recipient: Recipient = { socket: socket as unknown as WebSocket, userId: state.userId ?? 'someone' };
+  return { recipient, frames, closes, lines: () => frames.map((f) => f.toString()) };
 }
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -31,8 +33,8 @@ describe('realtime outbox', () => {
     const a = fakeSocket();
     const b = fakeSocket();
     const events = [1, 2, 3].map((n) => outbox.encode({ type: 'message.created', n }));
-    for (const event of events) outbox.push(a.socket, event);
-    outbox.push(b.socket, events[1]);
+    for (const event of events) outbox.push(a.recipient, event);
+    outbox.push(b.recipient, events[1]);
     expect(a.frames).toHaveLength(0);
 
     await nextTurn();
@@ -46,11 +48,12 @@ describe('realtime outbox', () => {
     expect(b.lines()).toEqual(['{"type":"message.created","n":2}']);
   });
 
-  it('builds a frame once for every socket with the same queue', async () => {
+  it('builds the frame of a broadcast once for all its sockets', async () => {
     outbox = createRealtimeOutbox();
     const sockets = [fakeSocket(), fakeSocket(), fakeSocket()];
     const events = [outbox.encode({ n: 1 }), outbox.encode({ n: 2 })];
-    for (const s of sockets) for (const event of events) outbox.push(s.socket, event);
+    const everyone = new Set(sockets.map((s) => s.recipient));
+    for (const event of events) outbox.broadcast(everyone, event);
     await nextTurn();
     const [first, ...others] = sockets.map((s) => s.frames[0]);
     for (const frame of others) expect(frame).toBe(first);
@@ -62,8 +65,8 @@ describe('realtime outbox', () => {
     const closed = fakeSocket({ open: false });
     const slow = fakeSocket({ bufferedAmount: MAX_BUFFERED_BYTES + 1 });
     const event = outbox.encode({ n: 1 });
-    outbox.push(closed.socket, event);
-    outbox.push(slow.socket, event);
+    outbox.push(closed.recipient, event);
+    outbox.push(slow.recipient, event);
     await nextTurn();
     expect(closed.frames).toHaveLength(0);
     expect(slow.frames).toHaveLength(0);
@@ -73,15 +76,64 @@ describe('realtime outbox', () => {
   it('sends what is pushed after a flush in a later frame, and nothing after close()', async () => {
     outbox = createRealtimeOutbox();
     const a = fakeSocket();
-    outbox.push(a.socket, outbox.encode({ n: 1 }));
+    outbox.push(a.recipient, outbox.encode({ n: 1 }));
     await nextTurn();
-    outbox.push(a.socket, outbox.encode({ n: 2 }));
+    outbox.push(a.recipient, outbox.encode({ n: 2 }));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(a.lines()).toEqual(['{"n":1}', '{"n":2}']);
 
-    outbox.push(a.socket, outbox.encode({ n: 3 }));
+    outbox.push(a.recipient, outbox.encode({ n: 3 }));
     outbox.close();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(a.lines()).toEqual(['{"n":1}', '{"n":2}']);
+  });
+  it('broadcasts to a set of recipients, skipping the sockets of the user it excepts, with one shared frame', async () => {
+    outbox = createRealtimeOutbox();
+    const ann = fakeSocket({ userId: 'ann' });
+    const annOnPhone = fakeSocket({ userId: 'ann' });
+    const bob = fakeSocket({ userId: 'bob' });
+    const everyone = new Set([ann.recipient, annOnPhone.recipient, bob.recipient]);
+    outbox.broadcast(everyone, outbox.encode({ n: 1 }));
+    outbox.broadcast(everyone, outbox.encode({ presence: 'ann' }), 'ann');
+    outbox.broadcast(everyone, outbox.encode({ n: 2 }));
+    await nextTurn();
+    expect(ann.lines()).toEqual(['{"n":1}\n{"n":2}']);
+    expect(annOnPhone.frames[0]).toBe(ann.frames[0]);
+    expect(bob.lines()).toEqual(['{"n":1}\n{"presence":"ann"}\n{"n":2}']);
+  });
+
+  it('keeps the queued order for a socket that hears several audiences', async () => {
+    outbox = createRealtimeOutbox();
+    const both = fakeSocket();
+    const onlyA = fakeSocket();
+    const a = new Set([both.recipient, onlyA.recipient]);
+    const b = new Set([both.recipient]);
+    outbox.broadcast(a, outbox.encode({ a: 1 }));
+    outbox.broadcast(b, outbox.encode({ b: 1 }));
+    outbox.broadcast(a, outbox.encode({ a: 2 }));
+    outbox.push(both.recipient, outbox.encode({ own: 1 }));
+    outbox.broadcast(b, outbox.encode({ b: 2 }));
+    await nextTurn();
+    expect(both.lines()).toEqual(['{"a":1}\n{"b":1}\n{"a":2}\n{"own":1}\n{"b":2}']);
+    expect(onlyA.lines()).toEqual(['{"a":1}\n{"a":2}']);
+  });
+
+  it('delivers what was queued to the audience of that moment, even if it changes before the flush', async () => {
+    outbox = createRealtimeOutbox();
+    const audience = createAudience<Recipient>();
+    const early = fakeSocket({ userId: 'early' });
+    const late = fakeSocket({ userId: 'late' });
+    const leaving = fakeSocket({ userId: 'leaving' });
+    audience.add(early.recipient, 'conv_1');
+    audience.add(leaving.recipient, 'conv_1');
+    outbox.broadcast(audience.of('conv_1'), outbox.encode({ n: 1 }));
+    audience.add(late.recipient, 'conv_1');
+    audience.remove(leaving.recipient, 'conv_1');
+    outbox.broadcast(audience.of('conv_1'), outbox.encode({ n: 2 }));
+    await nextTurn();
+    expect(early.lines()).toEqual(['{"n":1}\n{"n":2}']);
+    expect(late.lines()).toEqual(['{"n":2}']);
+    expect(leaving.lines()).toEqual(['{"n":1}']);
+    expect(audience.conversationsOf(leaving.recipient)).toEqual([]);
   });
 });

@@ -2,15 +2,33 @@
  * Which open realtime connections each conversation reaches, kept up to date as connections open
  * and close and as members join and leave: a fan-out then walks the connections it reaches, instead
  * of asking the database for every member (1,000 of them, most offline) on every event.
+ *
+ * A set handed out by `of` never changes afterwards (the outbox keeps it until its next flush, as the
+ * audience of the events queued for it): a later change copies it first. Sets not handed out since their
+ * last change are changed in place, so a storm of connections with no events in between copies nothing.
  */
 export function createAudience<Connection>() {
   const byConversation = new Map<string, Set<Connection>>();
   const byConnection = new Map<Connection, Set<string>>();
+  const handedOut = new WeakSet<Set<Connection>>();
+  const EMPTY: ReadonlySet<Connection> = new Set();
+
+  /** The conversation's set, safe to change. */
+  function writable(conversationId: string): Set<Connection> {
+    const current = byConversation.get(conversationId);
+    if (current && !handedOut.has(current)) return current;
+    const copy = new Set(current);
+    byConversation.set(conversationId, copy);
+    return copy;
+  }
 
   return {
-    /** The connections a conversation's events go to now. */
+    /** The connections a conversation's events go to now; the set stays as it is. */
     of(conversationId: string): ReadonlySet<Connection> {
-      return byConversation.get(conversationId) ?? new Set();
+      const connections = byConversation.get(conversationId);
+      if (!connections) return EMPTY;
+      handedOut.add(connections);
+      return connections;
     },
 
     /** The conversations a connection hears from. */
@@ -19,12 +37,7 @@ export function createAudience<Connection>() {
     },
 
     add(connection: Connection, conversationId: string): void {
-      let connections = byConversation.get(conversationId);
-      if (!connections) {
-        connections = new Set();
-        byConversation.set(conversationId, connections);
-      }
-      connections.add(connection);
+      writable(conversationId).add(connection);
       let conversationIds = byConnection.get(connection);
       if (!conversationIds) {
         conversationIds = new Set();
@@ -34,9 +47,11 @@ export function createAudience<Connection>() {
     },
 
     remove(connection: Connection, conversationId: string): void {
-      const connections = byConversation.get(conversationId);
-      connections?.delete(connection);
-      if (connections?.size === 0) byConversation.delete(conversationId);
+      if (byConversation.get(conversationId)?.has(connection)) {
+        const connections = writable(conversationId);
+        connections.delete(connection);
+        if (connections.size === 0) byConversation.delete(conversationId);
+      }
       byConnection.get(connection)?.delete(conversationId);
     },
 

@@ -45,7 +45,7 @@ export function createRealtimeHub(
 
   const outbox = createRealtimeOutbox();
   const send = (connection: RealtimeConnection, message: RealtimeServerMessage) =>
-    outbox.push(connection.socket, outbox.encode(message));
+    outbox.push(connection, outbox.encode(message));
   const connectionsOf = (scope: EnvironmentScope, userId: string) =>
     connections.get(userKey(scope, userId)) ?? new Set();
   const isOnline = (scope: EnvironmentScope, userId: string) => connectionsOf(scope, userId).size > 0;
@@ -59,15 +59,12 @@ export function createRealtimeHub(
     for (const connection of connectionsOf(scope, userId)) audience.remove(connection, conversationId);
   };
 
-  /** Pushes one event to every connection the conversation reaches, except those of the user `except`. */
+  /** Queues one event for every connection the conversation reaches, except those of the user `except`. */
   function fanOut(conversationId: string, type: string, data: Record<string, unknown>, except?: string) {
-    // Serialized once for all recipients, and only if one of them is connected.
-    let event: ReturnType<typeof outbox.encode> | undefined;
-    for (const connection of audience.of(conversationId)) {
-      if (connection.userId === except) continue;
-      event ??= outbox.encode({ type, conversationId, data } satisfies RealtimeServerMessage);
-      outbox.push(connection.socket, event);
-    }
+    const recipients = audience.of(conversationId);
+    // Serialized once for all recipients, and only if someone is connected.
+    if (recipients.size === 0) return;
+    outbox.broadcast(recipients, outbox.encode({ type, conversationId, data } satisfies RealtimeServerMessage), except);
   }
 
   events.on('chat', ({ projectId, environment, conversationId, type, data }) => {

@@ -2,10 +2,29 @@ import { performance } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
 import { readyToSend } from '../../http/socket-endpoint.js';
 
+/** Where an event can go: a socket, and whose it is (some events skip their own user's sockets). */
+export interface Recipient {
+  socket: WebSocket;
+  userId: string;
+}
+
 /** An event serialized once, shared by every socket it goes to. */
 interface EncodedEvent {
   seq: number;
   bytes: Buffer;
+}
+
+/**
+ * Events broadcast to one set of recipients (minus one user's) during one wait between flushes, in order. The set
+ * must not change afterwards: the audience hands out sets it copies before changing them (audience.ts).
+ */
+interface Run {
+  id: number;
+  recipients: ReadonlySet<Recipient>;
+  except: string | undefined;
+  events: EncodedEvent[];
+  /** The events as one frame, built at the first socket that needs it. */
+  frame?: Buffer;
 }
 
 const NEWLINE = Buffer.from('\n');
@@ -15,6 +34,11 @@ const NEWLINE = Buffer.from('\n');
  */
 const MIN_FLUSH_GAP_MS = 16;
 
+const joinEvents = (events: EncodedEvent[]) =>
+  events.length === 1
+    ? events[0].bytes
+    : Buffer.concat(events.flatMap((e, i) => (i === 0 ? [e.bytes] : [NEWLINE, e.bytes])));
+
 /**
  * Everything the realtime hub sends goes through here, so that a burst of events leaves as one
  * WebSocket frame and one socket write per client rather than one per event: with 1,000 members
@@ -22,16 +46,21 @@ const MIN_FLUSH_GAP_MS = 16;
  * those writes were most of a message POST's cost.
  *
  * A frame carries one event, or several separated by `\n` (JSON text never holds a raw newline).
- * Events queued during one turn of the event loop leave together at its end. After a flush that
- * took T ms, the next one waits max(16 ms, 2T): when idle, events leave at once; under load, fan-out
- * takes at most about a third of the process, and more events share each frame. Waiting 2T rather than
- * T raised message throughput with 1,000 members online by a quarter; a 16 ms floor rather than 5 ms
- * cut the CPU of a message POST with 100 online by a sixth. Both cost at most that much latency, and
- * only under load. Order is kept per socket.
+ * A broadcast costs the same whatever the audience: it joins the run of events for that audience,
+ * and the work per recipient happens once per flush, not once per event. Events queued during one
+ * turn of the event loop leave together at its end. After a flush that took T ms, the next one waits
+ * max(16 ms, 2T): when idle, events leave at once; under load, fan-out takes at most about a third
+ * of the process, and more events share each frame. Waiting 2T rather than T raised message
+ * throughput with 1,000 members online by a quarter; a 16 ms floor rather than 5 ms cut the CPU of a
+ * message POST with 100 online by a sixth. Both cost at most that much latency, and only under load.
+ * Each socket gets its events in the order they were queued.
  */
 export function createRealtimeOutbox() {
-  const pending = new Map<WebSocket, EncodedEvent[]>();
+  let runs: Run[] = [];
+  /** This wait's open runs, by recipient set, then by the user they skip. */
+  let openRuns = new Map<ReadonlySet<Recipient>, Map<string | undefined, Run>>();
   let seq = 0;
+  let runIds = 0;
   let scheduled: { cancel(): void } | undefined;
   let notBefore = 0;
 
@@ -47,48 +76,81 @@ export function createRealtimeOutbox() {
     }
   }
 
+  function broadcast(recipients: ReadonlySet<Recipient>, event: EncodedEvent, except?: string): void {
+    let byExcept = openRuns.get(recipients);
+    if (!byExcept) {
+      byExcept = new Map();
+      openRuns.set(recipients, byExcept);
+    }
+    let run = byExcept.get(except);
+    if (!run) {
+      run = { id: runIds++, recipients, except, events: [] };
+      byExcept.set(except, run);
+      runs.push(run);
+    }
+    run.events.push(event);
+    schedule();
+  }
+
   function flush(): void {
     scheduled = undefined;
     const started = performance.now();
-    // Members of the same conversation usually have the same queue: build each distinct frame once.
-    const frames = new Map<string, Buffer>();
-    for (const [socket, events] of pending) {
+    const due = runs;
+    runs = [];
+    openRuns = new Map();
+    // The runs each socket hears, in the order they were opened.
+    const runsBySocket = new Map<WebSocket, Run[]>();
+    for (const run of due) {
+      for (const { socket, userId } of run.recipients) {
+        if (userId === run.except) continue;
+        const socketRuns = runsBySocket.get(socket);
+        if (socketRuns) socketRuns.push(run);
+        else runsBySocket.set(socket, [run]);
+      }
+    }
+    // Members of the same conversations hear the same runs: each distinct frame is built once.
+    const merged = new Map<string, Buffer>();
+    for (const [socket, socketRuns] of runsBySocket) {
       if (!readyToSend(socket)) continue;
       let frame: Buffer;
-      if (events.length === 1) frame = events[0].bytes;
-      else {
-        const key = events.map((e) => e.seq).join(',');
-        let joined = frames.get(key);
+      if (socketRuns.length === 1) {
+        const [run] = socketRuns;
+        run.frame ??= joinEvents(run.events);
+        frame = run.frame;
+      } else {
+        const key = socketRuns.map((run) => run.id).join(',');
+        let joined = merged.get(key);
         if (!joined) {
-          joined = Buffer.concat(events.flatMap((e, i) => (i === 0 ? [e.bytes] : [NEWLINE, e.bytes])));
-          frames.set(key, joined);
+          joined = joinEvents(socketRuns.flatMap((run) => run.events).sort((a, b) => a.seq - b.seq));
+          merged.set(key, joined);
         }
         frame = joined;
       }
       socket.send(frame, { binary: false });
     }
-    pending.clear();
     const finished = performance.now();
     notBefore = finished + Math.max(MIN_FLUSH_GAP_MS, 2 * (finished - started));
   }
 
   return {
-    /** Serializes a message once, for `push` to any number of sockets. */
+    /** Serializes a message once, for any number of `push`es and `broadcast`s. */
     encode(message: unknown): EncodedEvent {
       return { seq: seq++, bytes: Buffer.from(JSON.stringify(message)) };
     },
 
-    push(socket: WebSocket, event: EncodedEvent): void {
-      const queue = pending.get(socket);
-      if (queue) queue.push(event);
-      else pending.set(socket, [event]);
-      schedule();
+    /** Queues the event for one recipient. */
+    push(recipient: Recipient, event: EncodedEvent): void {
+      broadcast(new Set([recipient]), event);
     },
+
+    /** Queues the event for every recipient in the set, except the sockets of user `except`. */
+    broadcast,
 
     close(): void {
       scheduled?.cancel();
       scheduled = undefined;
-      pending.clear();
+      runs = [];
+      openRuns = new Map();
     },
   };
 }
