@@ -60,17 +60,28 @@ describe('realtime outbox', () => {
     expect(first.toString()).toBe('{"n":1}\n{"n":2}');
   });
 
-  it('skips closed sockets and drops a client whose unsent data piled up', async () => {
+  it.each([
+    [
+      'pushed to each',
+      (o: RealtimeOutbox, recipients: Recipient[]) => {
+        for (const r of recipients) o.push(r, o.encode({ n: 1 }));
+      },
+    ],
+    [
+      'broadcast to all',
+      (o: RealtimeOutbox, recipients: Recipient[]) => o.broadcast(new Set(recipients), o.encode({ n: 1 })),
+    ],
+  ])('skips closed sockets and drops a client whose unsent data piled up (%s)', async (_, queue) => {
     outbox = createRealtimeOutbox();
     const closed = fakeSocket({ open: false });
     const slow = fakeSocket({ bufferedAmount: MAX_BUFFERED_BYTES + 1 });
-    const event = outbox.encode({ n: 1 });
-    outbox.push(closed.recipient, event);
-    outbox.push(slow.recipient, event);
+    const fine = fakeSocket();
+    queue(outbox, [closed.recipient, slow.recipient, fine.recipient]);
     await nextTurn();
     expect(closed.frames).toHaveLength(0);
     expect(slow.frames).toHaveLength(0);
     expect(slow.closes).toEqual([CLOSE_UNRESPONSIVE]);
+    expect(fine.lines()).toEqual(['{"n":1}']);
   });
 
   it('sends what is pushed after a flush in a later frame, and nothing after close()', async () => {

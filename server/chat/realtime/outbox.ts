@@ -23,7 +23,7 @@ interface Run {
   recipients: ReadonlySet<Recipient>;
   except: string | undefined;
   events: EncodedEvent[];
-  /** The events as one frame, built at the first socket that needs it. */
+  /** The events as one frame, built at the first socket that needs it (when sockets hear several runs). */
   frame?: Buffer;
 }
 
@@ -98,6 +98,21 @@ export function createRealtimeOutbox() {
     const due = runs;
     runs = [];
     openRuns = new Map();
+    if (due.length === 1) sendRun(due[0]);
+    else sendRuns(due);
+    const finished = performance.now();
+    notBefore = finished + Math.max(MIN_FLUSH_GAP_MS, 2 * (finished - started));
+  }
+
+  /** The usual flush (one conversation busy, its audience unchanged): one frame for every recipient. */
+  function sendRun(run: Run): void {
+    const frame = joinEvents(run.events);
+    for (const { socket, userId } of run.recipients) {
+      if (userId !== run.except && readyToSend(socket)) socket.send(frame, { binary: false });
+    }
+  }
+
+  function sendRuns(due: Run[]): void {
     // The runs each socket hears, in the order they were opened.
     const runsBySocket = new Map<WebSocket, Run[]>();
     for (const run of due) {
@@ -128,8 +143,6 @@ export function createRealtimeOutbox() {
       }
       socket.send(frame, { binary: false });
     }
-    const finished = performance.now();
-    notBefore = finished + Math.max(MIN_FLUSH_GAP_MS, 2 * (finished - started));
   }
 
   return {
