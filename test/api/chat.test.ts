@@ -13,7 +13,7 @@ async function chatToken(api: Client, key: string, userId: string) {
 
 /** A project, a conversation created by alice (ADMIN) with bob (MEMBER), and their chat tokens. */
 async function chatSetup(environment: 'development' | 'staging' | 'production' = 'development') {
-  const { keys, project } = await projectWithKeys(t.api);
+  const { keys, project, owner } = await projectWithKeys(t.api);
   const key = keys[environment];
   const alice = await chatToken(t.api, key, 'alice');
   const bob = await chatToken(t.api, key, 'bob');
@@ -23,7 +23,7 @@ async function chatSetup(environment: 'development' | 'staging' | 'production' =
     body: { name: `general-${Math.random()}`, members: [{ userId: 'bob' }] },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { project, keys, key, alice, bob, carol, conversation: res.body as { id: string; name: string } };
+  return { owner, project, keys, key, alice, bob, carol, conversation: res.body as { id: string; name: string } };
 }
 
 const send = (token: string, conversationId: string, body: Record<string, unknown>) =>
@@ -114,6 +114,27 @@ describe('conversations', () => {
       );
     }
     expect((await t.api.get(`/v1/chat/messages/${sent.body.id}`, { token: keys.production })).body.text).toBe('hi');
+  });
+
+  it('answers a conversation as last updated, and never from another environment or a deleted project', async () => {
+    const { owner, project, keys, key, conversation } = await chatSetup();
+    const base = `/v1/chat/conversations/${conversation.id}`;
+    expect((await t.api.get(base, { token: key })).body.name).toBe(conversation.name);
+    const name = `renamed-${Math.random()}`;
+    expect((await t.api.patch(base, { token: key, body: { name, metadata: { topic: 'launch' } } })).status).toBe(200);
+    expect((await t.api.get(base, { token: key })).body).toMatchObject({ name, metadata: { topic: 'launch' } });
+    expect((await send(key, conversation.id, { text: 'still here', senderId: 'alice' })).status).toBe(201);
+    // The old name is free again in this environment.
+    const again = await t.api.post('/v1/chat/conversations', { token: key, body: { name: conversation.name } });
+    expect(again.status).toBe(201);
+    expectError(await t.api.get(base, { token: keys.staging }), 404, 'SERVICE_CONVERSATION_NOT_FOUND');
+    expectError(
+      await send(keys.staging, conversation.id, { text: 'from staging', senderId: 'alice' }),
+      404,
+      'SERVICE_CONVERSATION_NOT_FOUND',
+    );
+    expect((await t.api.delete(`/v1/projects/${project.id}`, { token: owner.token })).status).toBe(204);
+    expectError(await t.api.get(base, { token: key }), 401, 'SERVICE_UNAUTHENTICATED');
   });
 
   it('enforces conversation roles: only ADMINs add members and update; MODERATORs remove MEMBERs; anyone leaves', async () => {
