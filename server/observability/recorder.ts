@@ -8,7 +8,7 @@ import { createMetrics, METRIC_RETENTION_MS } from './metrics.js';
 /** Per project environment, older error records beyond this many are dropped. */
 export const ERROR_RETENTION = 10_000;
 /** How many recorded errors between two retention checks (the check costs a query). */
-const PRUNE_ERRORS_EVERY = 500;
+export const PRUNE_ERRORS_EVERY = 500;
 /** How often counted metrics are written to the database. */
 export const METRICS_FLUSH_MS = 5_000;
 const HOUR_MS = 3_600_000;

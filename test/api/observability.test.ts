@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_RETENTION, PRUNE_ERRORS_EVERY } from '../../server/observability/recorder.js';
 import {
   addMember,
   createRoom,
@@ -419,6 +420,46 @@ describe('across a restart', () => {
         disconnectedAt: new Date(clock.now()).toISOString(),
         closeReason: 'server stopped',
       });
+    } finally {
+      await own.dispose();
+    }
+  });
+
+  it('keeps the newest 10,000 errors of an environment, dropping older ones as new ones come', async () => {
+    let own = await startTestServer({ clock });
+    try {
+      const ctx = await projectWithKeys(client(own.url));
+      const fail = (api: Client) => api.get('/v1/rooms/room_missing', { token: ctx.keys.development });
+      expectError(await fail(client(own.url)), 404, 'SERVICE_ROOM_NOT_FOUND');
+      await own.close();
+      // A full backlog, older than every real record, written straight into the database.
+      let db = new Database(join(own.dataDir, 'switchboard.db'));
+      const recorded = db.prepare('select * from error_log').get() as Record<string, unknown>;
+      expect(recorded).toMatchObject({ status: 404, environment: 'development' });
+      const insert = db.prepare(
+        'insert into error_log (id, project_id, environment, request_id, status, code, message, method, route, ' +
+          'credential, occurred_at) values (@id, @project_id, @environment, @request_id, @status, @code, @message, ' +
+          '@method, @route, @credential, @occurred_at)',
+      );
+      const backlogId = (i: number) => `err_00${String(i).padStart(24, '0')}`;
+      db.transaction(() => {
+        for (let i = 0; i < ERROR_RETENTION; i++) insert.run({ ...recorded, id: backlogId(i) });
+      })();
+      db.close();
+
+      own = await startTestServer({ clock, dataDir: own.dataDir });
+      const again = client(own.url);
+      for (let i = 0; i < PRUNE_ERRORS_EVERY; i += 25) {
+        await Promise.all(Array.from({ length: 25 }, () => fail(again)));
+      }
+      await own.close();
+      db = new Database(join(own.dataDir, 'switchboard.db'), { readonly: true });
+      const ids = (db.prepare('select id from error_log order by id').all() as { id: string }[]).map((r) => r.id);
+      db.close();
+      expect(ids).toHaveLength(ERROR_RETENTION);
+      // The oldest went; every real record stayed.
+      expect(ids[0]).toBe(backlogId(PRUNE_ERRORS_EVERY + 1));
+      expect(ids.filter((id) => !id.startsWith('err_00'))).toHaveLength(PRUNE_ERRORS_EVERY + 1);
     } finally {
       await own.dispose();
     }
