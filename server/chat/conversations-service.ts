@@ -277,6 +277,11 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
     },
 
     /** The user ids of a conversation's members (for realtime fan-out). */
+    /** Whether the user is a member of the conversation (one indexed row, whatever its size). */
+    isMember(conversationId: string, userId: string): boolean {
+      return findMember(conversationId, userId) !== undefined;
+    },
+
     memberIds(conversationId: string): string[] {
       return membersOf.all({ conversationId }).map((m) => m.userId);
     },

@@ -10,7 +10,6 @@ import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import type { ConversationService } from '../chat/conversations-service.js';
 import type { ChatTokenService } from '../chat/tokens.js';
-import { toIso } from '../clock.js';
 import type { Infrastructure } from '../context.js';
 import { conflict, notFound, ServiceError } from '../errors.js';
 import type { RoomService } from '../rooms/service.js';
@@ -20,7 +19,7 @@ import { newestFirstPage } from '../shared/scoped-page.js';
 
 export type LiveStreamRow = typeof liveStreams.$inferSelect;
 
-export const liveStreamNotFound = (id: string) =>
+const liveStreamNotFound = (id: string) =>
   notFound('SERVICE_LIVE_STREAM_NOT_FOUND', `No live stream ${id} in this project environment.`);
 
 const wrongState = (stream: LiveStreamRow, action: string) =>
@@ -256,7 +255,7 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
         { kind: 'server', scope, userId: undefined },
         stream.conversationId,
       );
-      if (!deps.conversations.memberIds(stream.conversationId).includes(identity)) {
+      if (!deps.conversations.isMember(stream.conversationId, identity)) {
         deps.conversations.addMember(conversationAccess, { userId: identity, role: 'MEMBER' });
       }
       record(stream.id, identity, 'VIEWER');
@@ -284,16 +283,6 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
         .where(and(eq(liveStreamParticipants.streamId, stream.id), eq(liveStreamParticipants.identity, identity)))
         .run();
       deps.signaling.disconnect(stream.roomId, identity, 1000, 'left the live stream');
-    },
-
-    participants(streamId: string) {
-      return db
-        .select()
-        .from(liveStreamParticipants)
-        .where(eq(liveStreamParticipants.streamId, streamId))
-        .orderBy(liveStreamParticipants.joinedAt)
-        .all()
-        .map((p) => ({ ...p, joinedAt: toIso(p.joinedAt), leftAt: p.leftAt === null ? null : toIso(p.leftAt) }));
     },
   };
 }

@@ -37,6 +37,9 @@ export function createAudience<Connection>() {
     },
 
     add(connection: Connection, conversationId: string): void {
+      // Already there (a new conversation's members join on `conversation.created` and again on `member.added`):
+      // nothing to change, so no copy of a handed-out set.
+      if (byConversation.get(conversationId)?.has(connection)) return;
       writable(conversationId).add(connection);
       let conversationIds = byConnection.get(connection);
       if (!conversationIds) {
