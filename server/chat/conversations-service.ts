@@ -5,6 +5,7 @@ import type { Infrastructure } from '../context.js';
 import { conflict, notFound, ServiceError } from '../errors.js';
 import { newestFirstPage } from '../shared/scoped-page.js';
 import type { ChatCaller } from './caller.js';
+import { emitChatChange } from './chat-change.js';
 import { atLeast, CONVERSATION_RIGHTS, type ConversationRight, effectiveRole } from './rights.js';
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -105,12 +106,8 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
     name: c.name,
     createdAt: new Date(c.createdAt).toISOString(),
   });
-  /** Connected members first, then the catalogue (webhooks). */
-  function emitChange(c: ConversationRow, type: string, data: Record<string, unknown>): void {
-    const scope = { projectId: c.projectId, environment: c.environment };
-    events.emit('chat', { ...scope, conversationId: c.id, type, data });
-    events.emit('catalogue', { type, ...scope, data });
-  }
+  const emitChange = (c: ConversationRow, type: string, data: Record<string, unknown>) =>
+    emitChatChange(events, c, c.id, type, data);
   const emitMember = (
     type: 'member.added' | 'member.removed',
     c: ConversationRow,
@@ -123,14 +120,19 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
 
     /**
      * The conversation and the caller's role in it. Another environment's conversation, or one a
-     * chat-token user does not belong to, is not found (404), exactly like a missing one.
+     * chat-token user does not belong to, is not found (404), exactly like a missing one; `notFound`
+     * names what the caller asked for (a message, an attachment) when that is not the conversation.
      */
-    access(caller: ChatCaller, conversationId: string): ConversationAccess {
+    access(
+      caller: ChatCaller,
+      conversationId: string,
+      notFound: () => ServiceError = () => conversationNotFound(conversationId),
+    ): ConversationAccess {
       const conversation = conversationIn(caller.scope, conversationId);
-      if (!conversation) throw conversationNotFound(conversationId);
+      if (!conversation) throw notFound();
       if (caller.kind === 'server') return { conversation, caller, role: 'SERVER' };
       const member = findMember(conversationId, caller.userId);
-      if (!member) throw conversationNotFound(conversationId);
+      if (!member) throw notFound();
       return { conversation, caller, role: effectiveRole(member.role, caller.tokenScope) };
     },
 

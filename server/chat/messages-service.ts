@@ -1,12 +1,13 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import { messages, reactions } from '../../db/schema/chat.js';
 import { inScope, scopeValues } from '../../db/scope.js';
-import { toIso } from '../clock.js';
+import { toIso, toIsoOrNull } from '../clock.js';
 import type { Infrastructure } from '../context.js';
 import { notFound, ServiceError, validationFailed } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../shared/pagination.js';
 import type { AttachmentRow, AttachmentService } from './attachments/service.js';
 import type { ChatCaller } from './caller.js';
+import { emitChatChange } from './chat-change.js';
 import { type ConversationAccess, type ConversationService, requireRight } from './conversations-service.js';
 
 export type MessageRow = typeof messages.$inferSelect;
@@ -28,27 +29,26 @@ export function createMessageService(
   conversations: ConversationService,
   attachments: AttachmentService,
 ) {
-  /**
-   * Realtime first, then the catalogue (webhooks): the order spec 6.3 requires. Connected clients
-   * may get a fuller shape (`realtimeData`) than the catalogue's.
-   */
-  function publish(message: MessageRow, type: string, data: Record<string, unknown>, realtimeData = data): void {
-    const scope = { projectId: message.projectId, environment: message.environment };
-    events.emit('chat', { ...scope, conversationId: message.conversationId, type, data: realtimeData });
-    events.emit('catalogue', { type, ...scope, data });
-  }
+  /** A change about a message, announced to connected members, then to the catalogue (see emitChatChange). */
+  const publish = (message: MessageRow, type: string, data: Record<string, unknown>, realtimeData = data) =>
+    emitChatChange(events, message, message.conversationId, type, data, realtimeData);
 
-  /** What connected clients get: the message, plus its cursor, for catching up with `after` after a reconnect. */
-  const realtimeMessage = (m: MessageRow) => ({
-    ...catalogueMessage(m),
-    parentId: m.parentId,
-    deleted: m.deletedAt !== null,
-    createdAt: toIso(m.createdAt),
-    editedAt: m.editedAt === null ? null : toIso(m.editedAt),
-    cursor: encodeCursor(m.id),
-  });
-  const publishMessage = (m: MessageRow, type: 'message.created' | 'message.updated' | 'message.deleted') =>
-    publish(m, type, { message: catalogueMessage(m) }, { message: realtimeMessage(m) });
+  /**
+   * The catalogue gets spec 6.4's shape; connected clients get it too, with the rest of the message and its
+   * cursor, for catching up with `after` after a reconnect.
+   */
+  function publishMessage(m: MessageRow, type: 'message.created' | 'message.updated' | 'message.deleted'): void {
+    const catalogue = catalogueMessage(m);
+    const realtime = {
+      ...catalogue,
+      parentId: m.parentId,
+      deleted: m.deletedAt !== null,
+      createdAt: toIso(m.createdAt),
+      editedAt: toIsoOrNull(m.editedAt),
+      cursor: encodeCursor(m.id),
+    };
+    publish(m, type, { message: catalogue }, { message: realtime });
+  }
 
   /** Spec 6.4's shape, `{id, roomId, senderId, text}`; the text is null once deleted. */
   const catalogueMessage = (m: MessageRow) => ({
@@ -127,12 +127,8 @@ export function createMessageService(
       .where(inScope(messages, caller.scope, eq(messages.id, messageId)))
       .get();
     if (!message) throw messageNotFound(messageId);
-    try {
-      return { message, conversation: conversations.access(caller, message.conversationId) };
-    } catch (err) {
-      if (err instanceof ServiceError && err.status === 404) throw messageNotFound(messageId);
-      throw err;
-    }
+    const conversation = conversations.access(caller, message.conversationId, () => messageNotFound(messageId));
+    return { message, conversation };
   }
 
   return {

@@ -1,6 +1,6 @@
 import { type Request, type Response, Router } from 'express';
 import type { AppContext } from '../../context.js';
-import { ServiceError } from '../../errors.js';
+import { notFound, ServiceError, validationFailed } from '../../errors.js';
 import { presentAttachment } from './presenter.js';
 import type { AttachmentRow } from './service.js';
 
@@ -24,7 +24,7 @@ function contentDisposition(filename: string): string {
 /** A body that broke off (the client went away) is the client's doing, not a 500. */
 function asUploadError(err: unknown, req: Request): unknown {
   if (err instanceof ServiceError || !(req.readableAborted || req.destroyed)) return err;
-  return new ServiceError(400, 'SERVICE_VALIDATION_FAILED', 'The upload was interrupted before all bytes arrived.');
+  return validationFailed('The upload was interrupted before all bytes arrived.');
 }
 
 function sendFile(ctx: AppContext, attachment: AttachmentRow, res: Response): Promise<void> {
@@ -45,9 +45,7 @@ function sendFile(ctx: AppContext, attachment: AttachmentRow, res: Response): Pr
     });
     file.once('error', (err) => {
       file.destroy();
-      reject(
-        res.headersSent ? err : new ServiceError(404, 'SERVICE_ATTACHMENT_NOT_FOUND', 'The attachment’s file is gone.'),
-      );
+      reject(res.headersSent ? err : notFound('SERVICE_ATTACHMENT_NOT_FOUND', 'The attachment’s file is gone.'));
     });
     res.once('close', () => {
       file.destroy();

@@ -63,12 +63,8 @@ export function createAttachmentService(
   /** The attachment and the caller's access to its conversation; 404 if either is out of reach. */
   function access(caller: ChatCaller, id: string): { attachment: AttachmentRow; conversation: ConversationAccess } {
     const attachment = find(caller.scope, id);
-    try {
-      return { attachment, conversation: conversations.access(caller, attachment.conversationId) };
-    } catch (err) {
-      if (err instanceof ServiceError && err.status === 404) throw attachmentNotFound(id);
-      throw err;
-    }
+    const conversation = conversations.access(caller, attachment.conversationId, () => attachmentNotFound(id));
+    return { attachment, conversation };
   }
 
   return {

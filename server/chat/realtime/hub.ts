@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { EnvironmentScope } from '../../../db/scope.js';
+import { type EnvironmentScope, isInScope } from '../../../db/scope.js';
 import { toIso } from '../../clock.js';
 import type { Infrastructure } from '../../context.js';
 import { ServiceError } from '../../errors.js';
@@ -9,7 +9,7 @@ import type { EngagementService } from '../engagement-service.js';
 import type { MessageService } from '../messages-service.js';
 import { createAudience } from './audience.js';
 import { createRealtimeOutbox } from './outbox.js';
-import type { RealtimeClientMessage, RealtimeServerMessage } from './protocol.js';
+import { REALTIME_CLOSE, type RealtimeClientMessage, type RealtimeServerMessage } from './protocol.js';
 
 /** Typing stops by itself this long after the last `typing.start`. */
 export const TYPING_TTL_MS = 5_000;
@@ -48,7 +48,6 @@ export function createRealtimeHub(
     outbox.push(connection, outbox.encode(message));
   const connectionsOf = (scope: EnvironmentScope, userId: string) =>
     connections.get(userKey(scope, userId)) ?? new Set();
-  const isOnline = (scope: EnvironmentScope, userId: string) => connectionsOf(scope, userId).size > 0;
 
   const audience = createAudience<RealtimeConnection>();
   /** Every connection of the user (in this scope) hears from the conversation from now on. */
@@ -190,11 +189,10 @@ export function createRealtimeHub(
       conversationId: string,
       scope: EnvironmentScope,
     ): { userId: string; online: boolean; connections: number }[] {
-      return conversations.memberIds(conversationId).map((userId) => ({
-        userId,
-        online: isOnline(scope, userId),
-        connections: connectionsOf(scope, userId).size,
-      }));
+      return conversations.memberIds(conversationId).map((userId) => {
+        const open = connectionsOf(scope, userId).size;
+        return { userId, online: open > 0, connections: open };
+      });
     },
 
     /** Who is typing in the conversation now. */
@@ -209,12 +207,12 @@ export function createRealtimeHub(
     connections(scope: EnvironmentScope): RealtimeConnection[] {
       return [...connections.values()]
         .flatMap((set) => [...set])
-        .filter((c) => c.scope.projectId === scope.projectId && c.scope.environment === scope.environment)
+        .filter((c) => isInScope(c.scope, scope))
         .sort((a, b) => a.connectedAt - b.connectedAt);
     },
 
     /** Shutdown, while the database is still open: every connection's record is closed first. */
-    close(code = 1001, reason = 'server shutting down'): void {
+    close(code: number = REALTIME_CLOSE.goingAway, reason = 'server shutting down'): void {
       for (const set of connections.values()) {
         for (const c of set) events.emit('connection.closed', { id: c.id, at: clock.now(), code, reason });
       }
