@@ -97,20 +97,19 @@ export function createMetrics({ db, clock, logger }: Pick<Infrastructure, 'db' |
     return values;
   }
 
-  /** Sum of one or more metrics over minutes `from..to`. */
-  function total(scope: EnvironmentScope, names: MetricName[], from: number, to: number): number {
-    const values = read(scope, from, to);
-    let sum = 0;
-    for (const name of names) for (const v of values.get(name)?.values() ?? []) sum += v;
-    return sum;
-  }
-
   /** A deleted project's counts are dropped, not flushed (its rows are gone with it). */
   function forgetProject(projectId: string): void {
     for (const [key, p] of pending) if (p.projectId === projectId) pending.delete(key);
   }
 
-  return { count, flush, read, total, forgetProject };
+  return { count, flush, read, forgetProject };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Sum of one or more metrics over every minute `read` answered. */
+export function sumOf(values: MetricValues, names: MetricName[]): number {
+  let sum = 0;
+  for (const name of names) for (const v of values.get(name)?.values() ?? []) sum += v;
+  return sum;
+}

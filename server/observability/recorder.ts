@@ -1,8 +1,9 @@
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt } from 'drizzle-orm';
 import { connectionLog, errorLog } from '../../db/schema/observability.js';
-import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
+import { type EnvironmentScope, scopeValues } from '../../db/scope.js';
 import type { Infrastructure } from '../context.js';
 import type { ServiceError } from '../errors.js';
+import { keepNewest } from '../shared/scoped-page.js';
 import { createMetrics, METRIC_RETENTION_MS } from './metrics.js';
 
 /** Per project environment, older error records beyond this many are dropped. */
@@ -81,21 +82,6 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
     events.on('project.deleted', ({ projectId }) => metrics.forgetProject(projectId));
   }
 
-  function pruneErrors(scope: EnvironmentScope): void {
-    const cutoff = db
-      .select({ id: errorLog.id })
-      .from(errorLog)
-      .where(inScope(errorLog, scope))
-      .orderBy(sql`${errorLog.id} desc`)
-      .limit(1)
-      .offset(ERROR_RETENTION - 1)
-      .get();
-    if (cutoff)
-      db.delete(errorLog)
-        .where(inScope(errorLog, scope, lt(errorLog.id, cutoff.id)))
-        .run();
-  }
-
   /** Closed connections past the usage horizon go (on start, then hourly with the flush). */
   let lastConnectionPrune = 0;
   function pruneConnections(now: number): void {
@@ -168,7 +154,7 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
       events.emit('request.failed', { ...record, at });
       if (++errorsSincePrune >= PRUNE_ERRORS_EVERY) {
         errorsSincePrune = 0;
-        pruneErrors(failed.scope);
+        keepNewest(db, errorLog, failed.scope, ERROR_RETENTION);
       }
     },
 

@@ -9,7 +9,7 @@ import { type EnvironmentScope, inScope } from '../../db/scope.js';
 import type { Infrastructure } from '../context.js';
 import { notFound } from '../errors.js';
 import { newestFirstPage } from '../shared/scoped-page.js';
-import { type Metrics, MINUTE_MS, minuteOf } from './metrics.js';
+import { type Metrics, MINUTE_MS, minuteOf, sumOf } from './metrics.js';
 
 export type ConnectionRow = typeof connectionLog.$inferSelect;
 export type ErrorRow = typeof errorLog.$inferSelect;
@@ -115,8 +115,9 @@ export function createObservabilityService({ db, clock, dataDir }: Infrastructur
         .all();
       const to = minuteOf(now);
       const from = to - (RECENT_MINUTES - 1) * MINUTE_MS;
-      const requests = metrics.total(scope, ['requests'], from, to);
-      const errors = metrics.total(scope, ['errors'], from, to);
+      const recent = metrics.read(scope, from, to);
+      const requests = sumOf(recent, ['requests']);
+      const errors = sumOf(recent, ['errors']);
       return {
         uptimeSeconds: Math.floor((now - startedAt) / 1000),
         databaseBytes: fileBytes(join(dataDir, DATABASE_FILE)) + fileBytes(join(dataDir, `${DATABASE_FILE}-wal`)),
@@ -154,11 +155,12 @@ export function createObservabilityService({ db, clock, dataDir }: Infrastructur
         .from(attachments)
         .where(inScope(attachments, scope, eq(attachments.status, 'COMPLETED')))
         .get();
+      const counted = metrics.read(scope, period.from, lastMinute);
       return {
         period,
-        messages: metrics.total(scope, ['messages'], period.from, lastMinute),
+        messages: sumOf(counted, ['messages']),
         connectionMinutes: Math.ceil((connected?.ms ?? 0) / MINUTE_MS),
-        webhookDeliveries: metrics.total(scope, ['webhook.succeeded', 'webhook.failed'], period.from, lastMinute),
+        webhookDeliveries: sumOf(counted, ['webhook.succeeded', 'webhook.failed']),
         storageBytes: stored?.bytes ?? 0,
       };
     },

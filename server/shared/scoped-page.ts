@@ -28,3 +28,22 @@ export function newestFirstPage<T extends PagedTable>(
     .all() as (T['$inferSelect'] & { id: string })[];
   return toPage(rows, query.limit);
 }
+
+/**
+ * Deletes all but the newest `keep` rows of the scope, for a log kept to a size (errors, telemetry): ids sort in
+ * creation order, so the newest are the highest.
+ */
+export function keepNewest(db: Executor, table: PagedTable, scope: EnvironmentScope, keep: number): void {
+  const oldestKept = db
+    .select({ id: table.id })
+    .from(table as SQLiteTable)
+    .where(inScope(table, scope))
+    .orderBy(desc(table.id))
+    .limit(1)
+    .offset(keep - 1)
+    .get() as { id: string } | undefined;
+  if (oldestKept)
+    db.delete(table)
+      .where(inScope(table, scope, lt(table.id, oldestKept.id)))
+      .run();
+}

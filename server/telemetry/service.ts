@@ -1,8 +1,8 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
 import { telemetryEvents } from '../../db/schema/telemetry.js';
 import type { EnvironmentScope } from '../../db/scope.js';
-import { inScope, scopeValues } from '../../db/scope.js';
+import { scopeValues } from '../../db/scope.js';
 import type { Infrastructure } from '../context.js';
+import { keepNewest } from '../shared/scoped-page.js';
 
 /** Per project environment, older events beyond this many are dropped. */
 export const TELEMETRY_RETENTION_EVENTS = 100_000;
@@ -16,24 +16,6 @@ export interface TelemetrySource extends EnvironmentScope {
 
 export function createTelemetryService({ db, clock, ids, events }: Infrastructure) {
   let sincePrune = 0;
-
-  function prune(scope: EnvironmentScope): void {
-    // The id of the newest event past the retention limit; it and everything older go.
-    const cutoff = db
-      .select({ id: telemetryEvents.id })
-      .from(telemetryEvents)
-      .where(inScope(telemetryEvents, scope))
-      .orderBy(sql`${telemetryEvents.id} desc`)
-      .limit(1)
-      .offset(TELEMETRY_RETENTION_EVENTS)
-      .get();
-    if (cutoff) {
-      db.delete(telemetryEvents)
-        .where(and(inScope(telemetryEvents, scope), lt(telemetryEvents.id, cutoff.id)))
-        .run();
-      db.delete(telemetryEvents).where(eq(telemetryEvents.id, cutoff.id)).run();
-    }
-  }
 
   return {
     /** Stores the batch tagged with the token's project, environment, room and identity. */
@@ -59,7 +41,7 @@ export function createTelemetryService({ db, clock, ids, events }: Infrastructur
       sincePrune += batch.length;
       if (sincePrune >= PRUNE_EVERY) {
         sincePrune = 0;
-        prune(source);
+        keepNewest(db, telemetryEvents, source, TELEMETRY_RETENTION_EVENTS);
       }
       return batch.length;
     },
