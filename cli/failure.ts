@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { SwitchboardError } from '../sdk/index.js';
-import { CommandError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 import type { CliIo } from './io.js';
 
 /**
@@ -19,6 +19,6 @@ export function reportFailure(err: unknown, io: CliIo): number {
     say(`${err.code}: ${err.message}${err.requestId ? ` (request ${err.requestId})` : ''}`);
     return 1;
   }
-  say(err instanceof CommandError || err instanceof Error ? err.message : String(err));
+  say(err instanceof Error ? err.message : String(err));
   return 1;
 }

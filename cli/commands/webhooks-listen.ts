@@ -1,9 +1,9 @@
-import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
-import type { ConsoleClient, Environment, WebhookEventType } from '../../sdk/index.js';
+import type { Environment, WebhookEventType } from '../../sdk/index.js';
 import { verifyWebhook } from '../../sdk/node.js';
+import { signatureHeader } from '../../server/webhooks/signature.js';
 import { environmentOption, parseEvents, projectOption } from '../arguments.js';
 import { action, type CliContext } from '../context.js';
 import { interrupted } from '../interrupt.js';
@@ -28,12 +28,6 @@ export function registerWebhookListenCommand(webhooks: Command, io: CliIo): void
     );
 }
 
-/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, as the server signs. */
-function sign(secret: string, body: string): string {
-  const t = Math.floor(Date.now() / 1000);
-  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex')}`;
-}
-
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -46,7 +40,6 @@ function readBody(req: IncomingMessage): Promise<string> {
 interface ReceivedEvent {
   eventId: string;
   eventType: string;
-  payload: Record<string, unknown>;
   /** The body exactly as the server sent it. */
   rawBody: string;
 }
@@ -61,7 +54,7 @@ async function withTemporaryEndpoint(
   onReady: (info: { webhookId: string; secret: string }) => void,
   onEvent: (event: ReceivedEvent, secret: string) => Promise<void>,
 ): Promise<void> {
-  const client: ConsoleClient = ctx.client();
+  const client = ctx.client();
   const projectId = ctx.projectId(options.project);
   let secret = '';
   const server = createServer(async (req, res) => {
@@ -70,16 +63,10 @@ async function withTemporaryEndpoint(
       res.writeHead(400).end('bad signature');
       return;
     }
-    let payload: Record<string, unknown> = {};
-    try {
-      payload = JSON.parse(body) as Record<string, unknown>;
-    } catch {
-      // Keep an empty payload: the headers still name the event.
-    }
+    // Verified: the server sent it, and the server names every delivery's event in these headers.
     const event = {
-      eventId: String(req.headers['service-event-id'] ?? payload.id ?? ''),
-      eventType: String(req.headers['service-event-type'] ?? payload.type ?? ''),
-      payload,
+      eventId: String(req.headers['service-event-id'] ?? ''),
+      eventType: String(req.headers['service-event-type'] ?? ''),
       rawBody: body,
     };
     try {
@@ -90,11 +77,17 @@ async function withTemporaryEndpoint(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const endpoint = await client.webhooks.register(projectId, {
-    url: `http://127.0.0.1:${port}/`,
-    environment: options.environment,
-    events: (options.events ?? []) as WebhookEventType[],
-  });
+  const endpoint = await client.webhooks
+    .register(projectId, {
+      url: `http://127.0.0.1:${port}/`,
+      environment: options.environment,
+      events: (options.events ?? []) as WebhookEventType[],
+    })
+    .catch((err: unknown) => {
+      // Nothing to listen for: without this the open listener would keep the process alive.
+      server.close();
+      throw err;
+    });
   secret = endpoint.secret;
   onReady({ webhookId: endpoint.id, secret });
   await interrupted();
@@ -125,7 +118,7 @@ async function listen(
           method: 'POST',
           headers: {
             'content-type': 'application/json',
-            'service-signature': sign(secret, body),
+            'service-signature': signatureHeader(secret, Math.floor(Date.now() / 1000), body),
             'service-event-id': event.eventId,
             'service-event-type': event.eventType,
           },

@@ -163,4 +163,16 @@ describe('switchboard webhooks listen', () => {
     expect(run.output.stderr).toMatch(/removed the temporary webhook/);
     expect(await webhookIds('production')).toEqual([]);
   }, 30_000);
+
+  it('exits with the API error when the temporary endpoint cannot be registered', async () => {
+    const failed = await owner.run(
+      'webhooks',
+      'listen',
+      '--forward-to',
+      'http://127.0.0.1:9/',
+      '--project',
+      'prj_nope',
+    );
+    expectApiError(failed, 'SERVICE_PROJECT_NOT_FOUND');
+  });
 });
