@@ -1,23 +1,13 @@
+// Types only: nothing of the server reaches the browser bundle.
+import type { REALTIME_EVENT_TYPES } from '../server/chat/realtime/protocol.js';
 import { backoffDelay } from './backoff.js';
 import { ChatResources } from './chat/resources.js';
 import type { ClientOptions } from './transport.js';
 import { Transport } from './transport.js';
 import type { Message } from './types.js';
 
-/** The server's realtime event types (see `server/chat/realtime/protocol.ts`). */
-export type ChatEventType =
-  | 'message.created'
-  | 'message.updated'
-  | 'message.deleted'
-  | 'reaction.added'
-  | 'reaction.removed'
-  | 'read.updated'
-  | 'typing.started'
-  | 'typing.stopped'
-  | 'presence.changed'
-  | 'member.added'
-  | 'member.removed'
-  | 'conversation.created';
+/** The server's realtime event types. */
+export type ChatEventType = (typeof REALTIME_EVENT_TYPES)[number];
 
 /** A message as realtime events carry it; `cursor` is for `messages.list(id, {after})`. */
 export interface RealtimeMessage {
@@ -100,7 +90,6 @@ const SEEN_LIMIT = 2000;
  * Browser-safe: `fetch` and `WebSocket` only.
  */
 export class ChatClient extends ChatResources {
-  private readonly transport: Transport;
   private readonly WebSocketImpl: WebSocketConstructor | undefined;
   private readonly reconnectOptions: Required<ReconnectOptions> | false;
   private readonly onSocket: ((socket: WebSocketLike) => void) | undefined;
@@ -120,9 +109,7 @@ export class ChatClient extends ChatResources {
   private buffer: Record<string, unknown>[] | undefined;
 
   constructor(options: ChatClientOptions) {
-    const transport = new Transport(options, options.token);
-    super(transport);
-    this.transport = transport;
+    super(new Transport(options, options.token));
     this.WebSocketImpl =
       options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket ?? undefined;
     this.reconnectOptions =

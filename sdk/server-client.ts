@@ -1,10 +1,4 @@
-import {
-  AttachmentsResource,
-  ConversationMembersResource,
-  ConversationsResource,
-  MessagesResource,
-  ReactionsResource,
-} from './chat/resources.js';
+import { ChatResources } from './chat/resources.js';
 import { LiveStreamsResource } from './server/live-streams.js';
 import { RoomsResource } from './server/rooms.js';
 import { type ClientOptions, path, Transport } from './transport.js';
@@ -28,26 +22,15 @@ export class ChatTokensResource {
  * The runtime API, for your backend: signed with a project API key, which brings its environment.
  * Chat calls act for the end user named by `userId`/`senderId`/`uploaderId` where the API allows.
  */
-export class ServerClient {
-  private readonly transport: Transport;
+export class ServerClient extends ChatResources {
   readonly rooms: RoomsResource;
   readonly chatTokens: ChatTokensResource;
-  readonly conversations: ConversationsResource;
-  readonly members: ConversationMembersResource;
-  readonly messages: MessagesResource;
-  readonly reactions: ReactionsResource;
-  readonly attachments: AttachmentsResource;
   readonly liveStreams: LiveStreamsResource;
 
   constructor(options: ServerClientOptions) {
-    this.transport = new Transport(options, options.apiKey);
+    super(new Transport(options, options.apiKey));
     this.rooms = new RoomsResource(this.transport);
     this.chatTokens = new ChatTokensResource(this.transport);
-    this.conversations = new ConversationsResource(this.transport);
-    this.members = new ConversationMembersResource(this.transport);
-    this.messages = new MessagesResource(this.transport);
-    this.reactions = new ReactionsResource(this.transport);
-    this.attachments = new AttachmentsResource(this.transport);
     this.liveStreams = new LiveStreamsResource(this.transport);
   }
 

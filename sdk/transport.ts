@@ -126,7 +126,7 @@ function queryString(query: Record<string, QueryValue> | undefined): string {
 }
 
 /** Node's fetch says only "fetch failed"; the reason (ECONNREFUSED, a DNS failure…) is in its cause. */
-function describeCause(err: unknown): string {
+export function describeCause(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause = err.cause instanceof Error ? err.cause.message : undefined;
   return cause ? `${err.message} (${cause})` : err.message;

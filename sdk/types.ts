@@ -198,7 +198,7 @@ export type WebhookEndpointList = List<typeof webhookEndpointSchema>;
 export type RegisteredWebhook = z.output<typeof registeredWebhookSchema>;
 export type WebhookDelivery = z.output<typeof webhookDeliverySchema>;
 export type WebhookDeliveryPage = Page<typeof webhookDeliverySchema>;
-export type WebhookDeliveriesQuery = Omit<RequestOf<typeof deliveriesQuery>, 'environment'>;
+export type WebhookDeliveriesQuery = RequestOf<typeof deliveriesQuery>;
 export type WebhookEventType = z.output<typeof eventTypeSchema>;
 export type WebhookCatalogueEntry = z.output<typeof catalogueEntrySchema>;
 

@@ -237,7 +237,7 @@ export class AttachmentsResource {
   }
 }
 
-/** Every chat resource over one transport. */
+/** Every chat resource over one transport (the clients that have them extend this). */
 export class ChatResources {
   readonly conversations: ConversationsResource;
   readonly members: ConversationMembersResource;
@@ -245,7 +245,7 @@ export class ChatResources {
   readonly reactions: ReactionsResource;
   readonly attachments: AttachmentsResource;
 
-  constructor(transport: Transport) {
+  constructor(protected readonly transport: Transport) {
     this.conversations = new ConversationsResource(transport);
     this.members = new ConversationMembersResource(transport);
     this.messages = new MessagesResource(transport);

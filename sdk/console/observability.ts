@@ -1,7 +1,7 @@
 import { NETWORK_ERROR, SwitchboardError, UNEXPECTED_RESPONSE } from '../errors.js';
 import { paginate } from '../paginate.js';
 import { readServerSentEvents } from '../server-sent-events.js';
-import { path, type Transport } from '../transport.js';
+import { describeCause, path, type Transport } from '../transport.js';
 import type {
   Connection,
   ConnectionPage,
@@ -60,7 +60,7 @@ export class LiveEventStream implements AsyncIterable<LiveEvent> {
     } catch (err) {
       if (this.controller.signal.aborted) return;
       if (err instanceof SwitchboardError) throw err;
-      throw new SwitchboardError(0, NETWORK_ERROR, `The event stream was interrupted: ${describe(err)}`, null, {
+      throw new SwitchboardError(0, NETWORK_ERROR, `The event stream was interrupted: ${describeCause(err)}`, null, {
         cause: err,
       });
     } finally {
@@ -69,13 +69,6 @@ export class LiveEventStream implements AsyncIterable<LiveEvent> {
     }
   }
 }
-
-const describe = (err: unknown) =>
-  err instanceof Error
-    ? err.cause instanceof Error
-      ? `${err.message} (${err.cause.message})`
-      : err.message
-    : String(err);
 
 /**
  * What runs in one environment of a project (development unless told otherwise): the connection and

@@ -1,7 +1,6 @@
 import { paginate } from '../paginate.js';
 import { path, type Transport } from '../transport.js';
 import type {
-  Environment,
   EnvironmentInput,
   RegisteredWebhook,
   RegisterWebhookInput,
@@ -62,11 +61,7 @@ export class WebhooksResource {
   }
 
   /** One page of an endpoint's deliveries, newest first. */
-  deliveries(
-    projectId: string,
-    webhookId: string,
-    query: WebhookDeliveriesQuery & { environment?: Environment } = {},
-  ): Promise<WebhookDeliveryPage> {
+  deliveries(projectId: string, webhookId: string, query: WebhookDeliveriesQuery = {}): Promise<WebhookDeliveryPage> {
     return this.transport.request({
       method: 'GET',
       path: path`/v1/projects/${projectId}/webhooks/${webhookId}/deliveries`,
@@ -77,7 +72,7 @@ export class WebhooksResource {
   allDeliveries(
     projectId: string,
     webhookId: string,
-    query: Omit<WebhookDeliveriesQuery, 'cursor'> & { environment?: Environment } = {},
+    query: Omit<WebhookDeliveriesQuery, 'cursor'> = {},
   ): AsyncGenerator<WebhookDelivery, void, undefined> {
     return paginate((cursor) => this.deliveries(projectId, webhookId, { ...query, cursor }));
   }
