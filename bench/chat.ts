@@ -11,10 +11,10 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { pinClient, type ServerProcess, spawnServer, TSX_IMPORT, trackChild } from './child.js';
+import { type ServerProcess, spawnServer, TSX_IMPORT, trackChild } from './child.js';
 import { type BenchConfig, RAW_MESSAGES_PATH } from './config.js';
-import { type LoadOptions, type Measurement, measure } from './load.js';
-import { formatTable } from './report.js';
+import { type LoadOptions, type Measurement, measure, requireAllOk } from './load.js';
+import { formatTable, percent, percentile } from './report.js';
 import { call, createCredentials } from './setup.js';
 import type { SubscriberReply, SubscriberRequest } from './subscribers.js';
 
@@ -85,7 +85,6 @@ function spawnSubscribers(): Promise<Subscribers> {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   trackChild(child);
-  pinClient(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   // One request at a time: each reply answers the request of the same type, in order.
@@ -192,9 +191,6 @@ function post(target: PostTarget, text: string): Promise<number> {
 /** `bench:<run>:<seq>`: what the subscribers look for in each delivered message. */
 const markerText = (run: string, seq: number) => `bench:${run}:${seq}`;
 
-const percentile = (sorted: Float64Array, p: number) =>
-  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-
 /**
  * Sends `count` messages, at most `rate` per second and each once the previous one has reached every subscriber,
  * stamped with its send time, and collects when each subscriber received each one. Latency = receive time (converted to this process's clock) − send time.
@@ -237,13 +233,14 @@ async function timeSeries(
     idleMs: DELIVERY_IDLE_MS,
     times: true,
   });
-  return { latencies: toLatencies(collected.deliveries, sent, 0), delivered: collected.count };
+  return { latencies: toLatencies(collected.deliveries, sent), delivered: collected.count };
 }
 
-function toLatencies(deliveries: number[], sent: Float64Array, offsetMs: number): Float64Array {
+/** Receive time (on the subscribers' clock) − send time, for each delivery; the clock offset is applied later. */
+function toLatencies(deliveries: number[], sent: Float64Array): Float64Array {
   const latencies = new Float64Array(deliveries.length / 2);
   for (let i = 0; i < latencies.length; i++) {
-    latencies[i] = deliveries[2 * i + 1] + offsetMs - sent[deliveries[2 * i]];
+    latencies[i] = deliveries[2 * i + 1] - sent[deliveries[2 * i]];
   }
   return latencies;
 }
@@ -307,12 +304,7 @@ async function measureThroughput(
   const run = `tp${subscriberCount}`;
   await subscribers?.request({ type: 'record', run });
   const measurement = await measure(name, cannon, options(run, load.duration));
-  if (measurement.non2xx > 0 || measurement.errors > 0) {
-    throw new Error(
-      `"${name}" had ${measurement.non2xx} non-2xx responses (${measurement.statusSummary || 'none'}) and ` +
-        `${measurement.errors} connection errors: its figures would be meaningless.`,
-    );
-  }
+  requireAllOk(measurement);
   const expected = measurement.responses * subscriberCount;
   const collected = subscribers
     ? await subscribers.request({ type: 'collect', expected, idleMs: DELIVERY_IDLE_MS, times: false })
@@ -461,7 +453,6 @@ export async function measureChat(config: BenchConfig, load: LoadOptions, dataDi
 // The report
 
 const ms = (value: number) => value.toFixed(3);
-const percent = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
 
 function formatLatencyTable(rows: FanOutLatency[]): string {
   const header = ['Fan-out (POST → every subscriber)', 'Subs', 'Msgs', 'p50 ms', 'p99 ms', 'max ms', 'mean ms', 'Lost'];

@@ -19,10 +19,14 @@ export interface ServerProcess {
 /** Every server process not yet known to have exited, so that an interrupted run can kill them. */
 const live = new Set<ChildProcess>();
 
-/** Adds another benchmark child process (e.g. bench/subscribers.ts) to those `killAllServers` kills. */
+/**
+ * Adds another benchmark child process (e.g. bench/subscribers.ts) to those `killAllServers` kills; with pinning,
+ * it runs where the load generator does.
+ */
 export function trackChild(child: ChildProcess): void {
   live.add(child);
   child.once('exit', () => live.delete(child));
+  if (pinning) pin(child.pid, pinning.client);
 }
 
 /** Set by `pinProcesses` (BENCH_PIN=1): the CPU for server processes, and the one for everything else. */
@@ -43,9 +47,6 @@ function pin(pid: number | undefined, cpu: string): void {
   if (pid === undefined) return;
   execFileSync('taskset', ['-a', '-p', '-c', cpu, String(pid)], { stdio: 'ignore' });
 }
-
-/** A benchmark process other than a server (e.g. the chat subscribers) goes where the load generator is. */
-export const pinClient = (child: ChildProcess) => pinning && pin(child.pid, pinning.client);
 
 /** Absolute URL of the tsx loader, for other forked benchmark processes. */
 export const TSX_IMPORT = TSX_LOADER;

@@ -78,3 +78,13 @@ export async function measure(name: string, target: Target, options: LoadOptions
     serverCpuPerRequest: result.requests.total > 0 ? (cpuAfter - cpuBefore) / result.requests.total : Number.NaN,
   };
 }
+
+/** A ratio over failed requests compares nothing: stop rather than print it. */
+export function requireAllOk(m: Measurement): void {
+  if (m.non2xx > 0 || m.errors > 0) {
+    throw new Error(
+      `"${m.name}" had ${m.non2xx} non-2xx responses (${m.statusSummary || 'none'}) and ${m.errors} ` +
+        'connection errors: its figures would be meaningless.',
+    );
+  }
+}

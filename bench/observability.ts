@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnServer } from './child.js';
 import type { BenchConfig } from './config.js';
-import { type LoadOptions, type Measurement, measure } from './load.js';
+import { type LoadOptions, type Measurement, measure, requireAllOk } from './load.js';
 import { formatTable } from './report.js';
 import { call, createCredentials } from './setup.js';
 
@@ -81,10 +81,7 @@ export async function runObservabilityBench(config: BenchConfig, load: LoadOptio
   }
   const offAll = combine(`POST message, observability off (mean of ${rounds})`, off);
   const onAll = combine(`POST message, observability on (mean of ${rounds})`, on);
-  for (const m of [offAll, onAll]) {
-    if (m.non2xx > 0 || m.errors > 0)
-      throw new Error(`"${m.name}" had failures (${m.statusSummary}, ${m.errors} errors).`);
-  }
+  for (const m of [offAll, onAll]) requireAllOk(m);
   const ratio = onAll.requestsPerSecond / offAll.requestsPerSecond;
   const overhead = 1 - ratio;
   const cpuOverhead = onAll.serverCpuPerRequest / offAll.serverCpuPerRequest - 1;

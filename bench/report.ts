@@ -29,7 +29,11 @@ export function formatTable(measurements: readonly Measurement[]): string {
   return lines.join('\n');
 }
 
-const percent = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
+export const percent = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
+
+/** The p-th percentile of samples sorted ascending (NaN for none). */
+export const percentile = (sorted: ArrayLike<number>, p: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** `name / base: 81.2%` — throughput of one scenario as a share of another's. */
 export function formatRatio(label: string, of: Measurement, base: Measurement): string {

@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { type LoadOptions, type Measurement, measure, type Target } from './load.js';
+import { percentile } from './report.js';
 import { call } from './setup.js';
 
 export interface LatencyResult {
@@ -15,9 +16,6 @@ export interface LatencyResult {
   p99Ms: number;
   meanMs: number;
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 function summarize(name: string, samples: number[]): LatencyResult {
   const sorted = [...samples].sort((a, b) => a - b);

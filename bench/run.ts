@@ -18,23 +18,13 @@ import { join } from 'node:path';
 import { measureChat, printChatReport } from './chat.js';
 import { killAllServers, pinProcesses, spawnServer } from './child.js';
 import { type BenchConfig, readConfig } from './config.js';
-import { type LoadOptions, type Measurement, measure } from './load.js';
+import { type LoadOptions, type Measurement, measure, requireAllOk } from './load.js';
 import { runObservabilityBench } from './observability.js';
 import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './report.js';
 import { formatLatency, type LatencyResult, measureEcho, measureRelay, measureTokenMinting } from './rtc.js';
 import { createCredentials } from './setup.js';
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
-
-/** A ratio over failed requests compares nothing: stop rather than print it. */
-function requireAllOk(m: Measurement): void {
-  if (m.non2xx > 0 || m.errors > 0) {
-    throw new Error(
-      `"${m.name}" had ${m.non2xx} non-2xx responses (${m.statusSummary || 'none'}) and ${m.errors} ` +
-        'connection errors: its figures would be meaningless.',
-    );
-  }
-}
 
 async function measurePlain(config: BenchConfig, load: LoadOptions): Promise<Measurement> {
   const server = await spawnServer('plain', [], config.cpuProfDir);
@@ -137,15 +127,16 @@ function printReport(
 
 async function main(): Promise<void> {
   const config = readConfig();
-  if (config.pin) pinProcesses();
   const load: LoadOptions = { connections: config.connections, duration: config.duration, warmup: config.warmup };
   progress(
     `Switchboard benchmark: ${config.connections} connections, ${config.duration} s per scenario after ` +
       `${config.warmup} s warm-up; login ${config.loginConnections} connections, ${config.loginDuration} s; ` +
       `chat ${config.chatSubscribers.join(' and ')} subscribers, ${config.chatMessages} timed messages at ` +
       `${config.chatRate}/s. Parts: ${config.only}. ` +
-      `Node ${process.version}, ${availableParallelism()} CPUs.`,
+      `Node ${process.version}, ${availableParallelism()} CPUs${config.pin ? ', pinned (BENCH_PIN)' : ''}.`,
   );
+  // After the line above: once pinned, this process sees only its own CPU.
+  if (config.pin) pinProcesses();
   const busy = loadavg()[0];
   // Server and load generator already share the cores; anything else running skews req/s.
   if (busy >= 1) progress(`Note: load average ${busy.toFixed(1)} before starting: req/s will be noisy.`);
