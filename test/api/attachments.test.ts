@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectError, projectWithKeys } from '../support/factories.js';
-import type { ApiResponse, Client } from '../support/http.js';
+import { expectError, mintChatToken, projectWithKeys } from '../support/factories.js';
+import type { ApiResponse } from '../support/http.js';
 import { manualClock } from '../support/server.js';
 import { useTestServer } from '../support/use-test-server.js';
 
@@ -11,17 +11,11 @@ const clock = manualClock();
 const t = useTestServer({ clock });
 const MINUTE = 60_000;
 
-async function chatToken(api: Client, key: string, userId: string) {
-  const res = await api.post('/v1/chat/tokens', { token: key, body: { userId } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.token as string;
-}
-
 /** A conversation of alice (ADMIN) and bob; carol is not in it. */
 async function setup(environment: 'development' | 'staging' | 'production' = 'development') {
   const { owner, keys, project } = await projectWithKeys(t.api);
   const key = keys[environment];
-  const [alice, bob, carol] = await Promise.all(['alice', 'bob', 'carol'].map((u) => chatToken(t.api, key, u)));
+  const [alice, bob, carol] = await Promise.all(['alice', 'bob', 'carol'].map((u) => mintChatToken(t.api, key, u)));
   const res = await t.api.post('/v1/chat/conversations', {
     token: alice,
     body: { name: `files-${Math.random()}`, members: [{ userId: 'bob' }] },
@@ -194,7 +188,7 @@ describe('attachments: what create refuses', () => {
     for (const other of [keys.development, keys.staging]) {
       expectError(await declare(other, conversationId, body), 404, 'SERVICE_CONVERSATION_NOT_FOUND');
       expectError(
-        await declare(await chatToken(t.api, other, 'alice'), conversationId, body),
+        await declare(await mintChatToken(t.api, other, 'alice'), conversationId, body),
         404,
         'SERVICE_CONVERSATION_NOT_FOUND',
       );
@@ -311,7 +305,7 @@ describe('attachments: who may complete and download', () => {
     for (const other of [keys.development, keys.production]) {
       expectError(await complete(other, created.id), 404, 'SERVICE_ATTACHMENT_NOT_FOUND');
       expectError(await downloadUrl(other, created.id), 404, 'SERVICE_ATTACHMENT_NOT_FOUND');
-      const otherAlice = await chatToken(t.api, other, 'alice');
+      const otherAlice = await mintChatToken(t.api, other, 'alice');
       expectError(await complete(otherAlice, created.id), 404, 'SERVICE_ATTACHMENT_NOT_FOUND');
       expectError(await downloadUrl(otherAlice, created.id), 404, 'SERVICE_ATTACHMENT_NOT_FOUND');
     }

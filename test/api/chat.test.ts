@@ -1,23 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, jwtClaims, projectWithKeys } from '../support/factories.js';
-import type { Client } from '../support/http.js';
+import { expectError, jwtClaims, mintChatToken, projectWithKeys } from '../support/factories.js';
 import { useTestServer } from '../support/use-test-server.js';
 
 const t = useTestServer();
-
-async function chatToken(api: Client, key: string, userId: string) {
-  const res = await api.post('/v1/chat/tokens', { token: key, body: { userId } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.token as string;
-}
 
 /** A project, a conversation created by alice (ADMIN) with bob (MEMBER), and their chat tokens. */
 async function chatSetup(environment: 'development' | 'staging' | 'production' = 'development') {
   const { keys, project, owner } = await projectWithKeys(t.api);
   const key = keys[environment];
-  const alice = await chatToken(t.api, key, 'alice');
-  const bob = await chatToken(t.api, key, 'bob');
-  const carol = await chatToken(t.api, key, 'carol');
+  const alice = await mintChatToken(t.api, key, 'alice');
+  const bob = await mintChatToken(t.api, key, 'bob');
+  const carol = await mintChatToken(t.api, key, 'carol');
   const res = await t.api.post('/v1/chat/conversations', {
     token: alice,
     body: { name: `general-${Math.random()}`, members: [{ userId: 'bob' }] },
@@ -106,7 +99,7 @@ describe('conversations', () => {
         404,
         'SERVICE_MESSAGE_NOT_FOUND',
       );
-      const otherUser = await chatToken(t.api, other, 'alice');
+      const otherUser = await mintChatToken(t.api, other, 'alice');
       expectError(
         await t.api.get(`/v1/chat/messages/${sent.body.id}`, { token: otherUser }),
         404,

@@ -78,6 +78,13 @@ export async function createRoom(api: Client, key: string, name = `room-${random
   return res.body as { id: string; name: string; environment: string };
 }
 
+/** A chat token for the end user, minted with the key. */
+export async function mintChatToken(api: Client, key: string, userId: string): Promise<string> {
+  const res = await api.post('/v1/chat/tokens', { token: key, body: { userId } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.token as string;
+}
+
 export async function mintRtcToken(api: Client, key: string, roomId: string, body: Record<string, unknown> = {}) {
   const res = await api.post(`/v1/rooms/${roomId}/rtc-tokens`, { token: key, body: { identity: 'alice', ...body } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
