@@ -41,12 +41,17 @@ export function parseRole(value: string): ProjectRole {
   return role;
 }
 
-export function parseLimit(value: string): number {
-  const limit = Number(value);
-  if (!/^\d+$/.test(value) || limit < 1 || limit > MAX_PAGE_SIZE)
-    throw new InvalidArgumentError(`Give a whole number from 1 to ${MAX_PAGE_SIZE}.`);
-  return limit;
-}
+/** A commander parser for a whole number from 1 to `max`. */
+export const wholeNumberUpTo =
+  (max: number) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < 1 || n > max)
+      throw new InvalidArgumentError(`Give a whole number from 1 to ${max}.`);
+    return n;
+  };
+
+const parseLimit = wholeNumberUpTo(MAX_PAGE_SIZE);
 
 /** `--limit` of a command that lists one page of `what`. */
 export const limitOption = (what: string) =>

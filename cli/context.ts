@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ConsoleClient, DEFAULT_BASE_URL } from '../sdk/index.js';
+import { ConsoleClient, DEFAULT_BASE_URL, SwitchboardError } from '../sdk/index.js';
 import { ConfigFolder, type StoredSession } from './config-folder.js';
 import { CommandError, UsageError } from './errors.js';
 import type { CliIo } from './io.js';
@@ -30,6 +30,9 @@ export function resolveServerUrl(flag: string | undefined, env: NodeJS.ProcessEn
 }
 
 /** What a command works with: the server, the config folder, the output, all from options and I/O. */
+/** The server refused the credential itself (401): a session signed out or expired, a key revoked. */
+export const isRefusedCredential = (err: unknown): boolean => err instanceof SwitchboardError && err.status === 401;
+
 export class CliContext {
   readonly url: string;
   readonly out: Output;

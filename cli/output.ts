@@ -75,6 +75,12 @@ export class Output {
     else if (value !== undefined) this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
+  /** One event of a live feed: a line of compact JSON with `--json` (one per event, for `jq`), else `human()`. */
+  event(value: unknown, human: () => string): void {
+    if (this.json) this.io.stdout.write(`${JSON.stringify(value)}\n`);
+    else this.line(human());
+  }
+
   /** Rows as a table, or `empty` when there are none; `value` with `--json`. */
   table<Row>(value: unknown, rows: readonly Row[], columns: readonly Column<Row>[], empty: string): void {
     this.result(value, () => (rows.length ? formatTable(rows, columns) : empty));

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { SwitchboardError } from '../../sdk/index.js';
-import { action, type CliContext } from '../context.js';
+import { action, type CliContext, isRefusedCredential } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { canPrompt, prompt } from '../prompt.js';
@@ -50,7 +49,7 @@ export function registerAuthCommands(program: Command, io: CliIo): void {
           } catch (err) {
             // A session the server no longer accepts is as good as signed out; anything else (the
             // server unreachable) keeps it, so that logging out again can still revoke it.
-            if (!(err instanceof SwitchboardError && err.status === 401)) throw err;
+            if (!isRefusedCredential(err)) throw err;
           }
           ctx.folder.forgetSession(ctx.url);
         }

@@ -1,6 +1,7 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import type { Environment } from '../../sdk/index.js';
-import { cursorOption, environmentOption, limitOption, projectOption } from '../arguments.js';
+import { MAX_ROOM_PARTICIPANTS } from '../../server/rooms/schemas.js';
+import { cursorOption, environmentOption, limitOption, projectOption, wholeNumberUpTo } from '../arguments.js';
 import { action } from '../context.js';
 import type { CliIo } from '../io.js';
 import { formatTime } from '../output.js';
@@ -41,11 +42,11 @@ export function registerRoomCommands(program: Command, io: CliIo): void {
     .command('create')
     .description('Create a room')
     .argument('<name>', 'unique within the environment')
-    .option('--max-participants <n>', 'refuse joins beyond this (1 to 100)', (v) => {
-      const n = Number(v);
-      if (!/^\d+$/.test(v) || n < 1 || n > 100) throw new InvalidArgumentError('Give a whole number from 1 to 100.');
-      return n;
-    })
+    .option(
+      '--max-participants <n>',
+      `refuse joins beyond this (1 to ${MAX_ROOM_PARTICIPANTS})`,
+      wholeNumberUpTo(MAX_ROOM_PARTICIPANTS),
+    )
     .addOption(environmentOption('the room’s environment (default development)'))
     .addOption(projectOption())
     .action(

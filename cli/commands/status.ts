@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { ServerClient, SwitchboardError, type User } from '../../sdk/index.js';
+import { ServerClient, type User } from '../../sdk/index.js';
 import { projectOption } from '../arguments.js';
 import type { StoredKey } from '../config-folder.js';
-import { action, type CliContext } from '../context.js';
+import { action, type CliContext, isRefusedCredential } from '../context.js';
 import type { CliIo } from '../io.js';
 
 /** The name of the development key that `status --env-file` creates when it has none to show. */
@@ -21,7 +21,7 @@ async function developmentKey(ctx: CliContext, projectId: string): Promise<Store
       if (whoami.projectId === projectId && whoami.environment === 'development') return stored;
     } catch (err) {
       // Revoked (or the server's data was reset): make a new one.
-      if (!(err instanceof SwitchboardError && err.status === 401)) throw err;
+      if (!isRefusedCredential(err)) throw err;
     }
   }
   const created = await ctx.client().keys.create(projectId, { name: STATUS_KEY_NAME, environment: 'development' });
@@ -40,7 +40,7 @@ async function signedInUser(ctx: CliContext): Promise<User | null> {
   try {
     return (await ctx.client().auth.whoami()).user;
   } catch (err) {
-    if (err instanceof SwitchboardError && err.status === 401) return null;
+    if (isRefusedCredential(err)) return null;
     throw err;
   }
 }

@@ -45,10 +45,8 @@ const isDrop = (err: unknown) => err instanceof SwitchboardError && err.code ===
 async function tail(ctx: CliContext, projectId: string, environment: Environment, stopped: AbortSignal) {
   const client = ctx.client();
   const open = () => client.observability.events(projectId, { environment, signal: stopped });
-  const print = (event: LiveEvent) => {
-    if (ctx.out.json) ctx.io.stdout.write(`${JSON.stringify(event)}\n`);
-    else ctx.out.line(`${formatTime(event.at)}  ${event.type}  ${summary(event.data)}`.trimEnd());
-  };
+  const print = (event: LiveEvent) =>
+    ctx.out.event(event, () => `${formatTime(event.at)}  ${event.type}  ${summary(event.data)}`.trimEnd());
 
   /** A new stream, after waiting; undefined once interrupted. */
   async function reopen(): Promise<LiveEventStream | undefined> {

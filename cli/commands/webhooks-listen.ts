@@ -129,11 +129,10 @@ async function listen(
       } catch (err) {
         outcome = `failed: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`;
       }
-      if (ctx.out.json)
-        ctx.io.stdout.write(
-          `${JSON.stringify({ eventId: event.eventId, eventType: event.eventType, forwardStatus: status })}\n`,
-        );
-      else ctx.out.line(`${formatTime(new Date().toISOString())}  ${event.eventType}  ${event.eventId}  → ${outcome}`);
+      ctx.out.event(
+        { eventId: event.eventId, eventType: event.eventType, forwardStatus: status },
+        () => `${formatTime(new Date().toISOString())}  ${event.eventType}  ${event.eventId}  → ${outcome}`,
+      );
     },
   );
 }
