@@ -9,6 +9,8 @@ const HEARTBEAT_MS = 30_000;
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 /** Close code for a client that stopped answering pings or could not keep up. */
 export const CLOSE_UNRESPONSIVE = 4408;
+/** Both sockets' close code for a handshake without `access_token` (their protocols' `badRequest`). */
+const CLOSE_MISSING_TOKEN = 4400;
 
 /** Whether to send to this socket now: not once it closed, and a client whose unsent data piled up is dropped. */
 export function readyToSend(socket: WebSocket): boolean {
@@ -26,7 +28,7 @@ export function sendJson(socket: WebSocket, message: unknown): void {
 }
 
 /** The credential of a socket handshake: `?access_token=` (browsers cannot set headers) or a bearer header. */
-export function handshakeToken(req: IncomingMessage): string | undefined {
+function handshakeToken(req: IncomingMessage): string | undefined {
   const fromQuery = new URL(req.url ?? '/', 'http://localhost').searchParams.get('access_token');
   if (fromQuery) return fromQuery;
   return /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
@@ -38,10 +40,11 @@ export interface SocketEndpointOptions<Session, Message> {
   /** What clients may send, validated before `onMessage`. */
   messageSchema: z.ZodType<Message>;
   /**
-   * Decides, after the handshake, whether the client may stay: returns its session, or closes the
-   * socket itself (with a code and reason the client can show) and returns undefined.
+   * Decides, after the handshake, whether the client with this credential may stay: returns its session,
+   * or closes the socket itself (with a code and reason the client can show) and returns undefined. A
+   * handshake without a credential never gets here: it is closed with 4400.
    */
-  admit(socket: WebSocket, req: IncomingMessage): Promise<Session | undefined>;
+  admit(socket: WebSocket, token: string): Promise<Session | undefined>;
   onMessage(session: Session, message: Message, socket: WebSocket): void;
   /** After the socket closed, with the close code and reason it closed with. */
   onClose(session: Session, code: number, reason: string): void;
@@ -103,8 +106,13 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
         else onRaw(socket, data as Buffer);
       });
       socket.on('error', () => socket.terminate());
+      const token = handshakeToken(req);
+      if (!token) {
+        socket.close(CLOSE_MISSING_TOKEN, 'missing access_token');
+        return;
+      }
       options
-        .admit(socket, req)
+        .admit(socket, token)
         .then((session) => {
           if (session === undefined) return;
           sessions.set(socket, session);

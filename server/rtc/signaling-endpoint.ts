@@ -1,7 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../context.js';
-import { createSocketEndpoint, handshakeToken } from '../http/socket-endpoint.js';
+import { createSocketEndpoint } from '../http/socket-endpoint.js';
 import type { Participant } from './hub.js';
 import { CLOSE, type ClientMessage, clientMessage, type ServerMessage } from './protocol.js';
 
@@ -9,12 +8,7 @@ export const SIGNALING_PATH = '/v1/rtc';
 
 /** `/v1/rtc`: the signaling socket, authenticated by an RTC token. */
 export function createSignalingEndpoint(app: AppContext) {
-  async function admit(socket: WebSocket, req: IncomingMessage): Promise<Participant | undefined> {
-    const token = handshakeToken(req);
-    if (!token) {
-      socket.close(CLOSE.badRequest, 'missing access_token');
-      return undefined;
-    }
+  async function admit(socket: WebSocket, token: string): Promise<Participant | undefined> {
     const verified = await app.services.rtcTokens.verify(token);
     if (!verified.ok) {
       socket.close(CLOSE.unauthenticated, verified.reason === 'expired' ? 'RTC token expired' : 'invalid RTC token');

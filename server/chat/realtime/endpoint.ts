@@ -1,7 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.js';
-import { createSocketEndpoint, handshakeToken } from '../../http/socket-endpoint.js';
+import { createSocketEndpoint } from '../../http/socket-endpoint.js';
 import type { RealtimeConnection } from './hub.js';
 import {
   REALTIME_CLOSE,
@@ -14,12 +13,7 @@ export const REALTIME_PATH = '/v1/realtime';
 
 /** `/v1/realtime`: one socket per client, authenticated by a chat token. */
 export function createRealtimeEndpoint(app: AppContext) {
-  async function admit(socket: WebSocket, req: IncomingMessage): Promise<RealtimeConnection | undefined> {
-    const token = handshakeToken(req);
-    if (!token) {
-      socket.close(REALTIME_CLOSE.badRequest, 'missing access_token');
-      return undefined;
-    }
+  async function admit(socket: WebSocket, token: string): Promise<RealtimeConnection | undefined> {
     const claims = await app.services.chatTokens.verify(token);
     if (!claims) {
       socket.close(REALTIME_CLOSE.unauthenticated, 'invalid or expired chat token');
