@@ -1,4 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import type { ConversationRole } from '../../db/schema/chat.js';
 import {
   type HostRole,
   type LiveStreamStatus,
@@ -80,6 +81,37 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
         set: { kind, joinedAt, leftAt: null },
       })
       .run();
+  }
+
+  function markLeft(streamId: string, identity: string): void {
+    db.update(liveStreamParticipants)
+      .set({ leftAt: clock.now() })
+      .where(and(eq(liveStreamParticipants.streamId, streamId), eq(liveStreamParticipants.identity, identity)))
+      .run();
+  }
+
+  /** The stream's chat, as the server reaches it. */
+  const streamChat = (scope: EnvironmentScope, stream: LiveStreamRow) =>
+    deps.conversations.access({ kind: 'server', scope, userId: undefined }, stream.conversationId);
+
+  /** A participant's RTC token (every publish right, or none) and chat token (with its scope). */
+  async function credentials<S extends ConversationRole>(
+    scope: EnvironmentScope,
+    stream: LiveStreamRow,
+    identity: string,
+    publish: boolean,
+    chatScope: S,
+  ) {
+    const rtc = await deps.rtcTokens.mint(scope, stream.roomId, {
+      identity,
+      publish,
+      publishAudio: publish,
+      publishVideo: publish,
+      publishData: publish,
+      subscribe: true,
+    });
+    const chat = await deps.chatTokens.mint({ ...scope, userId: identity, scope: chatScope });
+    return { rtc, chat: { ...chat, scope: chatScope } };
   }
 
   /** When the request names the acting host, only a HOST may invite or remove hosts. */
@@ -203,23 +235,11 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
       refuseEnded(stream);
       requireHost(stream, input.invitedBy, 'invite hosts');
       const chatScope: 'ADMIN' | 'MODERATOR' = input.role === 'HOST' ? 'ADMIN' : 'MODERATOR';
-      const conversationAccess = deps.conversations.access(
-        { kind: 'server', scope, userId: undefined },
-        stream.conversationId,
-      );
-      deps.conversations.addMember(conversationAccess, { userId: input.identity, role: chatScope });
+      deps.conversations.addMember(streamChat(scope, stream), { userId: input.identity, role: chatScope });
       record(stream.id, input.identity, input.role);
-      const rtc = await deps.rtcTokens.mint(scope, stream.roomId, {
-        identity: input.identity,
-        publish: true,
-        publishAudio: true,
-        publishVideo: true,
-        publishData: true,
-        subscribe: true,
-      });
-      const chat = await deps.chatTokens.mint({ ...scope, userId: input.identity, scope: chatScope });
+      const tokens = await credentials(scope, stream, input.identity, true, chatScope);
       emit(stream, 'live_stream.host_joined', { liveStream: { id: stream.id }, identity: input.identity });
-      return { stream, identity: input.identity, role: input.role, rtc, chat: { ...chat, scope: chatScope } };
+      return { stream, identity: input.identity, role: input.role, ...tokens };
     },
 
     removeHost(scope: EnvironmentScope, id: string, identity: string, removedBy?: string): void {
@@ -228,15 +248,8 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
       if (!host || host.kind === 'VIEWER')
         throw notFound('SERVICE_HOST_NOT_FOUND', `${identity} is not a host of this live stream.`);
       if (removedBy !== identity) requireHost(stream, removedBy, 'remove hosts');
-      db.update(liveStreamParticipants)
-        .set({ leftAt: clock.now() })
-        .where(and(eq(liveStreamParticipants.streamId, stream.id), eq(liveStreamParticipants.identity, identity)))
-        .run();
-      const conversationAccess = deps.conversations.access(
-        { kind: 'server', scope, userId: undefined },
-        stream.conversationId,
-      );
-      deps.conversations.removeMember(conversationAccess, identity);
+      markLeft(stream.id, identity);
+      deps.conversations.removeMember(streamChat(scope, stream), identity);
       deps.signaling.disconnect(stream.roomId, identity, 4403, 'removed as a host');
     },
 
@@ -251,25 +264,14 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
           `${identity} is a ${existing.kind} of this live stream; hosts use their host credential.`,
         );
       }
-      const conversationAccess = deps.conversations.access(
-        { kind: 'server', scope, userId: undefined },
-        stream.conversationId,
-      );
+      const chatAccess = streamChat(scope, stream);
       if (!deps.conversations.isMember(stream.conversationId, identity)) {
-        deps.conversations.addMember(conversationAccess, { userId: identity, role: 'MEMBER' });
+        deps.conversations.addMember(chatAccess, { userId: identity, role: 'MEMBER' });
       }
       record(stream.id, identity, 'VIEWER');
-      const rtc = await deps.rtcTokens.mint(scope, stream.roomId, {
-        identity,
-        publish: false,
-        publishAudio: false,
-        publishVideo: false,
-        publishData: false,
-        subscribe: true,
-      });
-      const chat = await deps.chatTokens.mint({ ...scope, userId: identity, scope: 'MEMBER' });
+      const tokens = await credentials(scope, stream, identity, false, 'MEMBER');
       emit(stream, 'live_stream.viewer_joined', { liveStream: { id: stream.id }, identity });
-      return { stream, identity, rtc, chat: { ...chat, scope: 'MEMBER' as const } };
+      return { stream, identity, ...tokens };
     },
 
     /** Records that a participant (host or viewer) left; their room connection is closed. */
@@ -278,10 +280,7 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
       if (!activeParticipant(stream.id, identity)) {
         throw notFound('SERVICE_PARTICIPANT_NOT_FOUND', `${identity} is not in this live stream.`);
       }
-      db.update(liveStreamParticipants)
-        .set({ leftAt: clock.now() })
-        .where(and(eq(liveStreamParticipants.streamId, stream.id), eq(liveStreamParticipants.identity, identity)))
-        .run();
+      markLeft(stream.id, identity);
       deps.signaling.disconnect(stream.roomId, identity, 1000, 'left the live stream');
     },
   };
