@@ -163,16 +163,17 @@ export function createMessageService(
         editedAt: null,
         deletedAt: null,
       };
+      let files: AttachmentRow[] = [];
       if (message.attachmentIds.length === 0) insert(message);
       else
-        db.transaction((tx) => {
-          attachments.claim(tx, conversation, senderId, message.attachmentIds, message.id);
+        files = db.transaction((tx) => {
+          const claimed = attachments.claim(tx, conversation, senderId, message.attachmentIds, message.id);
           insert(message);
+          return claimed;
         });
       publishMessage(message, 'message.created');
-      // A new message has no replies or reactions yet: only its attachments are worth a query.
-      if (message.attachmentIds.length > 0) return decorate([message], undefined)[0];
-      return { ...message, replyCount: 0, reactionCounts: {}, ownReactions: [], attachments: [] };
+      // A new message has no replies or reactions yet, and its attachments are the rows just claimed.
+      return { ...message, replyCount: 0, reactionCounts: {}, ownReactions: [], attachments: files };
     },
 
     /** Only the sender edits their text (a server may edit any); a deleted message stays deleted. */

@@ -180,17 +180,18 @@ export function createAttachmentService(
      * Attaches to a new message, inside its transaction: each id must be a completed attachment of
      * the conversation, not yet on a message, and uploaded by the sender when a user sends (400).
      */
+    /** Puts the attachments on the message, or refuses them all; answers them as they now are, in `attachmentIds` order. */
     claim(
       tx: Executor,
       conversation: ConversationAccess,
       senderId: string,
       attachmentIds: string[],
       messageId: string,
-    ) {
+    ): AttachmentRow[] {
       const c = conversation.conversation;
       const unique = [...new Set(attachmentIds)];
       if (unique.length !== attachmentIds.length) throw validationFailed('attachmentIds: an id is listed twice.');
-      for (const id of unique) {
+      const claimed = unique.map((id) => {
         const row = tx
           .select()
           .from(attachments)
@@ -201,12 +202,14 @@ export function createAttachmentService(
         if (row.messageId !== null) throw validationFailed(`attachmentIds: ${id} is already on a message.`);
         if (conversation.caller.kind === 'user' && row.uploaderId !== senderId)
           throw validationFailed(`attachmentIds: ${id} was uploaded by someone else.`);
-      }
-      if (unique.length === 0) return;
-      tx.update(attachments)
-        .set({ messageId })
-        .where(and(inArray(attachments.id, unique), isNull(attachments.messageId)))
-        .run();
+        return { ...row, messageId };
+      });
+      if (claimed.length > 0)
+        tx.update(attachments)
+          .set({ messageId })
+          .where(and(inArray(attachments.id, unique), isNull(attachments.messageId)))
+          .run();
+      return claimed;
     },
 
     /** What a message view shows of its attachments, in the message's order. */
