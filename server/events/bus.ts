@@ -40,18 +40,9 @@ export interface InternalEvents {
   /** Every event of the public catalogue. */
   catalogue: CatalogueEvent;
   /** A signaling participant joined or a realtime client was admitted (observability keeps the record). */
-  'connection.opened': {
-    id: string;
-    projectId: string;
-    environment: Environment;
-    kind: 'signaling' | 'realtime';
-    identity: string;
-    roomId: string | null;
-    conversationId: string | null;
-    at: number;
-  };
-  /** The connection of `connection.opened` with this id ended; code and reason as the socket closed. */
-  'connection.closed': { id: string; at: number; code: number | null; reason: string | null };
+  'connection.opened': ConnectionInfo & { at: number };
+  /** That connection ended (`at`); code and reason as the socket closed. */
+  'connection.closed': ConnectionInfo & { at: number; code: number | null; reason: string | null };
   /** One webhook delivery attempt was recorded; `status` is the delivery's status after it. */
   'webhook.attempted': {
     projectId: string;
@@ -83,6 +74,17 @@ export interface InternalEvents {
   };
   /** Telemetry events were accepted and stored. */
   'telemetry.accepted': { projectId: string; environment: Environment; count: number };
+}
+
+/** A socket that counts as a connection, as `connection.opened` and `connection.closed` name it. */
+export interface ConnectionInfo {
+  id: string;
+  projectId: string;
+  environment: Environment;
+  kind: 'signaling' | 'realtime';
+  identity: string;
+  roomId: string | null;
+  conversationId: string | null;
 }
 
 export type InternalEventName = keyof InternalEvents;

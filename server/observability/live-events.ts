@@ -3,7 +3,7 @@ import type { EnvironmentScope } from '../../db/scope.js';
 import { toIso } from '../clock.js';
 import type { Infrastructure } from '../context.js';
 import { ServiceError } from '../errors.js';
-import type { InternalEvents } from '../events/bus.js';
+import type { ConnectionInfo } from '../events/bus.js';
 import type { EventType } from '../webhooks/catalogue.js';
 import type { liveEventSchema } from './schemas.js';
 
@@ -57,18 +57,15 @@ export function metadataOf(data: Record<string, unknown>): Record<string, unknow
   return kept;
 }
 
-type OpenConnection = InternalEvents['connection.opened'];
 const keyOf = (scope: EnvironmentScope) => `${scope.projectId} ${scope.environment}`;
 
 /**
  * What `GET /v1/projects/{id}/events` streams: the server's internal events of one project
  * environment, as metadata. Nothing is built or kept for an environment nobody watches (one map
- * lookup per event), except the scope of each open connection: `connection.closed` names only the
- * connection, so its project and environment are remembered from `connection.opened`.
+ * lookup per event).
  */
 export function createLiveEventFeed({ events, clock, logger }: Infrastructure) {
   const sinks = new Map<string, Set<LiveEventSink>>();
-  const open = new Map<string, OpenConnection>();
   let closed = false;
 
   /** Builds the event only when someone watches; one sink's failure does not stop the others (or the emitter). */
@@ -85,7 +82,7 @@ export function createLiveEventFeed({ events, clock, logger }: Infrastructure) {
     }
   }
 
-  const connectionOf = (c: OpenConnection) => ({
+  const connectionOf = (c: ConnectionInfo) => ({
     id: c.id,
     kind: c.kind,
     identity: c.identity,
@@ -96,20 +93,16 @@ export function createLiveEventFeed({ events, clock, logger }: Infrastructure) {
   events.on('catalogue', (e) =>
     publish(e, () => ({ type: e.type as EventType, at: toIso(clock.now()), data: metadataOf(e.data) })),
   );
-  events.on('connection.opened', (c) => {
-    open.set(c.id, c);
-    publish(c, () => ({ type: 'connection.opened', at: toIso(c.at), data: { connection: connectionOf(c) } }));
-  });
-  events.on('connection.closed', (c) => {
-    const opened = open.get(c.id);
-    if (!opened) return;
-    open.delete(c.id);
-    publish(opened, () => ({
+  events.on('connection.opened', (c) =>
+    publish(c, () => ({ type: 'connection.opened', at: toIso(c.at), data: { connection: connectionOf(c) } })),
+  );
+  events.on('connection.closed', (c) =>
+    publish(c, () => ({
       type: 'connection.closed',
       at: toIso(c.at),
-      data: { connection: { ...connectionOf(opened), closeCode: c.code, closeReason: c.reason } },
-    }));
-  });
+      data: { connection: { ...connectionOf(c), closeCode: c.code, closeReason: c.reason } },
+    })),
+  );
   events.on('request.failed', ({ projectId, environment, at, ...error }) =>
     publish({ projectId, environment }, () => ({ type: 'request.failed', at: toIso(at), data: { error } })),
   );

@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import type { EnvironmentScope } from '../../db/scope.js';
 import { toIso } from '../clock.js';
 import type { Infrastructure } from '../context.js';
+import type { ConnectionInfo } from '../events/bus.js';
 import { sendJson } from '../http/socket-endpoint.js';
 import { canSendAudio, canSendVideo, type RtcPermissions } from './permissions.js';
 import {
@@ -54,23 +55,31 @@ function refuseSdp(sender: Participant, target: Participant, message: ClientMess
   return undefined;
 }
 
-/**
- * The live participants of every room, and the relay between them. Everything here is in memory:
- * participants are connections, gone when the socket is.
- */
 /** How a socket closed, when known. */
 export interface CloseInfo {
   code: number;
   reason: string;
 }
 
+/**
+ * The live participants of every room, and the relay between them. Everything here is in memory:
+ * participants are connections, gone when the socket is.
+ */
 export function createSignalingHub({ clock, ids, events }: Infrastructure) {
   const rooms = new Map<string, Map<string, Participant>>();
 
   const others = (p: Participant) => [...(rooms.get(p.room.id)?.values() ?? [])].filter((o) => o !== p);
+  const connectionOf = (p: Participant): ConnectionInfo => ({
+    id: p.id,
+    ...p.scope,
+    kind: 'signaling',
+    identity: p.identity,
+    roomId: p.room.id,
+    conversationId: null,
+  });
   const closed = (p: Participant, close: CloseInfo | undefined) =>
     events.emit('connection.closed', {
-      id: p.id,
+      ...connectionOf(p),
       at: clock.now(),
       code: close?.code ?? null,
       reason: close?.reason ?? null,
@@ -138,15 +147,7 @@ export function createSignalingHub({ clock, ids, events }: Infrastructure) {
         ...joined.scope,
         data: { room: joined.room, participant: { identity: joined.identity, joinedAt: view.joinedAt, leftAt: null } },
       });
-      events.emit('connection.opened', {
-        id: joined.id,
-        ...joined.scope,
-        kind: 'signaling',
-        identity: joined.identity,
-        roomId: joined.room.id,
-        conversationId: null,
-        at: joined.joinedAt,
-      });
+      events.emit('connection.opened', { ...connectionOf(joined), at: joined.joinedAt });
       return joined;
     },
 

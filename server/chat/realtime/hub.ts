@@ -3,6 +3,7 @@ import { type EnvironmentScope, isInScope } from '../../../db/scope.js';
 import { toIso } from '../../clock.js';
 import type { Infrastructure } from '../../context.js';
 import { ServiceError } from '../../errors.js';
+import type { ConnectionInfo } from '../../events/bus.js';
 import type { ChatCaller } from '../caller.js';
 import type { ConversationService } from '../conversations-service.js';
 import type { EngagementService } from '../engagement-service.js';
@@ -22,6 +23,15 @@ export interface RealtimeConnection {
   connectedAt: number;
   socket: WebSocket;
 }
+
+const connectionInfo = (c: RealtimeConnection): ConnectionInfo => ({
+  id: c.id,
+  ...c.scope,
+  kind: 'realtime',
+  identity: c.userId,
+  roomId: null,
+  conversationId: null,
+});
 
 /** One end user: the same user id in another project or environment is someone else. */
 const userKey = (scope: EnvironmentScope, userId: string) =>
@@ -120,15 +130,7 @@ export function createRealtimeHub(
       const conversationIds = conversations.conversationIdsOf(scope, userId);
       for (const conversationId of conversationIds) audience.add(connection, conversationId);
       send(connection, { type: 'connected', connectionId: connection.id, userId, conversationIds });
-      events.emit('connection.opened', {
-        id: connection.id,
-        ...scope,
-        kind: 'realtime',
-        identity: userId,
-        roomId: null,
-        conversationId: null,
-        at: connection.connectedAt,
-      });
+      events.emit('connection.opened', { ...connectionInfo(connection), at: connection.connectedAt });
       if (existing.size === 1) announcePresence(userId, conversationIds, true);
       return connection;
     },
@@ -136,7 +138,7 @@ export function createRealtimeHub(
     disconnect(connection: RealtimeConnection, close?: { code: number; reason: string }): void {
       if (closed) return;
       events.emit('connection.closed', {
-        id: connection.id,
+        ...connectionInfo(connection),
         at: clock.now(),
         code: close?.code ?? null,
         reason: close?.reason ?? null,
@@ -214,7 +216,7 @@ export function createRealtimeHub(
     /** Shutdown, while the database is still open: every connection's record is closed first. */
     close(code: number = REALTIME_CLOSE.goingAway, reason = 'server shutting down'): void {
       for (const set of connections.values()) {
-        for (const c of set) events.emit('connection.closed', { id: c.id, at: clock.now(), code, reason });
+        for (const c of set) events.emit('connection.closed', { ...connectionInfo(c), at: clock.now(), code, reason });
       }
       closed = true;
       clearInterval(sweep);
