@@ -31,8 +31,8 @@ export function createAttachmentService(
   const storage = createAttachmentStorage(dataDir);
   const signer = createUrlSigner(loadOrCreateSecret(db, clock, 'attachment-url-key'), clock);
 
-  const abandoned = (row: AttachmentRow, now = clock.now()) =>
-    row.status !== 'COMPLETED' && row.createdAt + INCOMPLETE_ATTACHMENT_TTL_MS <= now;
+  const abandoned = (row: AttachmentRow) =>
+    row.status !== 'COMPLETED' && row.createdAt + INCOMPLETE_ATTACHMENT_TTL_MS <= clock.now();
 
   /** Deletes rows, then their files: a file without a row is harmless, a row without its file is not. */
   function discard(rows: AttachmentRow[]): void {
@@ -55,8 +55,11 @@ export function createAttachmentService(
       .from(attachments)
       .where(inScope(attachments, scope, eq(attachments.id, id)))
       .get();
-    if (row && abandoned(row)) discard([row]);
-    if (!row || abandoned(row)) throw attachmentNotFound(id);
+    if (!row) throw attachmentNotFound(id);
+    if (abandoned(row)) {
+      discard([row]);
+      throw attachmentNotFound(id);
+    }
     return row;
   }
 
