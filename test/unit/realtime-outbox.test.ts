@@ -48,6 +48,46 @@ describe('realtime outbox', () => {
     expect(b.lines()).toEqual(['{"type":"message.created","n":2}']);
   });
 
+  it('sends an event into a quiet outbox at once, even a moment after the last flush', async () => {
+    outbox = createRealtimeOutbox();
+    const a = fakeSocket();
+    outbox.push(a.recipient, outbox.encode({ n: 1 }));
+    await nextTurn();
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    outbox.push(a.recipient, outbox.encode({ n: 2 }));
+    await nextTurn();
+    expect(a.lines()).toEqual(['{"n":1}', '{"n":2}']);
+  });
+
+  it('paces flushes once events come faster than it flushes them, and batches what waited', async () => {
+    outbox = createRealtimeOutbox();
+    // Each write takes 3 ms, so the next flush waits twice that: events pushed meanwhile are behind.
+    const slow = fakeSocket();
+    const send = slow.recipient.socket.send.bind(slow.recipient.socket);
+    (slow.recipient.socket as unknown as { send: typeof send }).send = (data, options) => {
+      const until = performance.now() + 3;
+      while (performance.now() < until);
+      send(data, options);
+    };
+    const sent = async (count: number) => {
+      while (slow.frames.length < count) await nextTurn();
+    };
+    outbox.push(slow.recipient, outbox.encode({ n: 1 }));
+    await sent(1);
+    outbox.push(slow.recipient, outbox.encode({ n: 2 }));
+    outbox.push(slow.recipient, outbox.encode({ n: 3 }));
+    await nextTurn();
+    expect(slow.frames).toHaveLength(1);
+    await sent(2);
+    expect(slow.lines()[1]).toBe('{"n":2}\n{"n":3}');
+
+    // That flush was behind, so the next one keeps the 16 ms floor.
+    const flushed = performance.now();
+    outbox.push(slow.recipient, outbox.encode({ n: 4 }));
+    await sent(3);
+    expect(performance.now() - flushed).toBeGreaterThanOrEqual(12);
+  });
+
   it('builds the frame of a broadcast once for all its sockets', async () => {
     outbox = createRealtimeOutbox();
     const sockets = [fakeSocket(), fakeSocket(), fakeSocket()];
