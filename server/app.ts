@@ -4,10 +4,9 @@ import type { AppContext } from './context.js';
 import { notFound } from './errors.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { homePage } from './http/home.js';
+import { lazyHandler } from './http/lazy-router.js';
 import { type ObservedRequest, registerRoutes } from './http/register-routes.js';
 import { requestId } from './http/request-id.js';
-import { docsRouter } from './openapi/docs.js';
-import { buildOpenApiDocument } from './openapi/document.js';
 import { routes } from './routes.js';
 
 /** The Express application: a value built from its context, with no state of its own. */
@@ -23,11 +22,21 @@ export function createApp(ctx: AppContext): Express {
     res.json({ status: 'ok', version: ctx.version, mode: ctx.mode });
   });
 
-  const openApiDocument = buildOpenApiDocument(routes, { version: ctx.version });
-  app.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument);
-  });
-  app.use('/docs', docsRouter());
+  // Loaded and built on their first request: the document alone was a tenth of start-up, and no API call needs it.
+  app.get(
+    '/openapi.json',
+    lazyHandler(async () => {
+      const { buildOpenApiDocument } = await import('./openapi/document.js');
+      const document = buildOpenApiDocument(routes, { version: ctx.version });
+      return (_req, res) => {
+        res.json(document);
+      };
+    }),
+  );
+  app.use(
+    '/docs',
+    lazyHandler(async () => (await import('./openapi/docs.js')).docsRouter()),
+  );
 
   // Attachment bytes are the request body itself: mounted before the JSON parser sees them.
   app.use(CONTENT_MOUNT, attachmentContentRouter(ctx));

@@ -5,7 +5,7 @@ import { createRealtimeOutbox, type RealtimeOutbox, type Recipient } from '../..
 import { CLOSE_UNRESPONSIVE, MAX_BUFFERED_BYTES } from '../../server/http/socket-endpoint.js';
 
 /** A recipient with what the outbox uses of a `ws` socket, recording the frames it is given. */
-function fakeSocket(state: { open?: boolean; bufferedAmount?: number; userId?: string } = {}) {
+function fakeSocket(state: { open?: boolean; bufferedAmount?: number; userId?: string; sendMs?: number } = {}) {
   const frames: Buffer[] = [];
   const closes: number[] = [];
   const socket = {
@@ -14,6 +14,9 @@ function fakeSocket(state: { open?: boolean; bufferedAmount?: number; userId?: s
     bufferedAmount: state.bufferedAmount ?? 0,
     send: (data: Buffer, options: { binary: boolean }) => {
       expect(options.binary).toBe(false);
+      // A slow write, as with many sockets: the outbox times its flushes.
+      const until = performance.now() + (state.sendMs ?? 0);
+      while (performance.now() < until);
       frames.push(data);
     },
     close: (code: number) => closes.push(code),
@@ -62,13 +65,7 @@ describe('realtime outbox', () => {
   it('paces flushes once events come faster than it flushes them, and batches what waited', async () => {
     outbox = createRealtimeOutbox();
     // Each write takes 3 ms, so the next flush waits twice that: events pushed meanwhile are behind.
-    const slow = fakeSocket();
-    const send = slow.recipient.socket.send.bind(slow.recipient.socket);
-    (slow.recipient.socket as unknown as { send: typeof send }).send = (data, options) => {
-      const until = performance.now() + 3;
-      while (performance.now() < until);
-      send(data, options);
-    };
+    const slow = fakeSocket({ sendMs: 3 });
     const sent = async (count: number) => {
       while (slow.frames.length < count) await nextTurn();
     };
