@@ -23,7 +23,7 @@ export interface BenchConfig {
    * relay), `chat` only the chat fan-out benchmark, `observability` only the recording-overhead comparison;
    * unset or `all`, every part.
    */
-  only: 'all' | 'chat' | 'core' | 'observability';
+  only: 'all' | 'chat' | 'core' | 'observability' | 'startup';
   /** Realtime subscriber counts of the chat benchmark, ascending (BENCH_CHAT_SUBSCRIBERS, default `100,1000`). */
   chatSubscribers: number[];
   /** Messages timed for the post-to-receive latency at each subscriber count (BENCH_CHAT_MESSAGES, default 100). */
@@ -40,6 +40,8 @@ export interface BenchConfig {
    * steadier figures, and a server that cannot borrow the other core for its garbage collector or kernel work.
    */
   pin: boolean;
+  /** Whole-process runs per start-up and CLI figure, of which the median is shown (BENCH_STARTUP_RUNS, default 8). */
+  startupRuns: number;
 }
 
 function readNumber(name: string, fallback: number, min: number): number {
@@ -52,8 +54,8 @@ function readNumber(name: string, fallback: number, min: number): number {
 
 function readOnly(): BenchConfig['only'] {
   const raw = process.env.BENCH_ONLY || 'all';
-  if (raw !== 'all' && raw !== 'chat' && raw !== 'core' && raw !== 'observability')
-    throw new Error(`BENCH_ONLY must be core, chat, observability or all (got "${raw}").`);
+  if (raw !== 'all' && raw !== 'chat' && raw !== 'core' && raw !== 'observability' && raw !== 'startup')
+    throw new Error(`BENCH_ONLY must be core, chat, observability, startup or all (got "${raw}").`);
   return raw;
 }
 
@@ -81,5 +83,6 @@ export function readConfig(): BenchConfig {
     relayMessages: Math.round(readNumber('BENCH_RELAY_MESSAGES', 2000, 10)),
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
     pin: process.env.BENCH_PIN === '1',
+    startupRuns: Math.round(readNumber('BENCH_STARTUP_RUNS', 8, 1)),
   };
 }

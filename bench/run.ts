@@ -10,7 +10,8 @@
  * the figures, and non-zero only when the benchmark could not run or its figures would be meaningless.
  * Settings: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_LOGIN_CONNECTIONS, BENCH_LOGIN_DURATION,
  * BENCH_RELAY_MESSAGES, BENCH_ONLY, BENCH_CHAT_SUBSCRIBERS, BENCH_CHAT_MESSAGES, BENCH_CHAT_RATE,
- * BENCH_OBSERVABILITY_ROUNDS, BENCH_CPU_PROF, BENCH_PIN (see bench/config.ts).
+ * BENCH_OBSERVABILITY_ROUNDS, BENCH_CPU_PROF, BENCH_PIN, BENCH_STARTUP_RUNS (see bench/config.ts). Start-up
+ * (bench/startup.ts, BENCH_ONLY=startup) runs first.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ import { runObservabilityBench } from './observability.js';
 import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './report.js';
 import { formatLatency, type LatencyResult, measureEcho, measureRelay, measureTokenMinting } from './rtc.js';
 import { createCredentials } from './setup.js';
+import { runStartupBench } from './startup.js';
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -146,6 +148,9 @@ async function main(): Promise<void> {
     await runObservabilityBench(config, load);
     return;
   }
+  // BENCH_ONLY=startup: start-up time, memory and the CLI (bench/startup.ts); first in a full run, on a quiet machine.
+  if (config.only === 'startup' || config.only === 'all') await runStartupBench(config);
+  if (config.only === 'startup') return;
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-bench-'));
   // Ctrl-C (or a kill) skips `finally`: kill the servers and delete the data ourselves.
   const interrupted = (signal: NodeJS.Signals) => {

@@ -1,0 +1,184 @@
+/**
+ * Start-up (BENCH_ONLY=startup): how long `switchboard serve` takes from launch to its first `/healthz` answer, on a
+ * new and on an existing data folder, and its resident memory at that moment, against the bare stack (Express 5 and
+ * better-sqlite3 in WAL mode, one route: bench/bare-stack.mjs); and how long the CLI takes for `--help` and for a
+ * client command, against `node -e 0` (plus the same request). Whole processes, medians of BENCH_STARTUP_RUNS, on
+ * the built `dist/` (built first).
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { trackChild } from './child.js';
+import type { BenchConfig } from './config.js';
+import { percentile } from './report.js';
+import { call } from './setup.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(ROOT, 'dist/cli/index.js');
+const BARE_STACK = join(ROOT, 'bench/bare-stack.mjs');
+/** Targets of issue 15: ratios to the floor measured in the same run. */
+const START_TARGET = 1.3;
+const MEMORY_TARGET = 1.4;
+const CLI_TARGET = 1.5;
+
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Resident memory of a process in MB (Linux), or NaN elsewhere. */
+function residentMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+interface StartSample {
+  ms: number;
+  rssMb: number;
+}
+
+/** Polls `/healthz` every 2 ms until it answers 200; fails if the process exits first or after 30 s. */
+async function waitForHealth(url: string, child: ChildProcess, started: number): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${child.spawnargs.join(' ')} exited before answering /healthz`);
+    const answered = await fetch(`${url}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (answered) return;
+    if (performance.now() - started > 30_000) throw new Error(`${child.spawnargs.join(' ')}: no /healthz within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/** Launches a server process on a free port, times it to its first `/healthz` answer, then stops it. */
+async function timeStart(args: (port: number) => string[]): Promise<StartSample> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, args(port), { stdio: 'ignore' });
+  trackChild(child);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    await waitForHealth(`http://127.0.0.1:${port}`, child, started);
+    return { ms: performance.now() - started, rssMb: residentMb(child.pid ?? 0) };
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+async function medianStart(runs: number, args: (port: number, dataDir: string) => string[], fresh: boolean) {
+  const samples: StartSample[] = [];
+  const reused = await mkdtemp(join(tmpdir(), 'switchboard-startup-'));
+  try {
+    // An existing folder: the first start creates and migrates it, unmeasured.
+    if (!fresh) await timeStart((port) => args(port, reused));
+    for (let i = 0; i < runs; i++) {
+      const dataDir = fresh ? await mkdtemp(join(tmpdir(), 'switchboard-startup-')) : reused;
+      samples.push(await timeStart((port) => args(port, dataDir)));
+      if (fresh) await rm(dataDir, { recursive: true, force: true });
+    }
+  } finally {
+    await rm(reused, { recursive: true, force: true });
+  }
+  return { ms: median(samples.map((s) => s.ms)), rssMb: median(samples.map((s) => s.rssMb)) };
+}
+
+function timeCommand(args: string[], env: NodeJS.ProcessEnv = process.env): number {
+  const started = performance.now();
+  execFileSync(process.execPath, args, { stdio: 'ignore', env });
+  return performance.now() - started;
+}
+
+const medianCommand = (runs: number, args: string[], env?: NodeJS.ProcessEnv) =>
+  median(Array.from({ length: runs }, () => timeCommand(args, env)));
+
+const verdict = (ratio: number, target: number) => (ratio <= target ? 'met' : 'NOT met');
+const line = (label: string, value: string, floor: string, ratio: number, target: number) =>
+  `${label.padEnd(44)} ${value.padStart(9)}  floor ${floor.padStart(9)}  ×${ratio.toFixed(2)} (target ≤ ×${target}: ${verdict(ratio, target)})`;
+
+export async function runStartupBench(config: BenchConfig): Promise<void> {
+  const runs = config.startupRuns;
+  progress('Building dist/ for the start-up scenarios …');
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore' });
+
+  const serve = (port: number, dataDir: string) => [CLI, 'serve', '--port', String(port), '--data-dir', dataDir];
+  const bare = (port: number, dataDir: string) => [BARE_STACK, dataDir, String(port)];
+  progress(`Measuring start-up (${runs} runs each) …`);
+  const bareNew = await medianStart(runs, bare, true);
+  const serveNew = await medianStart(runs, serve, true);
+  const serveExisting = await medianStart(runs, serve, false);
+
+  progress('Measuring the CLI …');
+  const nodeBare = medianCommand(runs, ['-e', '0']);
+  const help = medianCommand(runs, [CLI, '--help']);
+  // A client command against a running server, beside `node -e 0` sending the same request.
+  const dataDir = await mkdtemp(join(tmpdir(), 'switchboard-startup-'));
+  const port = await freePort();
+  const server = spawn(process.execPath, serve(port, dataDir), { stdio: 'ignore' });
+  trackChild(server);
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHealth(url, server, performance.now());
+    // Signed in once, unmeasured: `projects list` then sends one authenticated request.
+    const account = { email: 'startup@example.com', password: 'startup-password-1' };
+    await call(url, 'POST', '/v1/auth/register', account);
+    const cliEnv = { ...process.env, HOME: dataDir, XDG_CONFIG_HOME: join(dataDir, 'config'), SWITCHBOARD_URL: url };
+    execFileSync(process.execPath, [CLI, 'login', '--email', account.email, '--password', account.password], {
+      stdio: 'ignore',
+      env: cliEnv,
+    });
+    const fetchFloor = medianCommand(runs, ['--input-type=module', '-e', `await fetch('${url}/v1/projects')`]);
+    const clientCommand = medianCommand(runs, [CLI, 'projects', 'list'], cliEnv);
+
+    console.log('');
+    console.log(`Start-up (median of ${runs} whole-process runs)`);
+    const startLine = (label: string, s: { ms: number }) =>
+      line(label, `${s.ms.toFixed(0)} ms`, `${bareNew.ms.toFixed(0)} ms`, s.ms / bareNew.ms, START_TARGET);
+    console.log(startLine('serve → first /healthz, new data folder', serveNew));
+    console.log(startLine('serve → first /healthz, existing data folder', serveExisting));
+    console.log(
+      line(
+        'resident memory at that moment',
+        `${serveNew.rssMb.toFixed(0)} MB`,
+        `${bareNew.rssMb.toFixed(0)} MB`,
+        serveNew.rssMb / bareNew.rssMb,
+        MEMORY_TARGET,
+      ),
+    );
+    console.log(
+      line('switchboard --help', `${help.toFixed(0)} ms`, `${nodeBare.toFixed(0)} ms`, help / nodeBare, CLI_TARGET),
+    );
+    console.log(
+      line(
+        'switchboard projects list (one request)',
+        `${clientCommand.toFixed(0)} ms`,
+        `${fetchFloor.toFixed(0)} ms`,
+        clientCommand / fetchFloor,
+        CLI_TARGET,
+      ),
+    );
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
