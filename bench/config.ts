@@ -23,7 +23,7 @@ export interface BenchConfig {
    * relay), `chat` only the chat fan-out benchmark, `observability` only the recording-overhead comparison;
    * unset or `all`, every part.
    */
-  only: 'all' | 'chat' | 'core' | 'observability' | 'startup';
+  only: 'all' | 'chat' | 'core' | 'observability' | 'startup' | 'webhooks';
   /** Realtime subscriber counts of the chat benchmark, ascending (BENCH_CHAT_SUBSCRIBERS, default `100,1000`). */
   chatSubscribers: number[];
   /** Messages timed for the post-to-receive latency at each subscriber count (BENCH_CHAT_MESSAGES, default 100). */
@@ -42,6 +42,8 @@ export interface BenchConfig {
   pin: boolean;
   /** Whole-process runs per start-up and CLI figure, of which the median is shown (BENCH_STARTUP_RUNS, default 8). */
   startupRuns: number;
+  /** Messages per second of the webhook latency part (BENCH_WEBHOOK_RATE, default 200). */
+  webhookRate: number;
 }
 
 function readNumber(name: string, fallback: number, min: number): number {
@@ -52,11 +54,13 @@ function readNumber(name: string, fallback: number, min: number): number {
   return value;
 }
 
+const BENCH_PARTS: readonly BenchConfig['only'][] = ['all', 'chat', 'core', 'observability', 'startup', 'webhooks'];
+
 function readOnly(): BenchConfig['only'] {
   const raw = process.env.BENCH_ONLY || 'all';
-  if (raw !== 'all' && raw !== 'chat' && raw !== 'core' && raw !== 'observability' && raw !== 'startup')
-    throw new Error(`BENCH_ONLY must be core, chat, observability, startup or all (got "${raw}").`);
-  return raw;
+  const part = BENCH_PARTS.find((name) => name === raw);
+  if (!part) throw new Error(`BENCH_ONLY must be one of ${BENCH_PARTS.join(', ')} (got "${raw}").`);
+  return part;
 }
 
 function readSubscribers(): number[] {
@@ -84,5 +88,6 @@ export function readConfig(): BenchConfig {
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
     pin: process.env.BENCH_PIN === '1',
     startupRuns: Math.round(readNumber('BENCH_STARTUP_RUNS', 8, 1)),
+    webhookRate: readNumber('BENCH_WEBHOOK_RATE', 200, 1),
   };
 }

@@ -25,6 +25,7 @@ import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './repor
 import { formatLatency, type LatencyResult, measureEcho, measureRelay, measureTokenMinting } from './rtc.js';
 import { createCredentials } from './setup.js';
 import { runStartupBench } from './startup.js';
+import { runWebhookBench } from './webhooks.js';
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -175,6 +176,7 @@ async function main(): Promise<void> {
       mkdirSync(chatDir);
       printChatReport(await measureChat(config, load, chatDir));
     }
+    if (config.only === 'all' || config.only === 'webhooks') await runWebhookBench(config);
     if (config.only === 'all') await runObservabilityBench(config, load);
     if (config.cpuProfDir) console.log(`\nServer CPU profiles (.cpuprofile) written to ${config.cpuProfDir}`);
   } finally {

@@ -7,6 +7,7 @@ export interface Credentials {
   sessionToken: string;
   /** Project API key (development environment). */
   apiKey: string;
+  projectId: string;
 }
 
 export async function call<T>(
@@ -45,5 +46,5 @@ export async function createCredentials(baseUrl: string): Promise<Credentials> {
   // One request before the load: a 200 with the wrong body would make every figure meaningless.
   const whoami = await call<{ type: string }>(baseUrl, 'GET', '/v1/whoami', undefined, key);
   if (whoami.type !== 'api_key') throw new Error(`Setup: /v1/whoami with the key said ${JSON.stringify(whoami)}`);
-  return { email, password, sessionToken: token, apiKey: key };
+  return { email, password, sessionToken: token, apiKey: key, projectId: project.id };
 }
