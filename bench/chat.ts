@@ -25,7 +25,7 @@ export const CHAT_P99_TARGET = 1.5;
 
 const SUBSCRIBERS_SCRIPT = fileURLToPath(new URL('./subscribers.ts', import.meta.url));
 /** Parallel requests while preparing (adding members, minting chat tokens) and WebSocket handshakes. */
-const SETUP_CONCURRENCY = 16;
+export const SETUP_CONCURRENCY = 16;
 /** Messages sent (and waited for) before each timed series: JIT, statements and sockets settle first. */
 const WARM_MESSAGES = 20;
 /** How long deliveries may stop arriving before the missing ones count as undelivered. */
@@ -68,7 +68,7 @@ export interface ChatResults {
 // ---------------------------------------------------------------------------------------------------------------
 // The subscriber process
 
-interface Subscribers {
+export interface Subscribers {
   request<T extends SubscriberReply['type']>(
     message: Extract<SubscriberRequest, { type: T }>,
   ): Promise<Extract<SubscriberReply, { type: T }>>;
@@ -79,7 +79,7 @@ interface Subscribers {
   stop(): Promise<void>;
 }
 
-function spawnSubscribers(): Promise<Subscribers> {
+export function spawnSubscribers(): Promise<Subscribers> {
   const child: ChildProcess = fork(SUBSCRIBERS_SCRIPT, [], {
     execArgv: ['--import', TSX_IMPORT],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -116,9 +116,9 @@ function spawnSubscribers(): Promise<Subscribers> {
         concurrency: SETUP_CONCURRENCY,
       });
       if (reply.failed > 0) {
-        throw new Error(`${reply.failed} of ${urls.length} realtime sockets failed to connect: ${reply.firstError}`);
+        throw new Error(`${reply.failed} of ${urls.length} sockets failed to connect: ${reply.firstError}`);
       }
-      progress(`  ${reply.open} subscribers connected (${(reply.ms / 1000).toFixed(1)} s for ${urls.length})`);
+      progress(`  ${urls.length} sockets connected in ${(reply.ms / 1000).toFixed(1)} s (${reply.open} open in all)`);
     },
     async clockOffset() {
       let best = { offsetMs: 0, rttMs: Number.POSITIVE_INFINITY };
@@ -384,13 +384,17 @@ async function measureRawBroadcast(config: BenchConfig, load: LoadOptions, dataD
 }
 
 /** Runs `task` over `items`, `concurrency` at a time, keeping the order of the results. */
-async function pool<T, R>(items: T[], concurrency: number, task: (item: T) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: T[],
+  concurrency: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      results[i] = await task(items[i]);
+      results[i] = await task(items[i], i);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));

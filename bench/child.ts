@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { CpuReply, CpuRequest, ReadyMessage, ServerKind } from './servers.js';
+import type { CpuReply, CpuRequest, HeapReply, HeapRequest, ReadyMessage, ServerKind } from './servers.js';
 
 const SERVERS_SCRIPT = fileURLToPath(new URL('./servers.ts', import.meta.url));
 /** Absolute, so that the child finds tsx whatever the working directory. */
@@ -12,6 +12,8 @@ export interface ServerProcess {
   url: string;
   /** CPU time the server process has used so far, in microseconds (all its threads). */
   cpuMicros(): Promise<number>;
+  /** The server's heap in use after a full garbage collection, in bytes. */
+  heapBytes(): Promise<number>;
   /** Asks the server to close, then kills it if it has not exited within a few seconds. */
   stop(): Promise<void>;
 }
@@ -63,7 +65,8 @@ export function killAllServers(): void {
 export function spawnServer(kind: ServerKind, args: string[] = [], cpuProfDir?: string): Promise<ServerProcess> {
   const profiling = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
   const child = fork(SERVERS_SCRIPT, [kind, ...args], {
-    execArgv: ['--import', TSX_LOADER, ...profiling],
+    // --expose-gc changes nothing until `heapBytes` asks for a collection.
+    execArgv: ['--import', TSX_LOADER, '--expose-gc', ...profiling],
     // The server's own output (a crash, a warning) goes straight to our terminal.
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -84,24 +87,27 @@ export function spawnServer(kind: ServerKind, args: string[] = [], cpuProfDir?: 
     clearTimeout(timer);
   };
 
-  const cpuMicros = () =>
-    new Promise<number>((resolve, reject) => {
-      const onReply = (message: ReadyMessage | CpuReply) => {
-        if (message.type !== 'cpu') return;
+  /** Sends a request and resolves with the server's reply of the same type. */
+  const ask = <R extends CpuReply | HeapReply>(request: CpuRequest | HeapRequest) =>
+    new Promise<R>((resolve, reject) => {
+      const onReply = (message: ReadyMessage | R) => {
+        if (message.type !== request.type) return;
         child.off('message', onReply);
-        resolve(message.micros);
+        resolve(message as R);
       };
       child.on('message', onReply);
-      child.send({ type: 'cpu' } satisfies CpuRequest, (err) => err && reject(err));
+      child.send(request, (err) => err && reject(err));
       // Settling twice is harmless: this only matters if the server dies before it answers.
       exited.then(() => reject(new Error(`The ${kind} server exited.`)));
     });
+  const cpuMicros = async () => (await ask<CpuReply>({ type: 'cpu' })).micros;
+  const heapBytes = async () => (await ask<HeapReply>({ type: 'heap' })).bytes;
 
   return new Promise<ServerProcess>((resolve, reject) => {
-    const onReady = (message: ReadyMessage | CpuReply) => {
+    const onReady = (message: ReadyMessage | CpuReply | HeapReply) => {
       if (message.type !== 'ready') return;
       settle();
-      resolve({ url: message.url, cpuMicros, stop });
+      resolve({ url: message.url, cpuMicros, heapBytes, stop });
     };
     const fail = (reason: string) => {
       settle();

@@ -23,7 +23,7 @@ export interface BenchConfig {
    * relay), `chat` only the chat fan-out benchmark, `observability` only the recording-overhead comparison;
    * unset or `all`, every part.
    */
-  only: 'all' | 'chat' | 'core' | 'observability' | 'startup' | 'webhooks';
+  only: 'all' | 'chat' | 'core' | 'observability' | 'sockets' | 'startup' | 'webhooks';
   /** Realtime subscriber counts of the chat benchmark, ascending (BENCH_CHAT_SUBSCRIBERS, default `100,1000`). */
   chatSubscribers: number[];
   /** Messages timed for the post-to-receive latency at each subscriber count (BENCH_CHAT_MESSAGES, default 100). */
@@ -44,6 +44,8 @@ export interface BenchConfig {
   startupRuns: number;
   /** Messages per second of the webhook latency part (BENCH_WEBHOOK_RATE, default 200). */
   webhookRate: number;
+  /** Realtime and signaling sockets each of the socket memory part (BENCH_IDLE_SOCKETS, default 1000). */
+  idleSockets: number;
 }
 
 function readNumber(name: string, fallback: number, min: number): number {
@@ -54,7 +56,15 @@ function readNumber(name: string, fallback: number, min: number): number {
   return value;
 }
 
-const BENCH_PARTS: readonly BenchConfig['only'][] = ['all', 'chat', 'core', 'observability', 'startup', 'webhooks'];
+const BENCH_PARTS: readonly BenchConfig['only'][] = [
+  'all',
+  'chat',
+  'core',
+  'observability',
+  'sockets',
+  'startup',
+  'webhooks',
+];
 
 function readOnly(): BenchConfig['only'] {
   const raw = process.env.BENCH_ONLY || 'all';
@@ -89,5 +99,6 @@ export function readConfig(): BenchConfig {
     pin: process.env.BENCH_PIN === '1',
     startupRuns: Math.round(readNumber('BENCH_STARTUP_RUNS', 8, 1)),
     webhookRate: readNumber('BENCH_WEBHOOK_RATE', 200, 1),
+    idleSockets: Math.round(readNumber('BENCH_IDLE_SOCKETS', 1000, 10)),
   };
 }

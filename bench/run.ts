@@ -24,6 +24,7 @@ import { runObservabilityBench } from './observability.js';
 import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './report.js';
 import { formatLatency, type LatencyResult, measureEcho, measureRelay, measureTokenMinting } from './rtc.js';
 import { createCredentials } from './setup.js';
+import { runSocketMemoryBench } from './sockets.js';
 import { runStartupBench } from './startup.js';
 import { runWebhookBench } from './webhooks.js';
 
@@ -177,6 +178,7 @@ async function main(): Promise<void> {
       printChatReport(await measureChat(config, load, chatDir));
     }
     if (config.only === 'all' || config.only === 'webhooks') await runWebhookBench(config);
+    if (config.only === 'all' || config.only === 'sockets') await runSocketMemoryBench(config);
     if (config.only === 'all') await runObservabilityBench(config, load);
     if (config.cpuProfDir) console.log(`\nServer CPU profiles (.cpuprofile) written to ${config.cpuProfDir}`);
   } finally {

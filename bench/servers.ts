@@ -39,6 +39,14 @@ export interface CpuReply {
   /** User plus system CPU time of the whole process (every thread), in microseconds. */
   micros: number;
 }
+/** Asked for by the socket memory scenario: the heap in use after a full garbage collection. */
+export interface HeapRequest {
+  type: 'heap';
+}
+export interface HeapReply {
+  type: 'heap';
+  bytes: number;
+}
 
 interface Running {
   url: string;
@@ -161,7 +169,14 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
   // The parent is gone (crashed or killed): nobody will stop us otherwise.
   process.once('disconnect', stop);
-  process.on('message', (message: CpuRequest) => {
+  process.on('message', (message: CpuRequest | HeapRequest) => {
+    if (message.type === 'heap') {
+      // Twice: the first collection can leave what finalizers of the second release.
+      globalThis.gc?.();
+      globalThis.gc?.();
+      process.send?.({ type: 'heap', bytes: process.memoryUsage().heapUsed } satisfies HeapReply);
+      return;
+    }
     if (message.type !== 'cpu') return;
     const { user, system } = process.cpuUsage();
     process.send?.({ type: 'cpu', micros: user + system } satisfies CpuReply);

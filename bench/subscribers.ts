@@ -64,7 +64,10 @@ function onData(data: WebSocket.RawData): void {
   }
 }
 
-/** Resolves once the server's first message (`connected`) arrives; rejects on a close or error before it. */
+/**
+ * Resolves once the server's first message arrives (`connected` on the realtime socket, `joined` on the signaling
+ * socket); rejects on a close or error before it.
+ */
 function openOne(url: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { perMessageDeflate: false });
@@ -76,8 +79,8 @@ function openOne(url: string): Promise<WebSocket> {
     socket.once('close', (code, reason) => fail(`closed ${code} ${reason.toString()}`));
     socket.once('message', (data) => {
       const first = (JSON.parse(data.toString().split('\n')[0]) as { type?: string }).type;
-      if (first !== 'connected') {
-        fail(`first message was ${first}, not connected`);
+      if (first !== 'connected' && first !== 'joined') {
+        fail(`first message was ${first}, not connected or joined`);
         return;
       }
       socket.removeAllListeners('close').removeAllListeners('error');
