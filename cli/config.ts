@@ -1,4 +1,5 @@
 import type { DeploymentMode } from '../server/context.js';
+import { parseOrigin, type RegistrationPolicy, type SecurityOptions } from '../server/security/settings.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/start-server.js';
 import { UsageError } from './errors.js';
 import { defaultDataDir } from './user-folders.js';
@@ -10,6 +11,21 @@ export interface ServeSettings {
   host: string;
   dataDir: string;
   mode: DeploymentMode;
+  /** Only what was given; the server fills the rest with the mode's defaults. */
+  security: SecurityOptions;
+}
+
+/** The flags of `switchboard serve`, each also an environment variable. */
+export interface ServeFlags {
+  port?: string;
+  host?: string;
+  dataDir?: string;
+  mode?: string;
+  allowedOrigins?: string;
+  registration?: string;
+  keyRateLimit?: string;
+  trustProxy?: string;
+  maxConnections?: string;
 }
 
 function parsePort(value: string, source: string): number {
@@ -26,26 +42,70 @@ function parseMode(value: string, source: string): DeploymentMode {
   return mode;
 }
 
+function parseOrigins(value: string, source: string): string[] {
+  try {
+    return value
+      .split(',')
+      .filter((origin) => origin.trim() !== '')
+      .map(parseOrigin);
+  } catch (err) {
+    throw new UsageError(`${source}: ${(err as Error).message}`);
+  }
+}
+
+function parseRegistration(value: string, source: string): RegistrationPolicy {
+  const policy = value.toLowerCase();
+  if (policy !== 'open' && policy !== 'first-only')
+    throw new UsageError(`${source} must be "open" or "first-only", not "${value}"`);
+  return policy;
+}
+
+function parseWholeNumber(value: string, source: string): number {
+  if (!/^\d+$/.test(value)) throw new UsageError(`${source} must be a whole number, not "${value}"`);
+  return Number(value);
+}
+
+/** `true`/`false`, a number of proxy hops, or addresses and subnets as Express's `trust proxy` takes them. */
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true' || value === 'false') return value === 'true';
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
 /**
  * The config layer: the only place that reads the environment. A flag wins over its variable,
  * which wins over the default.
  */
-export function resolveServeSettings(
-  flags: { port?: string; host?: string; dataDir?: string; mode?: string },
-  env: NodeJS.ProcessEnv = process.env,
-): ServeSettings {
-  const pick = (flag: string | undefined, name: string) =>
-    flag !== undefined ? { value: flag, source: `--${name}` } : undefined;
-  const port =
-    pick(flags.port, 'port') ??
-    (env.SWITCHBOARD_PORT ? { value: env.SWITCHBOARD_PORT, source: 'SWITCHBOARD_PORT' } : undefined);
-  const mode =
-    pick(flags.mode, 'mode') ??
-    (env.SWITCHBOARD_MODE ? { value: env.SWITCHBOARD_MODE, source: 'SWITCHBOARD_MODE' } : undefined);
+export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): ServeSettings {
+  /** The flag, else its variable, with where it came from (for error messages). */
+  const setting = (flag: string | undefined, name: string, variable: string) =>
+    flag !== undefined
+      ? { value: flag, source: `--${name}` }
+      : env[variable]
+        ? { value: env[variable] as string, source: variable }
+        : undefined;
+  const port = setting(flags.port, 'port', 'SWITCHBOARD_PORT');
+  const mode = setting(flags.mode, 'mode', 'SWITCHBOARD_MODE');
+  const origins = setting(flags.allowedOrigins, 'allowed-origins', 'SWITCHBOARD_ALLOWED_ORIGINS');
+  const registration = setting(flags.registration, 'registration', 'SWITCHBOARD_REGISTRATION');
+  const keyRateLimit = setting(flags.keyRateLimit, 'key-rate-limit', 'SWITCHBOARD_KEY_RATE_LIMIT');
+  const trustProxy = setting(flags.trustProxy, 'trust-proxy', 'SWITCHBOARD_TRUST_PROXY');
+  const maxConnections = setting(flags.maxConnections, 'max-connections', 'SWITCHBOARD_MAX_CONNECTIONS');
+  const security: SecurityOptions = {};
+  if (origins) security.allowedOrigins = parseOrigins(origins.value, origins.source);
+  if (registration) security.registration = parseRegistration(registration.value, registration.source);
+  if (keyRateLimit) {
+    const perMinute = parseWholeNumber(keyRateLimit.value, keyRateLimit.source);
+    security.keyRateLimit = perMinute === 0 ? null : { requests: perMinute, windowMs: 60_000 };
+  }
+  if (trustProxy) security.trustProxy = parseTrustProxy(trustProxy.value);
+  if (maxConnections) {
+    security.http = { maxConnections: parseWholeNumber(maxConnections.value, maxConnections.source) };
+  }
   return {
     port: port ? parsePort(port.value, port.source) : DEFAULT_PORT,
     host: flags.host ?? (env.SWITCHBOARD_HOST || DEFAULT_HOST),
     dataDir: flags.dataDir ?? (env.SWITCHBOARD_DATA_DIR || defaultDataDir(env)),
     mode: mode ? parseMode(mode.value, mode.source) : 'local',
+    security,
   };
 }

@@ -49,7 +49,14 @@ import type {
   updateLiveStreamBody,
   viewerCredentialSchema,
 } from '../server/live-streams/schemas.js';
-import type { addMemberBody, memberSchema, roleSchema, updateMemberBody } from '../server/members/schemas.js';
+import type {
+  addMemberBody,
+  createInvitationBody,
+  invitationSchema,
+  memberSchema,
+  roleSchema,
+  updateMemberBody,
+} from '../server/members/schemas.js';
 import type {
   connectionSchema as connectionLogSchema,
   connectionsQuery,
@@ -107,6 +114,8 @@ export type UpdateProjectInput = RequestOf<typeof updateProjectBody>;
 export type Project = z.output<typeof projectSchema>;
 
 export type AddMemberInput = RequestOf<typeof addMemberBody>;
+export type CreateInvitationInput = RequestOf<typeof createInvitationBody>;
+export type Invitation = z.output<typeof invitationSchema>;
 export type UpdateMemberInput = RequestOf<typeof updateMemberBody>;
 export type Member = z.output<typeof memberSchema>;
 

@@ -8,6 +8,8 @@ import { lazyHandler } from './http/lazy-router.js';
 import { type ObservedRequest, registerRoutes } from './http/register-routes.js';
 import { requestId } from './http/request-id.js';
 import { routes } from './routes.js';
+import { crossOriginPolicy } from './security/cross-origin.js';
+import { pageHeaders } from './security/page-headers.js';
 
 /** The Express application: a value built from its context, with no state of its own. */
 export function createApp(ctx: AppContext): Express {
@@ -15,9 +17,11 @@ export function createApp(ctx: AppContext): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', ctx.security.trustProxy);
   app.use(requestId(ctx.ids));
 
-  app.get('/', homePage(ctx));
+  const htmlPage = pageHeaders(ctx.mode);
+  app.get('/', htmlPage, homePage(ctx));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', version: ctx.version, mode: ctx.mode });
   });
@@ -35,9 +39,11 @@ export function createApp(ctx: AppContext): Express {
   );
   app.use(
     '/docs',
+    htmlPage,
     lazyHandler(async () => (await import('./openapi/docs.js')).docsRouter()),
   );
 
+  app.use(crossOriginPolicy(ctx.mode, ctx.security, ctx.logger));
   // Attachment bytes are the request body itself: mounted before the JSON parser sees them.
   app.use(CONTENT_MOUNT, attachmentContentRouter(ctx));
   app.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));

@@ -3,6 +3,7 @@ import type { Db } from '../db/connection.js';
 import type { Clock } from './clock.js';
 import type { EventBus } from './events/bus.js';
 import type { IdGenerator } from './ids.js';
+import type { SecuritySettings } from './security/settings.js';
 import type { Services } from './services.js';
 
 /** `local` allows loopback and private webhook targets; `production` refuses them. */
@@ -15,6 +16,8 @@ export interface Infrastructure {
   ids: IdGenerator;
   logger: Logger;
   mode: DeploymentMode;
+  /** CORS, registration, rate limits and HTTP limits: resolved from the mode and the settings given. */
+  security: SecuritySettings;
   dataDir: string;
   /** Outbound HTTP (webhook deliveries); injected so tests can observe or fail it. */
   fetch: typeof fetch;

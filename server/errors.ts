@@ -9,6 +9,8 @@ export class ServiceError extends Error {
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
+    /** Response headers that belong to the error, e.g. `Retry-After` on a 429. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ServiceError';
@@ -33,3 +35,12 @@ export const projectNotFound = () =>
   notFound('SERVICE_PROJECT_NOT_FOUND', 'Project not found, or you are not a member of it.');
 
 export const conflict = (code: ErrorCode, message: string) => new ServiceError(409, code, message);
+
+/** 429 with `Retry-After` in whole seconds (at least 1), as RFC 9110 has it. */
+export const rateLimited = (message: string, retryAfterMs: number, headers: Record<string, string> = {}) => {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new ServiceError(429, 'SERVICE_RATE_LIMITED', `${message} Try again in ${seconds} s.`, {
+    ...headers,
+    'Retry-After': String(seconds),
+  });
+};

@@ -1,4 +1,5 @@
 import { createAuditService } from './audit/service.js';
+import { createAttemptLimits } from './auth/attempt-limits.js';
 import { createAuthService } from './auth/service.js';
 import { createAttachmentCleanupJob } from './chat/attachments/cleanup-job.js';
 import { createAttachmentService } from './chat/attachments/service.js';
@@ -8,8 +9,10 @@ import { createMessageService } from './chat/messages-service.js';
 import { createRealtimeHub } from './chat/realtime/hub.js';
 import { createChatTokenService } from './chat/tokens.js';
 import type { Infrastructure } from './context.js';
+import { createKeyRateLimits } from './keys/rate-limit.js';
 import { createKeyService } from './keys/service.js';
 import { createLiveStreamService } from './live-streams/service.js';
+import { createInvitationService } from './members/invitations.js';
 import { createMemberService } from './members/service.js';
 import { createLiveEventFeed } from './observability/live-events.js';
 import { createObservabilityRecorder } from './observability/recorder.js';
@@ -34,12 +37,15 @@ export function createServices(infra: Infrastructure, { observability = true }: 
   const signaling = createSignalingHub(infra);
   const chatTokens = createChatTokenService(infra);
   const recorder = createObservabilityRecorder(infra, { enabled: observability });
+  const invitations = createInvitationService(infra, audit);
   return {
     audit,
-    auth: createAuthService(infra),
+    auth: createAuthService(infra, invitations, createAttemptLimits(infra.clock, infra.mode)),
+    invitations,
     projects: createProjectService(infra, audit),
     members: createMemberService(infra, audit),
     keys: createKeyService(infra, audit),
+    keyRateLimits: createKeyRateLimits(infra.clock, infra.security.keyRateLimit),
     rooms,
     rtcTokens,
     signaling,

@@ -12,6 +12,7 @@ import { createEventBus, type EventBus } from './events/bus.js';
 import { routeUpgrades } from './http/upgrade-router.js';
 import { createIdGenerator } from './ids.js';
 import { createSignalingEndpoint, SIGNALING_PATH } from './rtc/signaling-endpoint.js';
+import { type HttpLimits, resolveSecurity, type SecurityOptions } from './security/settings.js';
 import { createServices } from './services.js';
 import { readVersion } from './version.js';
 
@@ -24,6 +25,11 @@ export interface ServerOptions {
   host?: string;
   /** Deployment mode (not a project environment). Default `local`. */
   mode?: DeploymentMode;
+  /**
+   * Allowed browser origins, registration policy, per-key rate limit, proxy trust and HTTP limits; what is not
+   * given takes the deployment mode's default (see server/security/settings.ts).
+   */
+  security?: SecurityOptions;
   clock?: Clock;
   fetch?: typeof fetch;
   logger?: Logger;
@@ -54,6 +60,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Slow or idle clients cannot pin the server: headers and whole requests must arrive in time, idle keep-alive
+ * connections close, and past `maxConnections` new connections are refused. Sockets upgraded to WebSockets leave
+ * these timers behind and are watched by their heartbeats instead.
+ */
+function applyHttpLimits(server: Server, limits: HttpLimits): void {
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+}
+
 export const DEFAULT_PORT = 4700;
 export const DEFAULT_HOST = '127.0.0.1';
 
@@ -81,12 +99,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let ctx: AppContext | undefined;
   try {
     db = openDatabase(options.dataDir);
+    const mode = options.mode ?? 'local';
     const infra: Infrastructure = {
       db,
       clock,
       ids: createIdGenerator(clock),
       logger,
-      mode: options.mode ?? 'local',
+      mode,
+      security: resolveSecurity(mode, options.security),
       dataDir: options.dataDir,
       fetch: options.fetch ?? globalThis.fetch,
       events: options.events ?? createEventBus(),
@@ -96,6 +116,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // Before any socket can connect: rows left open by a previous run are closed first.
     ctx.services.observability.start();
     server = createApp(ctx).listen(options.port ?? DEFAULT_PORT, host);
+    applyHttpLimits(server, ctx.security.http);
     signaling = createSignalingEndpoint(ctx);
     realtime = createRealtimeEndpoint(ctx);
     routeUpgrades(server, { [SIGNALING_PATH]: signaling.handleUpgrade, [REALTIME_PATH]: realtime.handleUpgrade });

@@ -38,6 +38,34 @@ export function registerAuthCommands(program: Command, io: CliIo): void {
     );
 
   program
+    .command('register')
+    .description('Create an account (with an invitation where the server asks for one) and sign in with it')
+    .option('--email <email>', 'your address')
+    .option('--password <password>', 'at least 8 characters (prefer the prompt: flags can show up in process lists)')
+    .option('--name <name>', 'your name, as the dashboard shows it')
+    .option('--invitation <token>', 'the invitation a project owner gave you (`switchboard members invite`)')
+    .action(
+      action(io, async (ctx, flags: { email?: string; password?: string; name?: string; invitation?: string }) => {
+        const email = await flagOrPrompt(ctx, flags.email, '--email', 'Email: ');
+        const password = await flagOrPrompt(
+          ctx,
+          flags.password,
+          '--password',
+          'Password (8 or more characters): ',
+          true,
+        );
+        const session = await ctx
+          .anonymousClient()
+          .auth.register({ email, password, name: flags.name, invitation: flags.invitation });
+        ctx.folder.saveSession(ctx.url, { token: session.token, email: session.user.email });
+        ctx.out.result(
+          { url: ctx.url, user: session.user, expiresAt: session.expiresAt },
+          () => `Registered and signed in to ${ctx.url} as ${session.user.email}.`,
+        );
+      }),
+    );
+
+  program
     .command('logout')
     .description('Sign out: revoke the session on the server and forget it')
     .action(

@@ -42,7 +42,7 @@ export function registerMemberCommands(program: Command, io: CliIo): void {
 
   members
     .command('add')
-    .description('Add someone who has an account (there are no invitations)')
+    .description('Add someone who has an account (invite those who have none)')
     .argument('<email>', 'their account’s address')
     .requiredOption('--role <role>', roles, parseRole)
     .addOption(projectOption())
@@ -50,6 +50,35 @@ export function registerMemberCommands(program: Command, io: CliIo): void {
       action(io, async (ctx, email: string, flags: { role: ProjectRole; project?: string }) => {
         const member = await ctx.client().members.add(ctx.projectId(flags.project), { email, role: flags.role });
         ctx.out.result(member, () => `Added ${member.email} (${member.userId}) as ${member.role}.`);
+      }),
+    );
+
+  members
+    .command('invite')
+    .description('Invite an address without an account: prints the invitation they register with')
+    .argument('<email>', 'their address')
+    .requiredOption('--role <role>', roles, parseRole)
+    .option('--ttl-hours <hours>', 'how long the invitation works (default 72)', (value) => {
+      if (!/^\d+$/.test(value)) throw new CommandError(`--ttl-hours must be a whole number of hours, not "${value}"`);
+      return Number(value);
+    })
+    .addOption(projectOption())
+    .action(
+      action(io, async (ctx, email: string, flags: { role: ProjectRole; ttlHours?: number; project?: string }) => {
+        const invitation = await ctx.client().members.invite(ctx.projectId(flags.project), {
+          email,
+          role: flags.role,
+          ttlHours: flags.ttlHours,
+        });
+        ctx.out.result(invitation, () =>
+          [
+            `Invited ${invitation.email} as ${invitation.role} (until ${formatTime(invitation.expiresAt)}).`,
+            'They register with this invitation (it is shown once):',
+            `  switchboard register --email ${invitation.email} --invitation ${invitation.token}`,
+            '',
+            invitation.token,
+          ].join('\n'),
+        );
       }),
     );
 

@@ -1,7 +1,7 @@
 import { path, type Transport } from '../transport.js';
-import type { AddMemberInput, Member, MemberList, ProjectRole } from '../types.js';
+import type { AddMemberInput, CreateInvitationInput, Invitation, Member, MemberList, ProjectRole } from '../types.js';
 
-/** Who has access to a project, with which role. There are no invitations: members need an account. */
+/** Who has access to a project, with which role: members with an account, and invitations for those without. */
 export class MembersResource {
   constructor(private readonly transport: Transport) {}
 
@@ -11,6 +11,11 @@ export class MembersResource {
 
   add(projectId: string, input: AddMemberInput): Promise<Member> {
     return this.transport.request({ method: 'POST', path: path`/v1/projects/${projectId}/members`, body: input });
+  }
+
+  /** An invitation for an address without an account; registering with its `token` makes them a member. */
+  invite(projectId: string, input: CreateInvitationInput): Promise<Invitation> {
+    return this.transport.request({ method: 'POST', path: path`/v1/projects/${projectId}/invitations`, body: input });
   }
 
   setRole(projectId: string, userId: string, role: ProjectRole): Promise<Member> {

@@ -1,8 +1,12 @@
+import type { Request } from 'express';
 import { defineRoute } from '../http/route.js';
 import { presentSession, presentUser } from './presenter.js';
 import { loginBody, registerBody, sessionSchema, whoamiSchema } from './schemas.js';
 
 const tag = 'Auth';
+
+/** The client's address: the socket's, or the proxy's X-Forwarded-For when `--trust-proxy` says to trust it. */
+const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 export const authRoutes = [
   defineRoute({
@@ -10,14 +14,21 @@ export const authRoutes = [
     path: '/v1/auth/register',
     operationId: 'register',
     summary: 'Create an account',
-    description: 'Creates a dashboard account and signs it in. Passwords need at least 8 characters.',
+    description:
+      'Creates a dashboard account and signs it in. Passwords need at least 8 characters. On a server whose ' +
+      'registration policy is `first-only` (production default), only the first account needs no `invitation`; an ' +
+      'invitation also makes the account a member of the project that issued it.',
     tag,
     auth: 'none',
     body: registerBody,
     status: 201,
     response: sessionSchema,
-    errors: { 409: 'The address already has an account (`SERVICE_EMAIL_TAKEN`).' },
-    handler: async ({ app, body }) => presentSession(await app.services.auth.register(body)),
+    errors: {
+      403: 'Registration is by invitation on this server and none was given (`SERVICE_REGISTRATION_CLOSED`).',
+      409: 'The address already has an account (`SERVICE_EMAIL_TAKEN`).',
+      429: 'Too many registrations from this client lately (`SERVICE_RATE_LIMITED`, with `Retry-After`).',
+    },
+    handler: async ({ app, body, req }) => presentSession(await app.services.auth.register(body, clientAddress(req))),
   }),
   defineRoute({
     method: 'post',
@@ -29,8 +40,11 @@ export const authRoutes = [
     auth: 'none',
     body: loginBody,
     response: sessionSchema,
-    errors: { 401: 'Wrong email or password.' },
-    handler: async ({ app, body }) => presentSession(await app.services.auth.login(body)),
+    errors: {
+      401: 'Wrong email or password.',
+      429: 'Too many failed sign-ins for this address or from this client lately (`SERVICE_RATE_LIMITED`, with `Retry-After`).',
+    },
+    handler: async ({ app, body, req }) => presentSession(await app.services.auth.login(body, clientAddress(req))),
   }),
   defineRoute({
     method: 'post',

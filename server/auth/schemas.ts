@@ -7,6 +7,11 @@ export const registerBody = z
     email: z.email('must be an email address').max(254),
     password: z.string().min(8, 'must be at least 8 characters').max(1024),
     name: z.string().trim().min(1).max(100).optional(),
+    invitation: z
+      .string()
+      .max(4096)
+      .optional()
+      .meta({ description: 'An invitation token (`POST /v1/projects/{id}/invitations`) made for this address.' }),
   })
   .meta({ id: 'RegisterRequest' });
 

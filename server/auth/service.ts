@@ -4,9 +4,11 @@ import { sessions } from '../../db/schema/sessions.js';
 import { users } from '../../db/schema/users.js';
 import { wholeSeconds } from '../clock.js';
 import type { Infrastructure } from '../context.js';
-import { conflict, unauthenticated } from '../errors.js';
+import { conflict, ServiceError, unauthenticated } from '../errors.js';
 import type { SessionAuth } from '../http/route.js';
+import type { InvitationClaims, InvitationService } from '../members/invitations.js';
 import { loadOrCreateSecret } from '../secrets.js';
+import type { AttemptLimits } from './attempt-limits.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { createSessionTokens, SESSION_TTL_MS } from './session-tokens.js';
 
@@ -14,9 +16,26 @@ export type UserRow = typeof users.$inferSelect;
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-export function createAuthService({ db, clock, ids }: Infrastructure) {
+const registrationClosed = () =>
+  new ServiceError(
+    403,
+    'SERVICE_REGISTRATION_CLOSED',
+    'This server creates accounts by invitation only. Ask a project owner to invite you ' +
+      '(switchboard members invite <email>), then register with the invitation.',
+  );
+
+export function createAuthService(
+  { db, clock, ids, security }: Infrastructure,
+  invitations: InvitationService,
+  limits: AttemptLimits,
+) {
   const tokens = createSessionTokens(loadOrCreateSecret(db, clock, 'session-signing-key'), clock);
   let decoyHash: Promise<string> | undefined;
+  /** A hash to check passwords against when there is no account, made once. */
+  const decoy = () => {
+    decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
+    return decoyHash;
+  };
 
   // Runs on every dashboard request: prepared once.
   const findLiveSession = db
@@ -43,10 +62,23 @@ export function createAuthService({ db, clock, ids }: Infrastructure) {
   }
 
   return {
-    async register(input: { email: string; password: string; name?: string }) {
+    /**
+     * Creates an account. With registration `first-only`, only the server's first account needs no invitation; an
+     * invitation (on either policy) also makes the new account a member of the project it names.
+     */
+    async register(
+      input: { email: string; password: string; name?: string; invitation?: string },
+      /** The client's address, for the per-client attempt limit. */
+      client: string,
+    ) {
+      limits.beforeRegistration(client);
       const email = normalizeEmail(input.email);
       const taken = () => conflict('SERVICE_EMAIL_TAKEN', `An account already uses ${email}.`);
       if (db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) throw taken();
+      let invited: InvitationClaims | undefined;
+      if (input.invitation !== undefined) invited = await invitations.verify(input.invitation, email);
+      const isFirstAccount = () => !db.select({ id: users.id }).from(users).limit(1).get();
+      if (!invited && security.registration === 'first-only' && !isFirstAccount()) throw registrationClosed();
       const passwordHash = await hashPassword(input.password);
       const user: UserRow = {
         id: ids.next('usr'),
@@ -55,25 +87,30 @@ export function createAuthService({ db, clock, ids }: Infrastructure) {
         passwordHash,
         createdAt: clock.now(),
       };
-      // The hash is slow and async: another registration of the same address may have landed meanwhile.
-      const inserted = db.insert(users).values(user).onConflictDoNothing().run();
-      if (inserted.changes === 0) throw taken();
+      // The hash is slow and async: another registration of the same address (or a first account) may have landed
+      // meanwhile, so the checks are made again in the transaction that inserts.
+      db.transaction((tx) => {
+        if (!invited && security.registration === 'first-only' && !isFirstAccount()) throw registrationClosed();
+        const inserted = tx.insert(users).values(user).onConflictDoNothing().run();
+        if (inserted.changes === 0) throw taken();
+        if (invited) invitations.accept(tx, invited, user, user.createdAt);
+      });
       return openSession(user);
     },
 
-    async login(input: { email: string; password: string }) {
-      const user = db
-        .select()
-        .from(users)
-        .where(eq(users.email, normalizeEmail(input.email)))
-        .get();
-      if (!user) {
-        // Same work as a real check, so timing does not reveal which addresses have accounts.
-        decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
-        await verifyPassword(input.password, await decoyHash);
+    /** Signs in, unless this address or client failed too often lately (429); failures are counted. */
+    async login(input: { email: string; password: string }, client: string) {
+      const email = normalizeEmail(input.email);
+      limits.beforeLogin(email, client);
+      const user = db.select().from(users).where(eq(users.email, email)).get();
+      // Without an account, the same work as a real check, so timing does not reveal which addresses have one.
+      const hash = user?.passwordHash ?? (await decoy());
+      const verified = await verifyPassword(input.password, hash);
+      if (!user || !verified) {
+        limits.loginFailed(email, client);
         throw unauthenticated('Wrong email or password.');
       }
-      if (!(await verifyPassword(input.password, user.passwordHash))) throw unauthenticated('Wrong email or password.');
+      limits.loginSucceeded(email);
       return openSession(user);
     },
 

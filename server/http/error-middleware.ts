@@ -53,7 +53,7 @@ export function errorMiddleware(
       );
     }
     if (res.headersSent) res.end();
-    else res.status(error.status).json({ code: error.code, message: error.message, requestId });
+    else res.status(error.status).set(error.headers).json({ code: error.code, message: error.message, requestId });
     try {
       onAnswered?.(req, res, error);
     } catch (recordErr) {

@@ -84,6 +84,7 @@ export function registerRoutes(router: Router, app: AppContext, routes: readonly
     const runtime = RUNTIME_AUTH.has(route.auth);
     group[route.method](toExpressPath(route.path.slice(prefix.length)) || '/', async (req: Request, res: Response) => {
       const auth = await authenticate(app, route, req);
+      if (auth?.kind === 'key') app.services.keyRateLimits.admit(auth.keyId, res);
       let observed: ObservedRequest | undefined;
       if (runtime && auth && 'scope' in auth) {
         observed = { scope: auth.scope, route: route.path, credential: auth.kind };

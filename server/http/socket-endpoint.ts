@@ -2,6 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { z } from 'zod';
+import type { Clock } from '../clock.js';
+import type { MessageRate } from '../security/settings.js';
 import type { UpgradeHandler } from './upgrade-router.js';
 
 const HEARTBEAT_MS = 30_000;
@@ -9,6 +11,8 @@ const HEARTBEAT_MS = 30_000;
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 /** Close code for a client that stopped answering pings or could not keep up. */
 export const CLOSE_UNRESPONSIVE = 4408;
+/** Close code for a client that sent messages faster than the socket's message rate allows. */
+export const CLOSE_TOO_MANY_MESSAGES = 4429;
 /** Both sockets' close code for a handshake without `access_token` (their protocols' `badRequest`). */
 const CLOSE_MISSING_TOKEN = 4400;
 
@@ -36,7 +40,11 @@ function handshakeToken(req: IncomingMessage): string | undefined {
 
 export interface SocketEndpointOptions<Session, Message> {
   logger: Logger;
+  clock: Clock;
+  /** A larger message closes the socket with 1009 (Message Too Big). */
   maxMessageBytes: number;
+  /** Messages a client may send, or null for no limit; past it the socket closes with 4429. */
+  messageRate: MessageRate | null;
   /** What clients may send, validated before `onMessage`. */
   messageSchema: z.ZodType<Message>;
   /**
@@ -72,6 +80,25 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
   }, HEARTBEAT_MS);
   heartbeat.unref();
 
+  /** Each socket's token bucket: what it may still send now, and when that was worked out. */
+  const buckets = new WeakMap<WebSocket, { tokens: number; at: number }>();
+  /** Takes a token for a message; false (after closing the socket) when the client sends too fast. */
+  function withinRate(socket: WebSocket): boolean {
+    const rate = options.messageRate;
+    if (!rate) return true;
+    const now = options.clock.now();
+    const bucket = buckets.get(socket) ?? { tokens: rate.burst, at: now };
+    bucket.tokens = Math.min(rate.burst, bucket.tokens + ((now - bucket.at) / 1000) * rate.perSecond);
+    bucket.at = now;
+    buckets.set(socket, bucket);
+    if (bucket.tokens < 1) {
+      socket.close(CLOSE_TOO_MANY_MESSAGES, `too many messages: at most ${rate.perSecond} a second`);
+      return false;
+    }
+    bucket.tokens -= 1;
+    return true;
+  }
+
   function onRaw(socket: WebSocket, raw: Buffer): void {
     let parsed: unknown;
     try {
@@ -102,6 +129,7 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
       alive.set(socket, true);
       socket.on('pong', () => alive.set(socket, true));
       socket.on('message', (data, isBinary) => {
+        if (!withinRate(socket)) return;
         if (isBinary) sendJson(socket, options.protocolError('Messages are JSON text.', 'invalid_message'));
         else onRaw(socket, data as Buffer);
       });

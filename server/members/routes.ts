@@ -1,8 +1,8 @@
 import { userActor } from '../audit/actor.js';
 import { defineRoute, type ProjectAuth } from '../http/route.js';
 import { listOf } from '../shared/schemas.js';
-import { presentMember } from './presenter.js';
-import { addMemberBody, memberSchema, updateMemberBody } from './schemas.js';
+import { presentInvitation, presentMember } from './presenter.js';
+import { addMemberBody, createInvitationBody, invitationSchema, memberSchema, updateMemberBody } from './schemas.js';
 import type { ActingMember } from './service.js';
 
 const tag = 'Members';
@@ -32,8 +32,8 @@ export const memberRoutes = [
     operationId: 'addMember',
     summary: 'Add a member',
     description:
-      'Adds an existing account by email. There are no invitations: an address without an account answers 404 and ' +
-      'creates nothing. Only an OWNER may add an OWNER.',
+      'Adds an existing account by email. An address without an account answers 404 and creates nothing: invite it ' +
+      'instead (`POST /v1/projects/{id}/invitations`). Only an OWNER may add an OWNER.',
     tag,
     auth: 'project',
     capability: 'members:manage',
@@ -77,5 +77,25 @@ export const memberRoutes = [
       app.services.members.remove(acting(auth), params.userId);
       return undefined;
     },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/projects/{id}/invitations',
+    operationId: 'createInvitation',
+    summary: 'Invite someone without an account',
+    description:
+      'Makes a signed invitation for an address that has no account yet: registering with it (`invitation` in ' +
+      '`POST /v1/auth/register`) creates the account and makes it a member with the role given. This is how a team ' +
+      'adds colleagues on a server whose registration policy is `first-only`. The token is shown this once and ' +
+      'cannot be used twice (the address then has an account). Only an OWNER may invite an OWNER.',
+    tag,
+    auth: 'project',
+    capability: 'members:manage',
+    body: createInvitationBody,
+    status: 201,
+    response: invitationSchema,
+    errors: { 409: 'The address already has an account: add it as a member (`SERVICE_ACCOUNT_EXISTS`).' },
+    handler: async ({ app, auth, body }) =>
+      presentInvitation(await app.services.invitations.invite(acting(auth), body)),
   }),
 ];

@@ -25,3 +25,28 @@ export const memberSchema = z
     joinedAt: timestampSchema,
   })
   .meta({ id: 'Member' });
+
+export const createInvitationBody = z
+  .strictObject({
+    email: z.email('must be an email address'),
+    role: roleSchema,
+    ttlHours: z
+      .int()
+      .min(1)
+      .max(30 * 24)
+      .optional()
+      .meta({ description: 'How long the invitation can be used, in hours (default 72, at most 30 days).' }),
+  })
+  .meta({ id: 'CreateInvitationRequest' });
+
+export const invitationSchema = z
+  .object({
+    email: z.email(),
+    projectId: z.string(),
+    role: roleSchema,
+    token: z
+      .string()
+      .meta({ description: 'Give it to the invitee: `POST /v1/auth/register` takes it as `invitation`.' }),
+    expiresAt: timestampSchema,
+  })
+  .meta({ id: 'Invitation' });

@@ -73,7 +73,7 @@ export function createMemberService({ db, clock }: Infrastructure, audit: AuditS
       return selectMembers(db).where(eq(projectMembers.projectId, projectId)).orderBy(projectMembers.createdAt).all();
     },
 
-    /** No invitations: the address must already have an account, or nothing is created. */
+    /** The address must already have an account, or nothing is created (invitations are for the others). */
     add(acting: ActingMember, input: { email: string; role: ProjectRole }): MemberRow {
       if (input.role === 'OWNER') requireOwnerFor(acting, 'add an OWNER');
       const email = normalizeEmail(input.email);
@@ -82,7 +82,7 @@ export function createMemberService({ db, clock }: Infrastructure, audit: AuditS
         if (!user) {
           throw notFound(
             'SERVICE_USER_NOT_FOUND',
-            `No account uses ${email}. Switchboard has no invitations: ask them to register, then add them.`,
+            `No account uses ${email}. Invite the address instead (POST /v1/projects/{id}/invitations), or ask them to register, then add them.`,
           );
         }
         if (findMember(tx, acting.projectId, user.id)) {

@@ -1,15 +1,42 @@
 import { createRequire } from 'node:module';
-import { apiReference } from '@scalar/express-api-reference';
 import express, { type Router } from 'express';
 
 const require = createRequire(import.meta.url);
 const STANDALONE_SCRIPT = require.resolve('@scalar/api-reference/browser/standalone.js');
 
 /**
- * `/docs` (mounted there): the Scalar reference, fully offline. Its script is served from node_modules (not a CDN),
- * and the features that reach the internet are off: the default web fonts (fonts.scalar.com), the AI agent,
- * the "Open API Client" buttons (they open client.scalar.com with this server's document URL; "Test Request"
+ * Scalar's settings. Everything that reaches the internet is off: the default web fonts (fonts.scalar.com), the AI
+ * agent, the "Open API Client" buttons (they open client.scalar.com with this server's document URL; "Test Request"
  * still opens the built-in client, which sends straight to this server) and telemetry.
+ */
+const SCALAR_CONFIGURATION = {
+  url: '/openapi.json',
+  withDefaultFonts: false,
+  agent: { disabled: true },
+  showDeveloperTools: 'never',
+  hideClientButton: true,
+  telemetry: false,
+};
+
+/** Both scripts are files, not inline: the page's Content Security Policy allows scripts from this server only. */
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Switchboard API</title>
+  </head>
+  <body>
+    <div id="app"></div>
+    <script src="/docs/scalar.js"></script>
+    <script src="/docs/start.js"></script>
+  </body>
+</html>
+`;
+const START_SCRIPT = `Scalar.createApiReference('#app', ${JSON.stringify(SCALAR_CONFIGURATION)});\n`;
+
+/**
+ * `/docs` (mounted there): the Scalar reference, fully offline. Its script is served from node_modules (not a CDN).
  * test/browser/docs.test.ts renders the page in Chromium with every non-loopback request blocked.
  */
 export function docsRouter(): Router {
@@ -17,18 +44,11 @@ export function docsRouter(): Router {
   router.get('/scalar.js', (_req, res) => {
     res.sendFile(STANDALONE_SCRIPT, { maxAge: '1h' });
   });
-  router.get(
-    '/',
-    apiReference({
-      url: '/openapi.json',
-      cdn: '/docs/scalar.js',
-      pageTitle: 'Switchboard API',
-      withDefaultFonts: false,
-      agent: { disabled: true },
-      showDeveloperTools: 'never',
-      hideClientButton: true,
-      telemetry: false,
-    }),
-  );
+  router.get('/start.js', (_req, res) => {
+    res.type('text/javascript').set('Cache-Control', 'no-cache').send(START_SCRIPT);
+  });
+  router.get('/', (_req, res) => {
+    res.type('html').set('Cache-Control', 'no-cache').send(PAGE);
+  });
   return router;
 }

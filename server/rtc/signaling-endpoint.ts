@@ -48,6 +48,8 @@ export function createSignalingEndpoint(app: AppContext) {
 
   const endpoint = createSocketEndpoint<Participant, ClientMessage>({
     logger: app.logger,
+    clock: app.clock,
+    messageRate: app.security.socketMessageRate?.signaling ?? null,
     maxMessageBytes: 256 * 1024,
     messageSchema: clientMessage,
     admit,

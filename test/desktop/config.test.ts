@@ -12,6 +12,7 @@ describe('desktop settings', () => {
       host: '127.0.0.1',
       dataDir: join(USER_DATA, 'data'),
       mode: 'local',
+      security: {},
     });
   });
 

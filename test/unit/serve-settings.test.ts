@@ -10,6 +10,7 @@ describe('serve settings', () => {
       host: '127.0.0.1',
       mode: 'local',
       dataDir: defaultDataDir({ XDG_DATA_HOME: '/data' }),
+      security: {},
     });
   });
 
@@ -20,12 +21,19 @@ describe('serve settings', () => {
       SWITCHBOARD_DATA_DIR: '/env',
       SWITCHBOARD_MODE: 'production',
     };
-    expect(resolveServeSettings({}, env)).toEqual({ port: 5000, host: '0.0.0.0', dataDir: '/env', mode: 'production' });
+    expect(resolveServeSettings({}, env)).toEqual({
+      port: 5000,
+      host: '0.0.0.0',
+      dataDir: '/env',
+      mode: 'production',
+      security: {},
+    });
     expect(resolveServeSettings({ port: '0', host: '::1', dataDir: '/flag', mode: 'LOCAL' }, env)).toEqual({
       port: 0,
       host: '::1',
       dataDir: '/flag',
       mode: 'local',
+      security: {},
     });
   });
 

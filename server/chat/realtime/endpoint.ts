@@ -29,6 +29,8 @@ export function createRealtimeEndpoint(app: AppContext) {
 
   const endpoint = createSocketEndpoint<RealtimeConnection, RealtimeClientMessage>({
     logger: app.logger,
+    clock: app.clock,
+    messageRate: app.security.socketMessageRate?.realtime ?? null,
     maxMessageBytes: 16 * 1024,
     messageSchema: realtimeClientMessage,
     admit,

@@ -1,0 +1,106 @@
+import type { DeploymentMode } from '../context.js';
+
+/** Who may create an account: anyone, or the first account and then only people an owner invited. */
+export type RegistrationPolicy = 'open' | 'first-only';
+
+/** A limit of `requests` per sliding window of `windowMs`. */
+export interface RateLimit {
+  requests: number;
+  windowMs: number;
+}
+
+/** A token bucket: `perSecond` sustained, up to `burst` at once. */
+export interface MessageRate {
+  perSecond: number;
+  burst: number;
+}
+
+/** HTTP server limits for a server facing a network (Node's `http.Server` settings). */
+export interface HttpLimits {
+  /** Time to receive a request's headers (slow-headers clients). */
+  headersTimeoutMs: number;
+  /** Time to receive a whole request, body included (slow uploads). */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: number;
+  /** Connections open at once (HTTP, realtime and signaling alike); more are refused. */
+  maxConnections: number;
+}
+
+/** The policies of issue 17, resolved from the deployment mode and the settings given. */
+export interface SecuritySettings {
+  /**
+   * Browser origins (`https://app.example.com`) allowed to call the API cross-origin; `*` allows any. In local mode
+   * the runtime routes (chat, attachments, telemetry) allow every origin anyway; other routes only these.
+   */
+  allowedOrigins: readonly string[];
+  registration: RegistrationPolicy;
+  /** Requests per API key, or null for none (the default in local mode). */
+  keyRateLimit: RateLimit | null;
+  /**
+   * Messages a client may send on one realtime or signaling socket, or null for no limit (local mode: the signaling
+   * relay benchmark alone sends thousands a second). Past it the socket closes with 4429.
+   */
+  socketMessageRate: { realtime: MessageRate; signaling: MessageRate } | null;
+  /** Express's `trust proxy`: whether the client address and protocol come from X-Forwarded-* headers. */
+  trustProxy: boolean | number | string;
+  http: HttpLimits;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 300_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 10_000,
+};
+
+/**
+ * Production's socket message limits: a chat client sends typing, read and ping messages, a few a second; a signaling
+ * client sends offers, answers, ICE candidates (bursts of dozens) and small data messages.
+ */
+export const DEFAULT_SOCKET_MESSAGE_RATE = {
+  realtime: { perSecond: 20, burst: 60 },
+  signaling: { perSecond: 100, burst: 300 },
+};
+
+/** Production's default per-key limit: 100 requests a second, as Stripe allows in live mode. */
+export const DEFAULT_KEY_RATE_LIMIT: RateLimit = { requests: 6000, windowMs: 60_000 };
+
+export type SecurityOptions = Partial<Omit<SecuritySettings, 'http'>> & { http?: Partial<HttpLimits> };
+
+/** Fills what was not given with the defaults of the deployment mode. */
+export function resolveSecurity(mode: DeploymentMode, options: SecurityOptions = {}): SecuritySettings {
+  const production = mode === 'production';
+  return {
+    allowedOrigins: options.allowedOrigins ?? [],
+    registration: options.registration ?? (production ? 'first-only' : 'open'),
+    keyRateLimit:
+      options.keyRateLimit !== undefined ? options.keyRateLimit : production ? DEFAULT_KEY_RATE_LIMIT : null,
+    socketMessageRate:
+      options.socketMessageRate !== undefined
+        ? options.socketMessageRate
+        : production
+          ? DEFAULT_SOCKET_MESSAGE_RATE
+          : null,
+    trustProxy: options.trustProxy ?? false,
+    http: { ...DEFAULT_HTTP_LIMITS, ...options.http },
+  };
+}
+
+/** `https://app.example.com[:port]` with nothing after the host, or `*`; throws a readable error otherwise. */
+export function parseOrigin(text: string): string {
+  const value = text.trim();
+  if (value === '*') return value;
+  const invalid = () =>
+    new Error(`"${value}" is not an origin such as https://app.example.com (scheme, host and port only)`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid();
+  }
+  const hostAndPort = value.slice(value.indexOf('//') + 2).replace(/\/$/, '');
+  const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !hostAndPort.includes('/');
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !bare) throw invalid();
+  return url.origin;
+}
