@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { type Db, openDatabase } from '../db/connection.js';
@@ -63,13 +63,22 @@ export interface RunningServer {
 /**
  * Slow or idle clients cannot pin the server: headers and whole requests must arrive in time, idle keep-alive
  * connections close, and past `maxConnections` new connections are refused. Sockets upgraded to WebSockets leave
- * these timers behind and are watched by their heartbeats instead.
+ * these timers behind and are watched by their heartbeats instead. Node looks for overdue requests every
+ * `connectionsCheckingInterval` (30 s by default, which would let a slow client hold a connection for 50 s instead of
+ * 20); once a second costs a walk over the open connections.
  */
-function applyHttpLimits(server: Server, limits: HttpLimits): void {
-  server.headersTimeout = limits.headersTimeoutMs;
-  server.requestTimeout = limits.requestTimeoutMs;
-  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+function createHttpServer(app: RequestListener, limits: HttpLimits): Server {
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+    },
+    app,
+  );
   server.maxConnections = limits.maxConnections;
+  return server;
 }
 
 export const DEFAULT_PORT = 4700;
@@ -115,8 +124,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ctx = { ...infra, services: createServices(infra, { observability: options.observability }) };
     // Before any socket can connect: rows left open by a previous run are closed first.
     ctx.services.observability.start();
-    server = createApp(ctx).listen(options.port ?? DEFAULT_PORT, host);
-    applyHttpLimits(server, ctx.security.http);
+    server = createHttpServer(createApp(ctx), ctx.security.http).listen(options.port ?? DEFAULT_PORT, host);
     signaling = createSignalingEndpoint(ctx);
     realtime = createRealtimeEndpoint(ctx);
     routeUpgrades(server, { [SIGNALING_PATH]: signaling.handleUpgrade, [REALTIME_PATH]: realtime.handleUpgrade });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { ConsoleClient, ProjectRole } from '../../sdk/index.js';
-import { parseRole, projectOption } from '../arguments.js';
+import { MAX_INVITATION_HOURS } from '../../server/members/limits.js';
+import { parseRole, projectOption, wholeNumberUpTo } from '../arguments.js';
 import { action } from '../context.js';
 import { CommandError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -58,10 +59,11 @@ export function registerMemberCommands(program: Command, io: CliIo): void {
     .description('Invite an address without an account: prints the invitation they register with')
     .argument('<email>', 'their address')
     .requiredOption('--role <role>', roles, parseRole)
-    .option('--ttl-hours <hours>', 'how long the invitation works (default 72)', (value) => {
-      if (!/^\d+$/.test(value)) throw new CommandError(`--ttl-hours must be a whole number of hours, not "${value}"`);
-      return Number(value);
-    })
+    .option(
+      '--ttl-hours <hours>',
+      `how long the invitation works (1 to ${MAX_INVITATION_HOURS}, default 72)`,
+      wholeNumberUpTo(MAX_INVITATION_HOURS),
+    )
     .addOption(projectOption())
     .action(
       action(io, async (ctx, email: string, flags: { role: ProjectRole; ttlHours?: number; project?: string }) => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PROJECT_ROLES } from '../../db/schema/projects.js';
 import { CAPABILITIES } from '../roles/capabilities.js';
 import { timestampSchema } from '../shared/schemas.js';
+import { MAX_INVITATION_HOURS } from './limits.js';
 
 export const roleSchema = z
   .enum(PROJECT_ROLES, { error: `must be one of ${PROJECT_ROLES.join(', ')}` })
@@ -33,7 +34,7 @@ export const createInvitationBody = z
     ttlHours: z
       .int()
       .min(1)
-      .max(30 * 24)
+      .max(MAX_INVITATION_HOURS)
       .optional()
       .meta({ description: 'How long the invitation can be used, in hours (default 72, at most 30 days).' }),
   })

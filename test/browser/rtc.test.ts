@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AppOrigin, appPage, startAppOrigin } from '../support/app-origin.js';
 import { chromiumUnavailable, launchChromium, type TestBrowser } from '../support/chromium.js';
 import { createRoom, mintRtcToken, projectWithKeys } from '../support/factories.js';
 import { client } from '../support/http.js';
@@ -31,8 +32,13 @@ declare const document: {
 describe.skipIf(chromiumUnavailable('the WebRTC browser test'))('two browsers in one room over /v1/rtc', () => {
   let server: TestServer;
   let chromium: TestBrowser;
+  let app: AppOrigin;
   beforeAll(async () => {
     server = await startTestServer();
+    app = await startAppOrigin({
+      '/': appPage('Test call', '/rtc-page-client.js'),
+      '/rtc-page-client.js': { type: 'text/javascript', body: PAGE_CLIENT },
+    });
     chromium = await launchChromium({
       args: [
         '--use-fake-device-for-media-stream',
@@ -45,15 +51,16 @@ describe.skipIf(chromiumUnavailable('the WebRTC browser test'))('two browsers in
   }, 60_000);
   afterAll(async () => {
     await chromium?.close();
+    await app?.close();
     await server?.dispose();
   });
 
   async function openPage(): Promise<{ page: Page; blocked: string[] }> {
     const context = await chromium.newOfflineContext();
     const page = await context.newPage();
-    // A page of the server's own origin: http://127.0.0.1 is a secure context, so the camera works.
-    await page.goto(`${server.url}/`);
-    await page.addScriptTag({ content: PAGE_CLIENT });
+    // An app's page on another origin, as a real app is: a loopback origin is a secure context, so the camera works.
+    await page.goto(`${app.url}/`);
+    await page.waitForFunction(() => window.switchboardRtc !== undefined);
     return { page, blocked: context.blocked };
   }
 

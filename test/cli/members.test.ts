@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type CliUser, expectApiError, expectUsageError, ok, useCli } from '../support/cli.js';
-import { createProject, registerUser, type TestUser } from '../support/factories.js';
+import { type CliUser, expectApiError, expectUsageError, ok, runCli, useCli } from '../support/cli.js';
+import { createProject, PASSWORD, registerUser, type TestUser } from '../support/factories.js';
 
 const cli = useCli();
 
@@ -32,7 +32,7 @@ describe.concurrent('switchboard members', () => {
     expectApiError(await owner.run('members', 'add', mate.email, '--role', 'VIEWER'), 'SERVICE_MEMBER_EXISTS');
   });
 
-  it('refuses an address without an account (no invitations) and an unknown role', async () => {
+  it('refuses an address without an account (invite them instead) and an unknown role', async () => {
     const result = await owner.run('members', 'add', 'ghost@example.test', '--role', 'VIEWER');
     expectApiError(result, 'SERVICE_USER_NOT_FOUND');
     expectUsageError(
@@ -40,6 +40,36 @@ describe.concurrent('switchboard members', () => {
       /Accepted values: OWNER, ADMIN, DEVELOPER, VIEWER, BILLING/,
     );
     expectUsageError(await owner.run('members', 'add', 'ghost@example.test'), /required option '--role <role>'/);
+  });
+
+  it('invites an address without an account, who registers with the invitation and is a member at once', async () => {
+    const email = `invited-${Date.now()}@example.test`;
+    const invited = ok(await owner.run('members', 'invite', email, '--role', 'developer', '--ttl-hours', '24'));
+    expect(invited).toContain(`Invited ${email} as DEVELOPER`);
+    const token = invited.trim().split('\n').at(-1) as string;
+    expect(invited).toContain(`switchboard register --email ${email} --invitation ${token}`);
+
+    const home = cli.newHome();
+    const env = { SWITCHBOARD_URL: cli.server.url };
+    const registered = await runCli(['register', '--email', email, '--password', PASSWORD, '--invitation', token], {
+      home,
+      env,
+    });
+    expect(ok(registered)).toBe(`Registered and signed in to ${cli.server.url} as ${email}.\n`);
+    const projects = JSON.parse(ok(await runCli(['--json', 'projects', 'list'], { home, env })));
+    expect(projects.data.map((project: { id: string }) => project.id)).toContain(owner.projectId);
+    const members = (await owner.json('members', 'list')).data;
+    expect(members).toContainEqual(expect.objectContaining({ email, role: 'DEVELOPER' }));
+    // An invitation works once.
+    const again = await runCli(['register', '--email', email, '--password', PASSWORD, '--invitation', token], {
+      home: cli.newHome(),
+      env,
+    });
+    expect(again.code).toBe(1);
+    expectUsageError(
+      await owner.run('members', 'invite', email, '--role', 'VIEWER', '--ttl-hours', 'soon'),
+      /Give a whole number from 1 to 720/,
+    );
   });
 
   it('changes a role, by user id or by address', async () => {
