@@ -5,6 +5,7 @@ import { HEARTBEAT_MS } from '../http/event-stream.js';
 import type { AnyRoute, AuthMode } from '../http/route.js';
 import { errorSchema } from '../shared/schemas.js';
 import { catalogueWebhooks } from '../webhooks/openapi.js';
+import { describeRequestDefaults } from './input-defaults.js';
 import { simplifySchemas } from './simplify-schemas.js';
 
 const SECURITY: Record<AuthMode, { [scheme: string]: string[] }[]> = {
@@ -79,6 +80,45 @@ function operation(route: AnyRoute): ZodOpenApiOperationObject {
   };
 }
 
+/** Every tag the route table and the webhook catalogue use, in the order the reference shows them. */
+const TAGS = [
+  { name: 'Auth', description: 'Accounts and dashboard sessions.' },
+  { name: 'Projects', description: 'Projects, each with three fixed environments: development, staging, production.' },
+  {
+    name: 'Members',
+    description: 'Who has access to a project, with which role; invitations for those without an account.',
+  },
+  { name: 'API keys', description: 'Keys of one project environment, for your backend. The secret is shown once.' },
+  { name: 'Audit log', description: 'Every change made through the dashboard routes, read-only.' },
+  { name: 'Rooms', description: 'Rooms of an environment and the RTC tokens that join them over `/v1/rtc`.' },
+  { name: 'Telemetry', description: 'Events a client SDK reports with its RTC token.' },
+  {
+    name: 'Chat',
+    description:
+      'Conversations, messages, threads, reactions, read state and attachments, with an API key or a chat token.',
+  },
+  {
+    name: 'Chat inspection',
+    description: 'What the dashboard shows of chat: counts, conversations and connections, never message content.',
+  },
+  {
+    name: 'Live streams',
+    description: 'A room and a conversation for one broadcast, with host and viewer credentials.',
+  },
+  {
+    name: 'Webhooks',
+    description: 'Endpoints that receive signed events, their delivery log, resends and test events.',
+  },
+  {
+    name: 'Observability',
+    description: 'Connections, errors, per-minute metrics, diagnostics, usage and the live event stream.',
+  },
+  {
+    name: 'Webhook events',
+    description: 'What this server POSTs to your webhook endpoints: one operation per event type.',
+  },
+];
+
 /** The OpenAPI 3.1 document, built from the same route table (and zod schemas) that serves requests. */
 export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { version: string }) {
   const paths: ZodOpenApiPathsObject = {};
@@ -97,7 +137,10 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
         '`{code, message, requestId}` with the request id also in `X-Request-Id`. Request bodies and queries are ' +
         'strict: an unknown field is a 400. WebRTC signaling is a WebSocket at `/v1/rtc?access_token=<RTC token>`; ' +
         'its protocol is described in the README.',
+      contact: { name: 'Switchboard contributors', url: 'https://switchboard.dev' },
+      license: { name: 'MIT', identifier: 'MIT' },
     },
+    tags: TAGS,
     servers: [{ url: '/', description: 'This Switchboard server' }],
     components: {
       securitySchemes: {
@@ -129,5 +172,5 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
     paths,
     webhooks: catalogueWebhooks(),
   });
-  return simplifySchemas(document);
+  return describeRequestDefaults(simplifySchemas(document));
 }

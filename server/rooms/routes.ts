@@ -67,6 +67,7 @@ export const roomRoutes = [
     path: '/v1/rooms/{id}',
     operationId: 'getRoom',
     summary: 'Get a room',
+    description: 'One room of the key’s environment; a room of another environment is 404, as if it did not exist.',
     tag,
     auth: 'key',
     response: roomSchema,

@@ -39,6 +39,8 @@ export function catalogueWebhooks(): ZodOpenApiPathsObject {
             summary: type,
             description: `${description} Delivered to endpoints of the event's environment that subscribe to \`${type}\` (or to every type).`,
             tags: ['Webhook events'],
+            // Your endpoint takes no credential of ours: it verifies the `service-signature` header instead.
+            security: [],
             requestParams: { header: deliveryHeaders },
             requestBody: {
               required: true,

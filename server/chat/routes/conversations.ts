@@ -59,6 +59,8 @@ export const conversationRoutes = [
     path: '/v1/chat/conversations/{room}',
     operationId: 'getConversation',
     summary: 'Get a conversation',
+    description:
+      'One conversation with its metadata and member count. With a chat token the caller must be a member.',
     tag,
     auth: 'key-or-chat',
     response: conversationSchema,
@@ -107,6 +109,7 @@ export const conversationRoutes = [
     path: '/v1/chat/conversations/{room}/members',
     operationId: 'listConversationMembers',
     summary: 'List members',
+    description: 'The members of a conversation with their roles. With a chat token the caller must be a member.',
     tag,
     auth: 'key-or-chat',
     response: listOf(conversationMemberSchema),

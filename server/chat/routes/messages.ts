@@ -81,6 +81,8 @@ export const messageRoutes = [
     path: '/v1/chat/messages/{messageId}',
     operationId: 'getMessage',
     summary: 'Get a message',
+    description:
+      'One message with its reaction counts, attachments and reply count. A deleted message answers as a tombstone (`deleted: true`, no text).',
     tag,
     auth: 'key-or-chat',
     query: actAsQuery,
