@@ -24,9 +24,9 @@ export const authRoutes = [
     status: 201,
     response: sessionSchema,
     errors: {
-      403: 'Registration is by invitation on this server and none was given (`SERVICE_REGISTRATION_CLOSED`).',
-      409: 'The address already has an account (`SERVICE_EMAIL_TAKEN`).',
-      429: 'Too many registrations from this client lately (`SERVICE_RATE_LIMITED`, with `Retry-After`).',
+      SERVICE_REGISTRATION_CLOSED: 'Registration is by invitation on this server and none was given.',
+      SERVICE_EMAIL_TAKEN: 'The address already has an account.',
+      SERVICE_RATE_LIMITED: 'Too many registrations from this client lately (with `Retry-After`).',
     },
     handler: async ({ app, body, req }) => presentSession(await app.services.auth.register(body, clientAddress(req))),
   }),
@@ -41,8 +41,9 @@ export const authRoutes = [
     body: loginBody,
     response: sessionSchema,
     errors: {
-      401: 'Wrong email or password.',
-      429: 'Too many failed sign-ins for this address or from this client lately (`SERVICE_RATE_LIMITED`, with `Retry-After`).',
+      SERVICE_UNAUTHENTICATED: 'Wrong email or password.',
+      SERVICE_RATE_LIMITED:
+        'Too many failed sign-ins for this address or from this client lately (with `Retry-After`).',
     },
     handler: async ({ app, body, req }) => presentSession(await app.services.auth.login(body, clientAddress(req))),
   }),

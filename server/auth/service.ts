@@ -18,7 +18,6 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 const registrationClosed = () =>
   new ServiceError(
-    403,
     'SERVICE_REGISTRATION_CLOSED',
     'This server creates accounts by invitation only. Ask a project owner to invite you ' +
       '(switchboard members invite <email>), then register with the invitation.',

@@ -33,7 +33,6 @@ const RIGHT_WORDS: Record<ConversationRight, string> = {
 export function requireRight(access: ConversationAccess, right: ConversationRight): void {
   if (access.role === 'SERVER' || atLeast(access.role, CONVERSATION_RIGHTS[right])) return;
   throw new ServiceError(
-    403,
     'SERVICE_PERMISSION_DENIED',
     `Your role ${access.role} in this conversation cannot ${RIGHT_WORDS[right]} (needs ${CONVERSATION_RIGHTS[right]}).`,
   );

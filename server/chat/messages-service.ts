@@ -180,10 +180,10 @@ export function createMessageService(
     edit(caller: ChatCaller, messageId: string, text: string): MessageRow {
       const { message } = access(caller, messageId);
       if (caller.kind === 'user' && caller.userId !== message.senderId) {
-        throw new ServiceError(403, 'SERVICE_PERMISSION_DENIED', 'Only the sender can edit a message.');
+        throw new ServiceError('SERVICE_PERMISSION_DENIED', 'Only the sender can edit a message.');
       }
       if (message.deletedAt !== null)
-        throw new ServiceError(409, 'SERVICE_MESSAGE_DELETED', 'A deleted message cannot be edited.');
+        throw new ServiceError('SERVICE_MESSAGE_DELETED', 'A deleted message cannot be edited.');
       const edited = db
         .update(messages)
         .set({ text, editedAt: clock.now() })

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { type ErrorCode, ServiceError } from '../errors.js';
+import { ServiceError } from '../errors.js';
 
 /** Errors raised below our code (body parser, router, SQLite) that are the client's doing. */
 function fromKnownCause(err: unknown): ServiceError | undefined {
@@ -8,26 +8,26 @@ function fromKnownCause(err: unknown): ServiceError | undefined {
   const e = err as { type?: string; status?: number; code?: string; message?: string };
   switch (e.type) {
     case 'entity.parse.failed':
-      return new ServiceError(400, 'SERVICE_VALIDATION_FAILED', 'Malformed JSON in the request body.');
+      return new ServiceError('SERVICE_VALIDATION_FAILED', 'Malformed JSON in the request body.');
     case 'entity.too.large':
-      return new ServiceError(413, 'SERVICE_PAYLOAD_TOO_LARGE', 'The request body is too large.');
+      return new ServiceError('SERVICE_PAYLOAD_TOO_LARGE', 'The request body is too large.');
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new ServiceError(415, 'SERVICE_UNSUPPORTED_MEDIA_TYPE', e.message ?? 'Unsupported body encoding.');
+      return new ServiceError('SERVICE_UNSUPPORTED_MEDIA_TYPE', e.message ?? 'Unsupported body encoding.');
     case 'request.aborted':
-      return new ServiceError(400, 'SERVICE_VALIDATION_FAILED', 'The request was aborted by the client.');
+      return new ServiceError('SERVICE_VALIDATION_FAILED', 'The request was aborted by the client.');
   }
   if (typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT')) {
     // A unique index caught a race the service's own check missed.
-    return new ServiceError(409, 'SERVICE_CONFLICT', 'The request conflicts with the current state; retry it.');
+    return new ServiceError('SERVICE_CONFLICT', 'The request conflicts with the current state; retry it.');
   }
   if (e.code === 'SQLITE_BUSY') {
-    return new ServiceError(503, 'SERVICE_UNAVAILABLE', 'The database is busy; retry the request.');
+    return new ServiceError('SERVICE_UNAVAILABLE', 'The database is busy; retry the request.');
   }
   // e.g. a path segment with malformed percent-encoding, rejected by the router.
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-    const code: ErrorCode = e.status === 400 ? 'SERVICE_VALIDATION_FAILED' : 'SERVICE_BAD_REQUEST';
-    return new ServiceError(e.status, code, e.message ?? 'Bad request.');
+    if (e.status === 400) return new ServiceError('SERVICE_VALIDATION_FAILED', e.message ?? 'Bad request.');
+    return new ServiceError('SERVICE_BAD_REQUEST', e.message ?? 'Bad request.', { status: e.status });
   }
   return undefined;
 }
@@ -46,14 +46,18 @@ export function errorMiddleware(
     let error = err instanceof ServiceError ? err : fromKnownCause(err);
     if (!error) {
       logger.error({ err, requestId, method: req.method, url: req.originalUrl }, 'unhandled error');
-      error = new ServiceError(
-        500,
-        'SERVICE_INTERNAL_ERROR',
-        `Something went wrong on our side (request ${requestId}).`,
-      );
+      error = new ServiceError('SERVICE_INTERNAL_ERROR', `Something went wrong on our side (request ${requestId}).`);
     }
     if (res.headersSent) res.end();
-    else res.status(error.status).set(error.headers).json({ code: error.code, message: error.message, requestId });
+    else {
+      const body = {
+        code: error.code,
+        message: error.message,
+        requestId,
+        ...(error.fields && { fields: error.fields }),
+      };
+      res.status(error.status).set(error.headers).json(body);
+    }
     try {
       onAnswered?.(req, res, error);
     } catch (recordErr) {

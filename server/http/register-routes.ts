@@ -20,7 +20,6 @@ function readBody(req: Request): unknown {
   if (!hasBody(req)) return {};
   if (!req.is('application/json') && !req.is('+json')) {
     throw new ServiceError(
-      415,
       'SERVICE_UNSUPPORTED_MEDIA_TYPE',
       'Send the request body as JSON (Content-Type: application/json).',
     );

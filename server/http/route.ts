@@ -3,7 +3,11 @@ import type { z } from 'zod';
 import type { ProjectRole } from '../../db/schema/projects.js';
 import type { EnvironmentScope } from '../../db/scope.js';
 import type { AppContext } from '../context.js';
+import type { ErrorCode } from '../error-codes.js';
 import type { Capability } from '../roles/capabilities.js';
+
+/** A route's own errors: each code with what it means on that route. */
+export type RouteErrors = Partial<Record<ErrorCode, string>>;
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -111,8 +115,11 @@ export interface RouteDefinition<
    * its handler writes itself (see `serveEventStream`), and this is the schema of one record's data.
    */
   eventStream?: z.ZodType;
-  /** Error statuses this route can answer beyond the ones implied by its auth and inputs. */
-  errors?: Record<number, string>;
+  /**
+   * Errors this route can answer beyond the ones implied by its auth and inputs, each with what it means here; the
+   * status comes from the code (server/error-codes.ts).
+   */
+  errors?: RouteErrors;
   handler: (
     ctx: HandlerContext<P, A, B, Q>,
   ) => Promise<R extends z.ZodType ? z.input<R> : undefined> | (R extends z.ZodType ? z.input<R> : undefined);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { validationFailed } from '../errors.js';
+import { type FieldProblem, validationFailed } from '../errors.js';
 
 function describeIssue(issue: z.core.$ZodIssue, where: string): string {
   const path = issue.path.map(String).join('.');
@@ -11,10 +11,26 @@ function describeIssue(issue: z.core.$ZodIssue, where: string): string {
   return `${path || where}: ${issue.message}`;
 }
 
-/** Parses `input` or throws 400 SERVICE_VALIDATION_FAILED naming every field at fault and why. */
+/** The same issue for a program: one entry per field at fault (the path is empty for the whole body or query). */
+function fieldProblems(issue: z.core.$ZodIssue): FieldProblem[] {
+  const path = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: 'unknown field' }));
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) return [{ path, message: 'required' }];
+  return [{ path, message: issue.message }];
+}
+
+/**
+ * Parses `input` or throws 400 SERVICE_VALIDATION_FAILED naming every field at fault and why, in the message for
+ * people and in `fields` for programs.
+ */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, where: 'body' | 'query'): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => describeIssue(issue, where));
-  throw validationFailed(`Invalid request ${where}: ${problems.join('; ')}.`);
+  throw validationFailed(
+    `Invalid request ${where}: ${problems.join('; ')}.`,
+    result.error.issues.flatMap(fieldProblems),
+  );
 }

@@ -54,7 +54,7 @@ export const keyRoutes = [
     capability: 'keys:manage',
     query: environmentQuery,
     status: 204,
-    errors: { 404: 'No active key with this id in the environment (`SERVICE_API_KEY_NOT_FOUND`).' },
+    errors: { SERVICE_API_KEY_NOT_FOUND: 'No active key with this id in the environment.' },
     handler: ({ app, auth, params, query }) => {
       app.services.keys.revoke(actorOf(auth), { projectId: params.id, environment: query.environment }, params.keyId);
       return undefined;

@@ -18,8 +18,8 @@ import {
 } from './schemas.js';
 
 const tag = 'Live streams';
-const notFound = { 404: 'No such live stream in the environment (`SERVICE_LIVE_STREAM_NOT_FOUND`).' };
-const stateConflict = { 409: 'Not allowed in the stream’s current state (`SERVICE_LIVE_STREAM_STATE`).' };
+const notFound = { SERVICE_LIVE_STREAM_NOT_FOUND: 'No such live stream in the environment.' };
+const stateConflict = { SERVICE_LIVE_STREAM_STATE: 'Not allowed in the stream’s current state.' };
 const pageQuery = z.strictObject({ limit: limitSchema, cursor: cursorSchema });
 const environment = environmentSchema.optional().default('development');
 
@@ -119,7 +119,7 @@ const keyRoutes = [
     body: addHostBody,
     status: 201,
     response: hostCredentialSchema,
-    errors: { ...notFound, ...stateConflict, 403: '`invitedBy` is not a HOST of the stream.' },
+    errors: { ...notFound, ...stateConflict, SERVICE_PERMISSION_DENIED: '`invitedBy` is not a HOST of the stream.' },
     handler: async ({ app, auth, params, body }) => {
       const minted = await app.services.liveStreams.addHost(auth.scope, params.id, body);
       return { ...presentCredential(minted), role: minted.role };
@@ -135,7 +135,10 @@ const keyRoutes = [
     auth: 'key',
     query: removeHostQuery,
     status: 204,
-    errors: { 404: 'No such stream, or not a host (`SERVICE_HOST_NOT_FOUND`).', 403: '`removedBy` is not a HOST.' },
+    errors: {
+      SERVICE_HOST_NOT_FOUND: 'No such stream, or not a host.',
+      SERVICE_PERMISSION_DENIED: '`removedBy` is not a HOST.',
+    },
     handler: ({ app, auth, params, query }) => {
       app.services.liveStreams.removeHost(auth.scope, params.id, params.identity, query.removedBy);
       return undefined;
@@ -168,7 +171,7 @@ const keyRoutes = [
     auth: 'key',
     body: leaveBody,
     status: 204,
-    errors: { 404: 'No such stream, or the identity is not in it (`SERVICE_PARTICIPANT_NOT_FOUND`).' },
+    errors: { SERVICE_PARTICIPANT_NOT_FOUND: 'No such stream, or the identity is not in it.' },
     handler: ({ app, auth, params, body }) => {
       app.services.liveStreams.leave(auth.scope, params.id, body.identity);
       return undefined;

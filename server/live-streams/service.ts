@@ -121,7 +121,6 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
     if (acting?.kind !== 'HOST') {
       const role = acting?.kind ?? 'not a host';
       throw new ServiceError(
-        403,
         'SERVICE_PERMISSION_DENIED',
         `${actingIdentity} (${role}) cannot ${what}; only a HOST can.`,
       );

@@ -44,7 +44,7 @@ export function createInvitationService({ db, clock }: Infrastructure, audit: Au
   return {
     async invite(acting: ActingMember, input: { email: string; role: ProjectRole; ttlHours?: number }) {
       if (input.role === 'OWNER' && acting.role !== 'OWNER') {
-        throw new ServiceError(403, 'SERVICE_PERMISSION_DENIED', `Your role ${acting.role} cannot invite an OWNER.`);
+        throw new ServiceError('SERVICE_PERMISSION_DENIED', `Your role ${acting.role} cannot invite an OWNER.`);
       }
       const email = normalizeEmail(input.email);
       if (db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) {

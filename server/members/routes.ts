@@ -41,8 +41,8 @@ export const memberRoutes = [
     status: 201,
     response: memberSchema,
     errors: {
-      404: 'No account uses the address (`SERVICE_USER_NOT_FOUND`).',
-      409: 'Already a member (`SERVICE_MEMBER_EXISTS`).',
+      SERVICE_USER_NOT_FOUND: 'No account uses the address.',
+      SERVICE_MEMBER_EXISTS: 'Already a member.',
     },
     handler: ({ app, auth, body }) => presentMember(app.services.members.add(acting(auth), body)),
   }),
@@ -58,7 +58,7 @@ export const memberRoutes = [
     capability: 'members:manage',
     body: updateMemberBody,
     response: memberSchema,
-    errors: { 404: 'Not a member (`SERVICE_MEMBER_NOT_FOUND`).' },
+    errors: { SERVICE_MEMBER_NOT_FOUND: 'Not a member.' },
     handler: ({ app, auth, params, body }) =>
       presentMember(app.services.members.setRole(acting(auth), params.userId, body.role)),
   }),
@@ -72,7 +72,7 @@ export const memberRoutes = [
     auth: 'project',
     capability: 'members:manage',
     status: 204,
-    errors: { 404: 'Not a member (`SERVICE_MEMBER_NOT_FOUND`).' },
+    errors: { SERVICE_MEMBER_NOT_FOUND: 'Not a member.' },
     handler: ({ app, auth, params }) => {
       app.services.members.remove(acting(auth), params.userId);
       return undefined;
@@ -94,7 +94,7 @@ export const memberRoutes = [
     body: createInvitationBody,
     status: 201,
     response: invitationSchema,
-    errors: { 409: 'The address already has an account: add it as a member (`SERVICE_ACCOUNT_EXISTS`).' },
+    errors: { SERVICE_ACCOUNT_EXISTS: 'The address already has an account: add it as a member.' },
     handler: async ({ app, auth, body }) =>
       presentInvitation(await app.services.invitations.invite(acting(auth), body)),
   }),

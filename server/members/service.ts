@@ -28,11 +28,7 @@ const memberNotFound = (userId: string) =>
 /** Only an owner creates, demotes or removes an owner (spec 5.5 rule 3). */
 function requireOwnerFor(acting: ActingMember, what: string): void {
   if (acting.role !== 'OWNER') {
-    throw new ServiceError(
-      403,
-      'SERVICE_PERMISSION_DENIED',
-      `Your role ${acting.role} cannot ${what}; only an OWNER can.`,
-    );
+    throw new ServiceError('SERVICE_PERMISSION_DENIED', `Your role ${acting.role} cannot ${what}; only an OWNER can.`);
   }
 }
 

@@ -136,7 +136,7 @@ export function createLiveEventFeed({ events, clock, logger }: Infrastructure) {
   return {
     /** Starts sending the scope's events to `sink`; the answer stops it. Refused once the server is closing. */
     subscribe(scope: EnvironmentScope, sink: LiveEventSink): () => void {
-      if (closed) throw new ServiceError(503, 'SERVICE_UNAVAILABLE', 'The server is shutting down.');
+      if (closed) throw new ServiceError('SERVICE_UNAVAILABLE', 'The server is shutting down.');
       const key = keyOf(scope);
       const watching = sinks.get(key) ?? new Set();
       watching.add(sink);

@@ -87,7 +87,9 @@ export const observabilityRoutes = [
     capability: 'project:read',
     query: environmentOnlyQuery,
     response: connectionSchema,
-    errors: { 404: 'SERVICE_CONNECTION_NOT_FOUND (also for a connection of another environment)' },
+    errors: {
+      SERVICE_CONNECTION_NOT_FOUND: 'SERVICE_CONNECTION_NOT_FOUND (also for a connection of another environment)',
+    },
     handler: ({ app, params, query }) =>
       presentConnection(
         app.services.observabilityReads.getConnection(scopeOf(params.id, query.environment), params.connectionId),
@@ -122,7 +124,7 @@ export const observabilityRoutes = [
     capability: 'project:read',
     query: environmentOnlyQuery,
     response: errorRecordSchema,
-    errors: { 404: 'SERVICE_ERROR_NOT_FOUND (also for a record of another environment)' },
+    errors: { SERVICE_ERROR_NOT_FOUND: 'SERVICE_ERROR_NOT_FOUND (also for a record of another environment)' },
     handler: ({ app, params, query }) =>
       presentErrorRecord(
         app.services.observabilityReads.getError(scopeOf(params.id, query.environment), params.errorId),

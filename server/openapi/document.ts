@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { attachmentContentPaths } from '../chat/attachments/openapi.js';
+import { ERROR_CODES, type ErrorCode } from '../error-codes.js';
 import { HEARTBEAT_MS } from '../http/event-stream.js';
 import type { AnyRoute, AuthMode } from '../http/route.js';
 import { errorSchema } from '../shared/schemas.js';
@@ -23,26 +24,37 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: errorSchema } },
 });
 
-/** The errors a route can answer, from how it authenticates and what it parses, plus its own. */
+/** `code`: what it means here, for the description of the route's answers with that code's status. */
+const errorLine = (code: ErrorCode, meaning: string = ERROR_CODES[code].when) =>
+  `\`${code}\`: ${meaning.endsWith('.') ? meaning : `${meaning}.`}`;
+
+/** The errors a route can answer, from how it authenticates and what it parses, plus its own; grouped by status. */
 function errorResponses(route: AnyRoute) {
-  const responses: Record<string, ReturnType<typeof errorResponse>> = {
-    400: errorResponse('Invalid input (`SERVICE_VALIDATION_FAILED`): the message names the field and why.'),
-  };
-  if (route.auth !== 'none')
-    responses[401] = errorResponse('Missing or invalid credentials (`SERVICE_UNAUTHENTICATED`).');
+  const lines: [ErrorCode, string][] = [
+    [
+      'SERVICE_VALIDATION_FAILED',
+      errorLine('SERVICE_VALIDATION_FAILED', 'invalid input; `fields` names each field and why.'),
+    ],
+  ];
+  if (route.auth !== 'none') lines.push(['SERVICE_UNAUTHENTICATED', errorLine('SERVICE_UNAUTHENTICATED')]);
   if (route.auth === 'project') {
     if (route.capability) {
-      responses[403] = errorResponse(
-        `The caller's role lacks \`${route.capability}\` (\`SERVICE_PERMISSION_DENIED\`).`,
-      );
+      lines.push([
+        'SERVICE_PERMISSION_DENIED',
+        errorLine('SERVICE_PERMISSION_DENIED', `the caller's role lacks \`${route.capability}\`.`),
+      ]);
     }
-    responses[404] = errorResponse('No such project, or the caller is not a member (`SERVICE_PROJECT_NOT_FOUND`).');
+    lines.push(['SERVICE_PROJECT_NOT_FOUND', errorLine('SERVICE_PROJECT_NOT_FOUND')]);
   }
-  for (const [status, description] of Object.entries(route.errors ?? {})) {
-    const existing = responses[status];
-    responses[status] = errorResponse(existing ? `${existing.description} Also: ${description}` : description);
+  for (const [code, meaning] of Object.entries(route.errors ?? {}) as [ErrorCode, string][]) {
+    lines.push([code, errorLine(code, meaning)]);
   }
-  return responses;
+  const byStatus = new Map<number, string[]>();
+  for (const [code, line] of lines) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), line]);
+  }
+  return Object.fromEntries([...byStatus].map(([status, texts]) => [status, errorResponse(texts.join(' Also: '))]));
 }
 
 function operation(route: AnyRoute): ZodOpenApiOperationObject {

@@ -22,7 +22,7 @@ function listRooms(app: AppContext, scope: EnvironmentScope, query: { limit: num
   };
 }
 const roomNotFound = {
-  404: 'No such room in the key’s environment (`SERVICE_ROOM_NOT_FOUND`), also for another environment’s room.',
+  SERVICE_ROOM_NOT_FOUND: 'No such room in the key’s environment, also for another environment’s room.',
 };
 
 /** Session routes act on the environment of `?environment=` (default development). */
@@ -45,7 +45,7 @@ export const roomRoutes = [
     body: createRoomBody,
     status: 201,
     response: roomSchema,
-    errors: { 409: 'A room of that name exists in this environment (`SERVICE_ROOM_EXISTS`).' },
+    errors: { SERVICE_ROOM_EXISTS: 'A room of that name exists in this environment.' },
     handler: ({ app, auth, body }) => presentRoom(app.services.rooms.create(auth.scope, body), 0),
   }),
   defineRoute({
@@ -153,7 +153,7 @@ export const roomRoutes = [
     body: createRoomBody,
     status: 201,
     response: roomSchema,
-    errors: { 409: 'A room of that name exists in this environment (`SERVICE_ROOM_EXISTS`).' },
+    errors: { SERVICE_ROOM_EXISTS: 'A room of that name exists in this environment.' },
     handler: ({ app, auth, params, query, body }) => {
       const scope = { projectId: params.id, environment: query.environment };
       return presentRoom(app.services.rooms.create(scope, body, userActor(auth)), 0);

@@ -33,7 +33,6 @@ const corsHeaders = cors({
 
 const originNotAllowed = (origin: string) =>
   new ServiceError(
-    403,
     'SERVICE_ORIGIN_NOT_ALLOWED',
     `The origin ${origin} may not call this route from a browser. A server administrator can allow it with ` +
       '--allowed-origins (or SWITCHBOARD_ALLOWED_ORIGINS).',

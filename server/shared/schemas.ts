@@ -1,16 +1,27 @@
 import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from '../error-codes.js';
 
 export const timestampSchema = z.iso.datetime().meta({ description: 'ISO 8601 UTC timestamp with milliseconds.' });
 
 export const errorSchema = z
   .object({
-    code: z
-      .string()
-      .meta({ example: 'SERVICE_VALIDATION_FAILED', description: 'Machine-readable, prefixed SERVICE_.' }),
+    code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]).meta({
+      example: 'SERVICE_VALIDATION_FAILED',
+      description: 'Machine-readable, prefixed SERVICE_; the full list is in the API’s error catalogue.',
+    }),
     message: z.string().meta({ description: 'Human-readable; says which field and why for invalid input.' }),
     requestId: z
       .string()
       .meta({ example: 'req_01JD3K5V8Q3N4M2X6Y7Z8A9B0C', description: 'Also in the X-Request-Id header.' }),
+    fields: z
+      .array(
+        z.object({
+          path: z.string().meta({ example: 'members.0.role', description: 'Dot-separated; empty for the whole body.' }),
+          message: z.string(),
+        }),
+      )
+      .optional()
+      .meta({ description: 'On `SERVICE_VALIDATION_FAILED` about a body or query: each field at fault and why.' }),
   })
   .meta({ id: 'Error' });
 

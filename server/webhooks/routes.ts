@@ -27,14 +27,15 @@ const present = ({ delivery, attempts }: DeliveryWithAttempts) => presentWebhook
 const ONE_ENDPOINT =
   'The endpoint must belong to `?environment=` (default development), as for every environment-scoped resource: ' +
   'an endpoint of another environment is not found.';
-const NOT_FOUND = { 404: 'No such endpoint in the environment (`SERVICE_WEBHOOK_NOT_FOUND`).' };
+const NOT_FOUND = { SERVICE_WEBHOOK_NOT_FOUND: 'No such endpoint in the environment.' };
 const DELIVERY_NOT_FOUND = {
-  404: 'No such endpoint in the environment (`SERVICE_WEBHOOK_NOT_FOUND`), or no such delivery of it (`SERVICE_WEBHOOK_DELIVERY_NOT_FOUND`).',
+  ...NOT_FOUND,
+  SERVICE_WEBHOOK_DELIVERY_NOT_FOUND: 'No such delivery of the endpoint.',
 };
 const REFUSED = {
-  400: 'The URL is not an allowed target in this deployment mode (`SERVICE_WEBHOOK_TARGET_REFUSED`); the message says why.',
+  SERVICE_WEBHOOK_TARGET_REFUSED: 'The URL is not an allowed target in this deployment mode; the message says why.',
 };
-const DISABLED = { 409: 'The endpoint is disabled (`SERVICE_WEBHOOK_DISABLED`); re-enable it first.' };
+const DISABLED = { SERVICE_WEBHOOK_DISABLED: 'The endpoint is disabled; re-enable it first.' };
 
 export const webhookRoutes = [
   defineRoute({

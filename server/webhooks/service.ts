@@ -33,7 +33,7 @@ export function createWebhookService(infra: Infrastructure, audit: AuditService)
 
   function assertTarget(url: string): void {
     const refusal = targetRefusal(url, mode);
-    if (refusal) throw new ServiceError(400, 'SERVICE_WEBHOOK_TARGET_REFUSED', `Webhook URL refused: ${refusal}.`);
+    if (refusal) throw new ServiceError('SERVICE_WEBHOOK_TARGET_REFUSED', `Webhook URL refused: ${refusal}.`);
   }
 
   return {

@@ -53,6 +53,28 @@ describe('the error body', () => {
     }
   });
 
+  it('lists each field at fault in `fields`, with its path, for programs that mark a form', async () => {
+    const res = await t.api.post(`/v1/projects/${projectId}/members`, {
+      token: user.token,
+      body: { role: 'KING', colour: 'blue' },
+    });
+    expectError(res, 400, 'SERVICE_VALIDATION_FAILED');
+    expect(res.body.fields).toEqual(
+      expect.arrayContaining([
+        { path: 'email', message: 'required' },
+        { path: 'role', message: expect.stringMatching(/\S/) },
+        { path: 'colour', message: 'unknown field' },
+      ]),
+    );
+    expect(res.body.fields).toHaveLength(3);
+    const nested = await t.api.request('GET', `/v1/projects/${projectId}/api-keys?env=production`, {
+      token: user.token,
+    });
+    expect(nested.body.fields).toEqual([{ path: 'env', message: 'unknown field' }]);
+    // Other errors carry no `fields`.
+    expect((await t.api.get('/v1/nothing-here')).body.fields).toBeUndefined();
+  });
+
   it('is 400 for an unknown query parameter', async () => {
     const res = await t.api.get(`/v1/projects/${projectId}/api-keys?env=production`, { token: user.token });
     expectError(res, 400, 'SERVICE_VALIDATION_FAILED');

@@ -117,13 +117,11 @@ export function createAttachmentService(
         throw conflict('SERVICE_ATTACHMENT_COMPLETED', 'This attachment is completed; its bytes cannot change.');
       if (mediaType(headers.contentType) !== attachment.contentType)
         throw new ServiceError(
-          415,
           'SERVICE_CONTENT_TYPE_MISMATCH',
           `Send the bytes with Content-Type: ${attachment.contentType}, as declared (got ${headers.contentType ?? 'none'}).`,
         );
       if (headers.contentLength !== undefined && Number(headers.contentLength) !== attachment.size)
         throw new ServiceError(
-          400,
           'SERVICE_SIZE_MISMATCH',
           `Content-Length is ${headers.contentLength}, but the attachment was declared as ${attachment.size} bytes.`,
         );
@@ -149,7 +147,7 @@ export function createAttachmentService(
     complete(caller: ChatCaller, id: string): AttachmentRow {
       const { attachment } = access(caller, id);
       if (caller.kind === 'user' && caller.userId !== attachment.uploaderId)
-        throw new ServiceError(403, 'SERVICE_PERMISSION_DENIED', 'Only the uploader can complete an attachment.');
+        throw new ServiceError('SERVICE_PERMISSION_DENIED', 'Only the uploader can complete an attachment.');
       if (attachment.status === 'COMPLETED') return attachment;
       if (attachment.status === 'PENDING')
         throw conflict(

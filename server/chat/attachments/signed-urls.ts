@@ -19,7 +19,7 @@ const isEnvironment = (value: unknown): value is Environment =>
   typeof value === 'string' && (ENVIRONMENTS as readonly string[]).includes(value);
 
 const signatureInvalid = () =>
-  new ServiceError(403, 'SERVICE_SIGNATURE_INVALID', 'The URL signature is missing or does not match this request.');
+  new ServiceError('SERVICE_SIGNATURE_INVALID', 'The URL signature is missing or does not match this request.');
 
 /**
  * Presigned URLs in the manner of S3: the URL itself is the credential. The HMAC-SHA256 covers the
@@ -60,7 +60,7 @@ export function createUrlSigner(key: Uint8Array, clock: Clock) {
       const given = Buffer.from(sig, 'hex');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw signatureInvalid();
       if (clock.now() >= Number(expires) * 1000)
-        throw new ServiceError(403, 'SERVICE_URL_EXPIRED', `This ${purpose} URL has expired; ask for a new one.`);
+        throw new ServiceError('SERVICE_URL_EXPIRED', `This ${purpose} URL has expired; ask for a new one.`);
       return scope;
     },
   };

@@ -18,7 +18,6 @@ export interface AttachmentLocation {
 
 const sizeMismatch = (declared: number, got: string) =>
   new ServiceError(
-    400,
     'SERVICE_SIZE_MISMATCH',
     `The body is ${got}, but the attachment was declared as ${declared} bytes.`,
   );

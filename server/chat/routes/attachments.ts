@@ -12,7 +12,7 @@ import { chatCaller } from '../caller.js';
 
 const tag = 'Chat';
 const attachmentNotFound = {
-  404: 'No such attachment that the caller can see, or one never completed in time (`SERVICE_ATTACHMENT_NOT_FOUND`).',
+  SERVICE_ATTACHMENT_NOT_FOUND: 'No such attachment that the caller can see, or one never completed in time.',
 };
 
 /** Signed URLs name the host the request came to (its Host header). */
@@ -35,7 +35,7 @@ export const attachmentRoutes = [
     body: createAttachmentBody,
     status: 201,
     response: createdAttachmentSchema,
-    errors: { 404: 'No such conversation that the caller can see (`SERVICE_CONVERSATION_NOT_FOUND`).' },
+    errors: { SERVICE_CONVERSATION_NOT_FOUND: 'No such conversation that the caller can see.' },
     handler: ({ app, auth, params, body, req }) => {
       const caller = chatCaller(auth, body.uploaderId, 'uploaderId');
       const access = app.services.conversations.access(caller, params.room);
@@ -57,8 +57,8 @@ export const attachmentRoutes = [
     response: attachmentSchema,
     errors: {
       ...attachmentNotFound,
-      403: 'A chat-token user who is not the uploader (`SERVICE_PERMISSION_DENIED`).',
-      409: 'The bytes have not been uploaded yet (`SERVICE_ATTACHMENT_NOT_UPLOADED`).',
+      SERVICE_PERMISSION_DENIED: 'A chat-token user who is not the uploader.',
+      SERVICE_ATTACHMENT_NOT_UPLOADED: 'The bytes have not been uploaded yet.',
     },
     handler: ({ app, auth, params }) =>
       presentAttachment(app.services.attachments.complete(chatCaller(auth, undefined, ''), params.attachmentId)),
@@ -75,7 +75,7 @@ export const attachmentRoutes = [
     tag,
     auth: 'key-or-chat',
     response: downloadUrlSchema,
-    errors: { ...attachmentNotFound, 409: 'Not completed yet (`SERVICE_ATTACHMENT_NOT_COMPLETED`).' },
+    errors: { ...attachmentNotFound, SERVICE_ATTACHMENT_NOT_COMPLETED: 'Not completed yet.' },
     handler: ({ app, auth, params, req }) => {
       const signed = app.services.attachments.downloadUrl(chatCaller(auth, undefined, ''), params.attachmentId);
       return absoluteUrl(requestOrigin(req), signed);

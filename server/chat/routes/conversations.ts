@@ -12,7 +12,7 @@ import {
 } from '../schemas.js';
 
 const tag = 'Chat';
-const notFound = { 404: 'No such conversation that the caller can see (`SERVICE_CONVERSATION_NOT_FOUND`).' };
+const notFound = { SERVICE_CONVERSATION_NOT_FOUND: 'No such conversation that the caller can see.' };
 
 export const conversationRoutes = [
   defineRoute({
@@ -28,7 +28,7 @@ export const conversationRoutes = [
     body: createConversationBody,
     status: 201,
     response: conversationSchema,
-    errors: { 409: 'A conversation of that name exists in this environment (`SERVICE_CONVERSATION_EXISTS`).' },
+    errors: { SERVICE_CONVERSATION_EXISTS: 'A conversation of that name exists in this environment.' },
     handler: ({ app, auth, body }) => {
       const caller = chatCaller(auth, body.createdBy, 'createdBy');
       const conversation = app.services.conversations.create(caller, body);
@@ -59,8 +59,7 @@ export const conversationRoutes = [
     path: '/v1/chat/conversations/{room}',
     operationId: 'getConversation',
     summary: 'Get a conversation',
-    description:
-      'One conversation with its metadata and member count. With a chat token the caller must be a member.',
+    description: 'One conversation with its metadata and member count. With a chat token the caller must be a member.',
     tag,
     auth: 'key-or-chat',
     response: conversationSchema,
@@ -80,7 +79,7 @@ export const conversationRoutes = [
     auth: 'key-or-chat',
     body: updateConversationBody,
     response: conversationSchema,
-    errors: { ...notFound, 403: 'The caller’s conversation role is not ADMIN.' },
+    errors: { ...notFound, SERVICE_PERMISSION_DENIED: 'The caller’s conversation role is not ADMIN.' },
     handler: ({ app, auth, params, body }) => {
       const access = app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
       const updated = app.services.conversations.update(access, body);
@@ -98,7 +97,7 @@ export const conversationRoutes = [
     body: addMemberBody,
     status: 201,
     response: conversationMemberSchema,
-    errors: { ...notFound, 403: 'The caller’s conversation role is not ADMIN.' },
+    errors: { ...notFound, SERVICE_PERMISSION_DENIED: 'The caller’s conversation role is not ADMIN.' },
     handler: ({ app, auth, params, body }) => {
       const access = app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
       return presentConversationMember(app.services.conversations.addMember(access, body));
@@ -128,7 +127,7 @@ export const conversationRoutes = [
     tag,
     auth: 'key-or-chat',
     status: 204,
-    errors: { ...notFound, 403: 'The caller’s conversation role may not remove this member.' },
+    errors: { ...notFound, SERVICE_PERMISSION_DENIED: 'The caller’s conversation role may not remove this member.' },
     handler: ({ app, auth, params }) => {
       const access = app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
       app.services.conversations.removeMember(access, params.userId);

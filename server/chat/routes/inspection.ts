@@ -117,7 +117,7 @@ export const chatInspectionRoutes = [
     capability: 'chat:read',
     query: envQuery,
     response: listOf(presenceSchema),
-    errors: { 404: 'No such conversation in the environment (`SERVICE_CONVERSATION_NOT_FOUND`).' },
+    errors: { SERVICE_CONVERSATION_NOT_FOUND: 'No such conversation in the environment.' },
     handler: ({ app, params, query }) => {
       const scope = { projectId: params.id, environment: query.environment };
       const { conversation } = app.services.conversations.access(

@@ -4,7 +4,7 @@ import { listOf, timestampSchema } from '../../shared/schemas.js';
 import { chatCaller } from '../caller.js';
 
 const tag = 'Chat';
-const notFound = { 404: 'No such conversation that the caller can see (`SERVICE_CONVERSATION_NOT_FOUND`).' };
+const notFound = { SERVICE_CONVERSATION_NOT_FOUND: 'No such conversation that the caller can see.' };
 
 export const presenceSchema = z
   .object({

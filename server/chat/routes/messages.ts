@@ -15,9 +15,9 @@ import {
 
 const tag = 'Chat';
 const conversationNotFound = {
-  404: 'No such conversation that the caller can see (`SERVICE_CONVERSATION_NOT_FOUND`).',
+  SERVICE_CONVERSATION_NOT_FOUND: 'No such conversation that the caller can see.',
 };
-const messageNotFound = { 404: 'No such message that the caller can see (`SERVICE_MESSAGE_NOT_FOUND`).' };
+const messageNotFound = { SERVICE_MESSAGE_NOT_FOUND: 'No such message that the caller can see.' };
 
 export const threadQuery = z.strictObject({
   limit: limitSchema,
@@ -124,7 +124,11 @@ export const messageRoutes = [
     auth: 'key-or-chat',
     body: editMessageBody,
     response: messageSchema,
-    errors: { ...messageNotFound, 403: 'Not the sender.', 409: 'The message was deleted (`SERVICE_MESSAGE_DELETED`).' },
+    errors: {
+      ...messageNotFound,
+      SERVICE_PERMISSION_DENIED: 'Not the sender.',
+      SERVICE_MESSAGE_DELETED: 'The message was deleted.',
+    },
     handler: ({ app, auth, params, body }) => {
       const caller = chatCaller(auth, body.userId, 'userId');
       const edited = app.services.messages.edit(caller, params.messageId, body.text);
@@ -143,7 +147,10 @@ export const messageRoutes = [
     auth: 'key-or-chat',
     query: actAsQuery,
     status: 204,
-    errors: { ...messageNotFound, 403: 'Not the sender, and not a MODERATOR or ADMIN of the conversation.' },
+    errors: {
+      ...messageNotFound,
+      SERVICE_PERMISSION_DENIED: 'Not the sender, and not a MODERATOR or ADMIN of the conversation.',
+    },
     handler: ({ app, auth, params, query }) => {
       app.services.messages.delete(chatCaller(auth, query.userId, 'userId'), params.messageId);
       return undefined;
@@ -179,7 +186,7 @@ export const messageRoutes = [
     auth: 'key-or-chat',
     query: actAsQuery,
     status: 204,
-    errors: { 404: 'No such message, or no such reaction of the user (`SERVICE_REACTION_NOT_FOUND`).' },
+    errors: { SERVICE_REACTION_NOT_FOUND: 'No such message, or no such reaction of the user.' },
     handler: ({ app, auth, params, query }) => {
       const caller = chatCaller(auth, query.userId, 'userId');
       const { message } = app.services.messages.access(caller, params.messageId);

@@ -17,7 +17,7 @@ export const readRoutes = [
     auth: 'key-or-chat',
     body: markReadBody,
     response: readStateSchema,
-    errors: { 404: 'No such message that the caller can see (`SERVICE_MESSAGE_NOT_FOUND`).' },
+    errors: { SERVICE_MESSAGE_NOT_FOUND: 'No such message that the caller can see.' },
     handler: ({ app, auth, params, body }) => {
       const caller = chatCaller(auth, body.userId, 'userId');
       const { message } = app.services.messages.access(caller, params.messageId);
@@ -34,7 +34,7 @@ export const readRoutes = [
     auth: 'key-or-chat',
     query: actAsQuery,
     response: readStateSchema,
-    errors: { 404: 'No such conversation that the caller can see (`SERVICE_CONVERSATION_NOT_FOUND`).' },
+    errors: { SERVICE_CONVERSATION_NOT_FOUND: 'No such conversation that the caller can see.' },
     handler: ({ app, auth, params, query }) => {
       const caller = chatCaller(auth, query.userId, 'userId');
       const access = app.services.conversations.access(caller, params.room);
@@ -50,7 +50,7 @@ export const readRoutes = [
     tag,
     auth: 'key-or-chat',
     response: listOf(readReceiptSchema),
-    errors: { 404: 'No such conversation that the caller can see (`SERVICE_CONVERSATION_NOT_FOUND`).' },
+    errors: { SERVICE_CONVERSATION_NOT_FOUND: 'No such conversation that the caller can see.' },
     handler: ({ app, auth, params }) => {
       const access = app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
       return { data: app.services.engagement.receipts(access).map(presentReadReceipt) };
