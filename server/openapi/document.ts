@@ -148,7 +148,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
         'The one versioned REST API of Switchboard: the dashboard, the CLI and every SDK call it. Errors are ' +
         '`{code, message, requestId}` with the request id also in `X-Request-Id`. Request bodies and queries are ' +
         'strict: an unknown field is a 400. WebRTC signaling is a WebSocket at `/v1/rtc?access_token=<RTC token>`; ' +
-        'its protocol is described in the README.',
+        'its protocol is described in docs/signaling.md.',
       contact: { name: 'Switchboard contributors', url: 'https://switchboard.dev' },
       license: { name: 'MIT', identifier: 'MIT' },
     },

@@ -75,7 +75,7 @@ describe('a delivery', () => {
   });
 
   it.skipIf(!existsSync('/usr/bin/openssl'))(
-    'signs "t.body" so that openssl, as the README shows, computes the same v1',
+    'signs "t.body" so that openssl, as docs/webhooks.md shows, computes the same v1',
     async () => {
       const receiver = await h.receiver();
       const webhook = await h.register({ url: receiver.url });
