@@ -1,7 +1,7 @@
 import { and, count, countDistinct, eq, inArray, sql } from 'drizzle-orm';
 import { type ConversationRole, conversationMembers, conversations } from '../../db/schema/chat.js';
 import { type EnvironmentScope, inScope, inScopePrepared, isInScope, scopeValues } from '../../db/scope.js';
-import type { Infrastructure } from '../context.js';
+import type { Executor, Infrastructure } from '../context.js';
 import { conflict, notFound, ServiceError } from '../errors.js';
 import { newestFirstPage } from '../shared/scoped-page.js';
 import type { ChatCaller } from './caller.js';
@@ -16,6 +16,13 @@ export interface ConversationAccess {
   conversation: ConversationRow;
   caller: ChatCaller;
   role: ConversationRole | 'SERVER';
+}
+
+export interface NewConversation {
+  name: string;
+  metadata?: Record<string, unknown>;
+  members?: { userId: string; role: ConversationRole }[];
+  createdBy?: string;
 }
 
 export const conversationNotFound = (id: string) =>
@@ -115,6 +122,52 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
     role: ConversationRole,
   ) => emitChange(c, type, { member: { roomId: c.id, userId, role } });
 
+  /**
+   * The conversation's writes, inside the caller's transaction (a live stream creates its chat with
+   * itself); `announce` after the commit: the row is cached and its events emitted only once it exists.
+   */
+  function createIn(
+    tx: Executor,
+    caller: ChatCaller,
+    input: NewConversation,
+  ): { conversation: ConversationRow; announce(): void } {
+    const now = clock.now();
+    const creator = caller.kind === 'user' ? caller.userId : (input.createdBy ?? null);
+    const conversation: ConversationRow = {
+      id: ids.next('conv'),
+      ...scopeValues(caller.scope),
+      name: input.name,
+      metadata: input.metadata ?? null,
+      createdBy: creator,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const members = new Map((input.members ?? []).map((m) => [m.userId, m.role]));
+    if (creator) members.set(creator, 'ADMIN');
+    const taken = tx
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(inScope(conversations, caller.scope, eq(conversations.name, input.name)))
+      .get();
+    if (taken)
+      throw conflict(
+        'SERVICE_CONVERSATION_EXISTS',
+        `A conversation named "${input.name}" already exists in this environment.`,
+      );
+    tx.insert(conversations).values(conversation).run();
+    for (const [userId, role] of members) {
+      tx.insert(conversationMembers).values({ conversationId: conversation.id, userId, role, joinedAt: now }).run();
+    }
+    return {
+      conversation,
+      announce() {
+        remember(conversation);
+        emitChange(conversation, 'conversation.created', { conversation: catalogueConversation(conversation) });
+        for (const [userId, role] of members) emitMember('member.added', conversation, userId, role);
+      },
+    };
+  }
+
   return {
     memberCount,
 
@@ -136,48 +189,12 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
       return { conversation, caller, role: effectiveRole(member.role, caller.tokenScope) };
     },
 
-    create(
-      caller: ChatCaller,
-      input: {
-        name: string;
-        metadata?: Record<string, unknown>;
-        members?: { userId: string; role: ConversationRole }[];
-        createdBy?: string;
-      },
-    ): ConversationRow {
-      const now = clock.now();
-      const creator = caller.kind === 'user' ? caller.userId : (input.createdBy ?? null);
-      const conversation: ConversationRow = {
-        id: ids.next('conv'),
-        ...scopeValues(caller.scope),
-        name: input.name,
-        metadata: input.metadata ?? null,
-        createdBy: creator,
-        createdAt: now,
-        updatedAt: now,
-      };
-      const members = new Map((input.members ?? []).map((m) => [m.userId, m.role]));
-      if (creator) members.set(creator, 'ADMIN');
-      db.transaction((tx) => {
-        const taken = tx
-          .select({ id: conversations.id })
-          .from(conversations)
-          .where(inScope(conversations, caller.scope, eq(conversations.name, input.name)))
-          .get();
-        if (taken)
-          throw conflict(
-            'SERVICE_CONVERSATION_EXISTS',
-            `A conversation named "${input.name}" already exists in this environment.`,
-          );
-        tx.insert(conversations).values(conversation).run();
-        for (const [userId, role] of members) {
-          tx.insert(conversationMembers).values({ conversationId: conversation.id, userId, role, joinedAt: now }).run();
-        }
-      });
-      remember(conversation);
-      emitChange(conversation, 'conversation.created', { conversation: catalogueConversation(conversation) });
-      for (const [userId, role] of members) emitMember('member.added', conversation, userId, role);
-      return conversation;
+    createIn,
+
+    create(caller: ChatCaller, input: NewConversation): ConversationRow {
+      const created = db.transaction((tx) => createIn(tx, caller, input));
+      created.announce();
+      return created.conversation;
     },
 
     /** Newest first; a chat-token user (or `userId` given by a server) sees only their conversations. */

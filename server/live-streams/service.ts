@@ -137,25 +137,27 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
   return {
     get,
 
+    /** The stream, its room and its conversation: one transaction, so that a failure leaves none of them. */
     create(scope: EnvironmentScope, input: { title: string }, auditedBy?: Actor): LiveStreamRow {
       const id = ids.next('ls');
-      const room = deps.rooms.create(scope, { name: `live-stream-${id}` });
-      const conversation = deps.conversations.create(
-        { kind: 'server', scope, userId: undefined },
-        { name: `live-stream-${id}` },
-      );
-      const stream: LiveStreamRow = {
-        id,
-        ...scopeValues(scope),
-        title: input.title,
-        status: 'CREATED',
-        roomId: room.id,
-        conversationId: conversation.id,
-        createdAt: clock.now(),
-        startedAt: null,
-        endedAt: null,
-      };
-      db.transaction((tx) => {
+      const created = db.transaction((tx) => {
+        const room = deps.rooms.createIn(tx, scope, { name: `live-stream-${id}` });
+        const chat = deps.conversations.createIn(
+          tx,
+          { kind: 'server', scope, userId: undefined },
+          { name: `live-stream-${id}` },
+        );
+        const stream: LiveStreamRow = {
+          id,
+          ...scopeValues(scope),
+          title: input.title,
+          status: 'CREATED',
+          roomId: room.room.id,
+          conversationId: chat.conversation.id,
+          createdAt: clock.now(),
+          startedAt: null,
+          endedAt: null,
+        };
         tx.insert(liveStreams).values(stream).run();
         if (auditedBy) {
           deps.audit.record(tx, {
@@ -167,8 +169,10 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
             details: { title: input.title },
           });
         }
+        return { stream, announcements: [room.announce, chat.announce] };
       });
-      return stream;
+      for (const announce of created.announcements) announce();
+      return created.stream;
     },
 
     /** Newest first. */

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CatalogueEvent, createEventBus } from '../../server/index.js';
 import { addMember, expectError, jwtClaims, projectWithKeys, registerUser } from '../support/factories.js';
@@ -61,6 +63,27 @@ describe('live streams with an API key', () => {
       (await api.get('/v1/live-streams', { token: keys.staging })).body.data.map((x: { id: string }) => x.id),
     ).toEqual([s.id]);
     expect((await api.get('/v1/live-streams', { token: keys.development })).body.data).toEqual([]);
+  });
+
+  it('creates the stream, its room and its conversation together or not at all', async () => {
+    const key = (await projectWithKeys(api)).keys.development;
+    // A failure at the last write of the creation (the stream row), made with a trigger from another connection.
+    const sabotage = new Database(join(server.dataDir, 'switchboard.db'));
+    sabotage.exec(
+      "CREATE TRIGGER refuse_live_streams BEFORE INSERT ON live_streams BEGIN SELECT RAISE(ABORT, 'disk on fire'); END",
+    );
+    seen.length = 0;
+    try {
+      const res = await api.post('/v1/live-streams', { token: key, body: { title: 'Doomed' } });
+      expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(400);
+    } finally {
+      sabotage.exec('DROP TRIGGER refuse_live_streams');
+      sabotage.close();
+    }
+    expect((await api.get('/v1/rooms', { token: key })).body.data).toEqual([]);
+    expect((await api.get('/v1/chat/conversations', { token: key })).body.data).toEqual([]);
+    expect(seen.map((e) => e.type)).toEqual([]); // no room.created or conversation.created for what is not there
+    expect((await api.post('/v1/live-streams', { token: key, body: { title: 'Fine' } })).status).toBe(201);
   });
 
   it('moves CREATED → LIVE → ENDED, refusing wrong moves with 409 and new credentials once ended', async () => {
