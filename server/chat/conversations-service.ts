@@ -168,8 +168,23 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
     };
   }
 
+  /** Members of each conversation: one query for a whole page. */
+  function memberCounts(conversationIds: string[]): Map<string, number> {
+    const counts = new Map(conversationIds.map((id) => [id, 0]));
+    if (conversationIds.length === 0) return counts;
+    const rows = db
+      .select({ conversationId: conversationMembers.conversationId, n: count() })
+      .from(conversationMembers)
+      .where(inArray(conversationMembers.conversationId, conversationIds))
+      .groupBy(conversationMembers.conversationId)
+      .all();
+    for (const row of rows) counts.set(row.conversationId, row.n);
+    return counts;
+  }
+
   return {
     memberCount,
+    memberCounts,
 
     /**
      * The conversation and the caller's role in it. Another environment's conversation, or one a

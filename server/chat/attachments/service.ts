@@ -250,10 +250,12 @@ export function createAttachmentService(
      */
     sweep(): number {
       const cutoff = clock.now() - INCOMPLETE_ATTACHMENT_TTL_MS;
+      // The incomplete statuses by name, not `<> 'COMPLETED'`: only then does SQLite use the (status, created_at) index.
+      const incomplete = inArray(attachments.status, ['PENDING', 'UPLOADED']);
       const rows = db
         .select()
         .from(attachments)
-        .where(and(ne(attachments.status, 'COMPLETED'), lte(attachments.createdAt, cutoff)))
+        .where(and(incomplete, lte(attachments.createdAt, cutoff)))
         .all();
       discard(rows);
       return rows.length;
