@@ -99,10 +99,14 @@ export class ChatClient extends ChatResources {
   private everConnected = false;
   private attempts = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  /** conversationId → the cursor of the newest message received. */
+  /** conversationId → the server's cursor up to which this client has every message (received or caught up). */
   private readonly cursors = new Map<string, string>();
-  /** When the first connection opened: what catch-up looks back to in conversations with no cursor. */
-  private firstConnectedAt: number | undefined;
+  /**
+   * The server's cursor (its `connected` frame) of the latest connection this client is caught up to:
+   * where catch-up starts in a conversation with no cursor of its own. Only the server's cursors are
+   * compared, never the two clocks.
+   */
+  private position: string | undefined;
   /** Ids of `message.created` already emitted (bounded), for exactly-once delivery. */
   private readonly seen = new Set<string>();
   /** Live events held back while catch-up runs. */
@@ -253,14 +257,15 @@ export class ChatClient extends ChatResources {
         conversationIds: (frame.conversationIds as string[]) ?? [],
         reconnected,
       };
+      const cursor = typeof frame.cursor === 'string' ? frame.cursor : undefined;
       if (!reconnected) {
-        this.firstConnectedAt = Date.now();
+        this.position = cursor;
         this.emit('connected', event);
         return;
       }
       this.buffer = [];
       const socket = this.socket;
-      void this.catchUp(event.conversationIds).finally(() => {
+      void this.catchUp(event.conversationIds, cursor).finally(() => {
         if (this.socket !== socket) return;
         const held = this.buffer ?? [];
         this.buffer = undefined;
@@ -283,9 +288,10 @@ export class ChatClient extends ChatResources {
     const conversationId = String(frame.conversationId);
     const data = (frame.data ?? {}) as Record<string, unknown>;
     const message = data.message as RealtimeMessage | undefined;
-    if (message && type.startsWith('message.')) {
+    if (message && type === 'message.created') {
+      // Only a new message moves the cursor: an edit or deletion carries an older message's.
       if (message.cursor) this.cursors.set(conversationId, message.cursor);
-      if (type === 'message.created' && !this.remember(message.id)) return;
+      if (!this.remember(message.id)) return;
     }
     this.emit(type, { type, conversationId, data });
   }
@@ -298,26 +304,29 @@ export class ChatClient extends ChatResources {
     return true;
   }
 
-  private async catchUp(conversationIds: string[]): Promise<void> {
+  /**
+   * Replays, per conversation, what was created after its cursor (or after the previous connection's
+   * position), then moves the cursor to `upTo`, the new connection's position: everything before it
+   * has now been listed, and everything after it arrives live on the new socket.
+   */
+  private async catchUp(conversationIds: string[], upTo: string | undefined): Promise<void> {
     const all = new Set([...this.cursors.keys(), ...conversationIds]);
     for (const conversationId of all) {
+      const from = this.cursors.get(conversationId) ?? this.position;
+      if (from === undefined) continue;
       try {
-        await this.catchUpOne(conversationId);
+        await this.catchUpOne(conversationId, from);
+        if (upTo !== undefined) this.cursors.set(conversationId, upTo);
       } catch (err) {
+        this.cursors.set(conversationId, this.cursors.get(conversationId) ?? from);
         this.emit('error', { code: 'CLIENT_CATCH_UP_FAILED', message: (err as Error).message });
       }
     }
+    this.position = upTo ?? this.position;
   }
 
-  private async catchUpOne(conversationId: string): Promise<void> {
-    let cursor = this.cursors.get(conversationId);
-    if (cursor === undefined) {
-      // Nothing received here yet: what was sent since we first connected is missed.
-      const since = this.firstConnectedAt ?? Date.now();
-      const page = await this.messages.list(conversationId, { limit: 200 });
-      for (const m of page.data) if (Date.parse(m.createdAt) >= since) this.replay(conversationId, m);
-      return;
-    }
+  private async catchUpOne(conversationId: string, from: string): Promise<void> {
+    let cursor = from;
     for (;;) {
       const page = await this.messages.list(conversationId, { after: cursor, limit: 200 });
       for (const m of page.data) this.replay(conversationId, m);

@@ -20,7 +20,11 @@ export const conversations = sqliteTable(
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
   },
-  (t) => [uniqueIndex('conversations_scope_name_idx').on(t.projectId, t.environment, t.name)],
+  (t) => [
+    uniqueIndex('conversations_scope_name_idx').on(t.projectId, t.environment, t.name),
+    // Lists page newest first within the scope: in index order, without sorting the environment's conversations.
+    index('conversations_scope_id_idx').on(t.projectId, t.environment, t.id),
+  ],
 );
 
 /** End users of the application (not project members), with their role in one conversation. */

@@ -28,7 +28,11 @@ export const liveStreams = sqliteTable(
     startedAt: timestamp('started_at'),
     endedAt: timestamp('ended_at'),
   },
-  (t) => [index('live_streams_scope_idx').on(t.projectId, t.environment, t.id)],
+  (t) => [
+    index('live_streams_scope_idx').on(t.projectId, t.environment, t.id),
+    // Every signaling join asks whether its room is a live stream's.
+    index('live_streams_room_idx').on(t.roomId),
+  ],
 );
 
 /** Hosts and viewers of a stream: who was invited or given a token, and when they left. */

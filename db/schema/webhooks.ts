@@ -50,6 +50,8 @@ export const webhookDeliveries = sqliteTable(
     lastError: text('last_error'),
     /** When the worker next sends it; null once SUCCEEDED or FAILED. */
     nextAttemptAt: timestamp('next_attempt_at'),
+    /** How many resends were asked for: an attempt in flight across one does not overwrite it. */
+    resends: integer('resends').notNull().default(0),
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
   },

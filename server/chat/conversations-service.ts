@@ -1,7 +1,7 @@
 import { and, count, countDistinct, eq, inArray, sql } from 'drizzle-orm';
 import { type ConversationRole, conversationMembers, conversations } from '../../db/schema/chat.js';
 import { type EnvironmentScope, inScope, inScopePrepared, isInScope, scopeValues } from '../../db/scope.js';
-import type { Infrastructure } from '../context.js';
+import type { Executor, Infrastructure } from '../context.js';
 import { conflict, notFound, ServiceError } from '../errors.js';
 import { newestFirstPage } from '../shared/scoped-page.js';
 import type { ChatCaller } from './caller.js';
@@ -16,6 +16,13 @@ export interface ConversationAccess {
   conversation: ConversationRow;
   caller: ChatCaller;
   role: ConversationRole | 'SERVER';
+}
+
+export interface NewConversation {
+  name: string;
+  metadata?: Record<string, unknown>;
+  members?: { userId: string; role: ConversationRole }[];
+  createdBy?: string;
 }
 
 export const conversationNotFound = (id: string) =>
@@ -114,8 +121,69 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
     role: ConversationRole,
   ) => emitChange(c, type, { member: { roomId: c.id, userId, role } });
 
+  /**
+   * The conversation's writes, inside the caller's transaction (a live stream creates its chat with
+   * itself); `announce` after the commit: the row is cached and its events emitted only once it exists.
+   */
+  function createIn(
+    tx: Executor,
+    caller: ChatCaller,
+    input: NewConversation,
+  ): { conversation: ConversationRow; announce(): void } {
+    const now = clock.now();
+    const creator = caller.kind === 'user' ? caller.userId : (input.createdBy ?? null);
+    const conversation: ConversationRow = {
+      id: ids.next('conv'),
+      ...scopeValues(caller.scope),
+      name: input.name,
+      metadata: input.metadata ?? null,
+      createdBy: creator,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const members = new Map((input.members ?? []).map((m) => [m.userId, m.role]));
+    if (creator) members.set(creator, 'ADMIN');
+    const taken = tx
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(inScope(conversations, caller.scope, eq(conversations.name, input.name)))
+      .get();
+    if (taken)
+      throw conflict(
+        'SERVICE_CONVERSATION_EXISTS',
+        `A conversation named "${input.name}" already exists in this environment.`,
+      );
+    tx.insert(conversations).values(conversation).run();
+    for (const [userId, role] of members) {
+      tx.insert(conversationMembers).values({ conversationId: conversation.id, userId, role, joinedAt: now }).run();
+    }
+    return {
+      conversation,
+      announce() {
+        remember(conversation);
+        emitChange(conversation, 'conversation.created', { conversation: catalogueConversation(conversation) });
+        for (const [userId, role] of members) emitMember('member.added', conversation, userId, role);
+      },
+    };
+  }
+
+  /** Members of each conversation: one query for a whole page. */
+  function memberCounts(conversationIds: string[]): Map<string, number> {
+    const counts = new Map(conversationIds.map((id) => [id, 0]));
+    if (conversationIds.length === 0) return counts;
+    const rows = db
+      .select({ conversationId: conversationMembers.conversationId, n: count() })
+      .from(conversationMembers)
+      .where(inArray(conversationMembers.conversationId, conversationIds))
+      .groupBy(conversationMembers.conversationId)
+      .all();
+    for (const row of rows) counts.set(row.conversationId, row.n);
+    return counts;
+  }
+
   return {
     memberCount,
+    memberCounts,
 
     /**
      * The conversation and the caller's role in it. Another environment's conversation, or one a
@@ -135,48 +203,12 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
       return { conversation, caller, role: effectiveRole(member.role, caller.tokenScope) };
     },
 
-    create(
-      caller: ChatCaller,
-      input: {
-        name: string;
-        metadata?: Record<string, unknown>;
-        members?: { userId: string; role: ConversationRole }[];
-        createdBy?: string;
-      },
-    ): ConversationRow {
-      const now = clock.now();
-      const creator = caller.kind === 'user' ? caller.userId : (input.createdBy ?? null);
-      const conversation: ConversationRow = {
-        id: ids.next('conv'),
-        ...scopeValues(caller.scope),
-        name: input.name,
-        metadata: input.metadata ?? null,
-        createdBy: creator,
-        createdAt: now,
-        updatedAt: now,
-      };
-      const members = new Map((input.members ?? []).map((m) => [m.userId, m.role]));
-      if (creator) members.set(creator, 'ADMIN');
-      db.transaction((tx) => {
-        const taken = tx
-          .select({ id: conversations.id })
-          .from(conversations)
-          .where(inScope(conversations, caller.scope, eq(conversations.name, input.name)))
-          .get();
-        if (taken)
-          throw conflict(
-            'SERVICE_CONVERSATION_EXISTS',
-            `A conversation named "${input.name}" already exists in this environment.`,
-          );
-        tx.insert(conversations).values(conversation).run();
-        for (const [userId, role] of members) {
-          tx.insert(conversationMembers).values({ conversationId: conversation.id, userId, role, joinedAt: now }).run();
-        }
-      });
-      remember(conversation);
-      emitChange(conversation, 'conversation.created', { conversation: catalogueConversation(conversation) });
-      for (const [userId, role] of members) emitMember('member.added', conversation, userId, role);
-      return conversation;
+    createIn,
+
+    create(caller: ChatCaller, input: NewConversation): ConversationRow {
+      const created = db.transaction((tx) => createIn(tx, caller, input));
+      created.announce();
+      return created.conversation;
     },
 
     /** Newest first; a chat-token user (or `userId` given by a server) sees only their conversations. */

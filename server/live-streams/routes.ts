@@ -98,7 +98,9 @@ const keyRoutes = [
     path: '/v1/live-streams/{id}/end',
     operationId: 'endLiveStream',
     summary: 'End a live stream',
-    description: 'CREATED or LIVE → ENDED; everyone in the room is disconnected. Ending an ENDED stream is 409.',
+    description:
+      'CREATED or LIVE → ENDED; everyone in the room is disconnected (signaling close code 4410) and no RTC token ' +
+      'joins the room again. Ending an ENDED stream is 409.',
     tag,
     auth: 'key',
     response: liveStreamSchema,
@@ -130,7 +132,9 @@ const keyRoutes = [
     path: '/v1/live-streams/{id}/hosts/{identity}',
     operationId: 'removeLiveStreamHost',
     summary: 'Remove a host',
-    description: 'With `?removedBy=`, only a HOST may remove another host (anyone may remove themselves).',
+    description:
+      'With `?removedBy=`, only a HOST may remove another host (anyone may remove themselves). The host is ' +
+      'disconnected (signaling close code 4403) and their host credential no longer joins the room.',
     tag,
     auth: 'key',
     query: removeHostQuery,
@@ -166,7 +170,9 @@ const keyRoutes = [
     path: '/v1/live-streams/{id}/leave',
     operationId: 'leaveLiveStream',
     summary: 'Record a participant leaving',
-    description: 'Records that a host or viewer left the stream and closes their signaling connection to its room.',
+    description:
+      'Records that a host or viewer left: closes their signaling connection (1000); their credential no longer joins the room (4403) until ' +
+      'a new one is issued.',
     tag,
     auth: 'key',
     body: leaveBody,

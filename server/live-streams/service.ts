@@ -14,7 +14,9 @@ import type { ChatTokenService } from '../chat/tokens.js';
 import type { Infrastructure } from '../context.js';
 import { conflict, notFound, ServiceError } from '../errors.js';
 import type { RoomService } from '../rooms/service.js';
-import type { SignalingHub } from '../rtc/hub.js';
+import type { CloseInfo, SignalingHub } from '../rtc/hub.js';
+import type { RtcPermissions } from '../rtc/permissions.js';
+import { CLOSE } from '../rtc/protocol.js';
 import type { RtcTokenService } from '../rtc/token-service.js';
 import { newestFirstPage } from '../shared/scoped-page.js';
 
@@ -134,25 +136,27 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
   return {
     get,
 
+    /** The stream, its room and its conversation: one transaction, so that a failure leaves none of them. */
     create(scope: EnvironmentScope, input: { title: string }, auditedBy?: Actor): LiveStreamRow {
       const id = ids.next('ls');
-      const room = deps.rooms.create(scope, { name: `live-stream-${id}` });
-      const conversation = deps.conversations.create(
-        { kind: 'server', scope, userId: undefined },
-        { name: `live-stream-${id}` },
-      );
-      const stream: LiveStreamRow = {
-        id,
-        ...scopeValues(scope),
-        title: input.title,
-        status: 'CREATED',
-        roomId: room.id,
-        conversationId: conversation.id,
-        createdAt: clock.now(),
-        startedAt: null,
-        endedAt: null,
-      };
-      db.transaction((tx) => {
+      const created = db.transaction((tx) => {
+        const room = deps.rooms.createIn(tx, scope, { name: `live-stream-${id}` });
+        const chat = deps.conversations.createIn(
+          tx,
+          { kind: 'server', scope, userId: undefined },
+          { name: `live-stream-${id}` },
+        );
+        const stream: LiveStreamRow = {
+          id,
+          ...scopeValues(scope),
+          title: input.title,
+          status: 'CREATED',
+          roomId: room.room.id,
+          conversationId: chat.conversation.id,
+          createdAt: clock.now(),
+          startedAt: null,
+          endedAt: null,
+        };
         tx.insert(liveStreams).values(stream).run();
         if (auditedBy) {
           deps.audit.record(tx, {
@@ -164,8 +168,10 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
             details: { title: input.title },
           });
         }
+        return { stream, announcements: [room.announce, chat.announce] };
       });
-      return stream;
+      for (const announce of created.announcements) announce();
+      return created.stream;
     },
 
     /** Newest first. */
@@ -217,7 +223,7 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
         }
         return row;
       });
-      if (action === 'end') deps.signaling.closeRoom(updated.roomId, 4410, 'the live stream ended');
+      if (action === 'end') deps.signaling.closeRoom(updated.roomId, CLOSE.streamEnded, 'the live stream ended');
       emit(updated, action === 'start' ? 'live_stream.started' : 'live_stream.ended', {
         liveStream: catalogueStream(updated),
       });
@@ -249,7 +255,7 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
       if (removedBy !== identity) requireHost(stream, removedBy, 'remove hosts');
       markLeft(stream.id, identity);
       deps.conversations.removeMember(streamChat(scope, stream), identity);
-      deps.signaling.disconnect(stream.roomId, identity, 4403, 'removed as a host');
+      deps.signaling.disconnect(stream.roomId, identity, CLOSE.notParticipant, 'removed as a host');
     },
 
     /** A viewer credential: no publish right of any kind, chat scope MEMBER. */
@@ -273,6 +279,47 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
       return { stream, identity, ...tokens };
     },
 
+    /**
+     * Why an RTC token may not join `roomId` now, when the room is a live stream's. A token outlives
+     * what it was issued for, so the stream's current record decides: nobody joins an ended stream; an
+     * identity that was removed or left needs a new credential; and a token may not carry publish
+     * rights its holder no longer has (a removed host given a viewer credential keeps the old token).
+     * Identities the stream never issued a credential to hold tokens minted on the room by the key
+     * holder itself, which the room's own rules govern.
+     */
+    admissionRefusal(
+      scope: EnvironmentScope,
+      roomId: string,
+      identity: string,
+      permissions: RtcPermissions,
+    ): CloseInfo | undefined {
+      const stream = db
+        .select()
+        .from(liveStreams)
+        .where(inScope(liveStreams, scope, eq(liveStreams.roomId, roomId)))
+        .get();
+      if (!stream) return undefined;
+      if (stream.status === 'ENDED') return { code: CLOSE.streamEnded, reason: `live stream ${stream.id} has ended` };
+      const participant = db
+        .select()
+        .from(liveStreamParticipants)
+        .where(and(eq(liveStreamParticipants.streamId, stream.id), eq(liveStreamParticipants.identity, identity)))
+        .get();
+      if (!participant) return undefined;
+      // Close reasons are at most 123 bytes: the stream id, not the identity (up to 128 characters).
+      if (participant.leftAt !== null)
+        return {
+          code: CLOSE.notParticipant,
+          reason:
+            participant.kind === 'VIEWER'
+              ? `left live stream ${stream.id}; ask for a new viewer credential`
+              : `not a host of live stream ${stream.id} any more`,
+        };
+      if (participant.kind === 'VIEWER' && (permissions.publish || permissions.publishData))
+        return { code: CLOSE.notParticipant, reason: `not a host of live stream ${stream.id} (a viewer now)` };
+      return undefined;
+    },
+
     /** Records that a participant (host or viewer) left; their room connection is closed. */
     leave(scope: EnvironmentScope, id: string, identity: string): void {
       const stream = get(scope, id);
@@ -280,7 +327,7 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
         throw notFound('SERVICE_PARTICIPANT_NOT_FOUND', `${identity} is not in this live stream.`);
       }
       markLeft(stream.id, identity);
-      deps.signaling.disconnect(stream.roomId, identity, 1000, 'left the live stream');
+      deps.signaling.disconnect(stream.roomId, identity, CLOSE.normal, 'left the live stream');
     },
   };
 }

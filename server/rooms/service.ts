@@ -3,7 +3,7 @@ import { rooms } from '../../db/schema/rooms.js';
 import { type EnvironmentScope, inScope, inScopePrepared, scopeValues } from '../../db/scope.js';
 import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
-import type { Infrastructure } from '../context.js';
+import type { Executor, Infrastructure } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { newestFirstPage } from '../shared/scoped-page.js';
 
@@ -28,7 +28,50 @@ export function createRoomService({ db, clock, ids, events }: Infrastructure, au
   const roomExists = (name: string) =>
     conflict('SERVICE_ROOM_EXISTS', `A room named "${name}" already exists in this environment.`);
 
+  /**
+   * The room's writes, inside the caller's transaction (a live stream creates its room with itself);
+   * `announce` after the commit, so that nothing is told of a room that was rolled back.
+   */
+  function createIn(
+    tx: Executor,
+    scope: EnvironmentScope,
+    input: { name: string; maxParticipants?: number; metadata?: Record<string, unknown> },
+    auditedBy?: Actor,
+  ): { room: RoomRow; announce(): void } {
+    const room: RoomRow = {
+      id: ids.next('room'),
+      ...scopeValues(scope),
+      name: input.name,
+      maxParticipants: input.maxParticipants ?? null,
+      metadata: input.metadata ?? null,
+      createdAt: clock.now(),
+    };
+    const taken = tx
+      .select({ id: rooms.id })
+      .from(rooms)
+      .where(inScope(rooms, scope, eq(rooms.name, room.name)))
+      .get();
+    if (taken) throw roomExists(room.name);
+    tx.insert(rooms).values(room).run();
+    if (auditedBy) {
+      audit.record(tx, {
+        projectId: scope.projectId,
+        actor: auditedBy,
+        action: 'room.created',
+        target: { type: 'room', id: room.id },
+        environment: scope.environment,
+        details: { name: room.name },
+      });
+    }
+    return {
+      room,
+      announce: () => events.emit('catalogue', { type: 'room.created', ...scope, data: { room: catalogueRoom(room) } }),
+    };
+  }
+
   return {
+    createIn,
+
     /**
      * Creates a room in the scope. `auditedBy` is given when the dashboard creates it (control-plane
      * changes are audited); runtime creation with an API key is not.
@@ -38,35 +81,9 @@ export function createRoomService({ db, clock, ids, events }: Infrastructure, au
       input: { name: string; maxParticipants?: number; metadata?: Record<string, unknown> },
       auditedBy?: Actor,
     ): RoomRow {
-      const room: RoomRow = {
-        id: ids.next('room'),
-        ...scopeValues(scope),
-        name: input.name,
-        maxParticipants: input.maxParticipants ?? null,
-        metadata: input.metadata ?? null,
-        createdAt: clock.now(),
-      };
-      db.transaction((tx) => {
-        const taken = tx
-          .select({ id: rooms.id })
-          .from(rooms)
-          .where(inScope(rooms, scope, eq(rooms.name, room.name)))
-          .get();
-        if (taken) throw roomExists(room.name);
-        tx.insert(rooms).values(room).run();
-        if (auditedBy) {
-          audit.record(tx, {
-            projectId: scope.projectId,
-            actor: auditedBy,
-            action: 'room.created',
-            target: { type: 'room', id: room.id },
-            environment: scope.environment,
-            details: { name: room.name },
-          });
-        }
-      });
-      events.emit('catalogue', { type: 'room.created', ...scope, data: { room: catalogueRoom(room) } });
-      return room;
+      const created = db.transaction((tx) => createIn(tx, scope, input, auditedBy));
+      created.announce();
+      return created.room;
     },
 
     /** Newest first. */

@@ -9,12 +9,16 @@ export const CLOSE = {
   badRequest: 4400,
   /** The RTC token is invalid or expired. */
   unauthenticated: 4401,
+  /** The identity was removed as a host of the room's live stream, or no longer takes part in it. */
+  notParticipant: 4403,
   /** The token's room does not exist (deleted before joining). */
   roomNotFound: 4404,
   /** Another connection joined with the same identity; this one is replaced. */
   replaced: 4409,
   /** The room was deleted while connected. */
   roomDeleted: 4410,
+  /** The room's live stream ended: connected sockets close, and no token joins again (the room is gone for them). */
+  streamEnded: 4410,
   /** The room is at its maxParticipants. */
   roomFull: 4429,
   /** The client stopped answering pings, or could not keep up with what was sent to it. */

@@ -21,18 +21,25 @@ export function createSignalingEndpoint(app: AppContext) {
       socket.close(CLOSE.roomNotFound, `room ${claims.roomId} does not exist (it may have been deleted)`);
       return undefined;
     }
+    const permissions = {
+      publish: claims.publish,
+      publishAudio: claims.publishAudio,
+      publishVideo: claims.publishVideo,
+      publishData: claims.publishData,
+      subscribe: claims.subscribe,
+    };
+    // Checked here, synchronously with the join: a removal or an end after this point closes the socket.
+    const refusal = app.services.liveStreams.admissionRefusal(scope, room.id, claims.identity, permissions);
+    if (refusal) {
+      socket.close(refusal.code, refusal.reason);
+      return undefined;
+    }
     if (socket.readyState !== socket.OPEN) return undefined;
     const joined = app.services.signaling.join(
       {
         identity: claims.identity,
         name: claims.name,
-        permissions: {
-          publish: claims.publish,
-          publishAudio: claims.publishAudio,
-          publishVideo: claims.publishVideo,
-          publishData: claims.publishData,
-          subscribe: claims.subscribe,
-        },
+        permissions,
         scope,
         room: { id: room.id, name: room.name },
         socket,

@@ -1,4 +1,4 @@
-import { asc, desc, eq, inArray, lt } from 'drizzle-orm';
+import { asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type DeliveryStatus, webhookAttempts, webhookDeliveries } from '../../db/schema/webhooks.js';
 import { type EnvironmentScope, inScope } from '../../db/scope.js';
 import type { Infrastructure } from '../context.js';
@@ -84,7 +84,8 @@ export function createDeliveryLog({ db, clock }: Infrastructure, queue: Delivery
     /**
      * Queues one more attempt of a delivery, due now, whatever its status: same event id, same body,
      * a fresh signature. If it fails, the usual rule applies: a retry while fewer than 7 attempts
-     * have been made, else FAILED.
+     * have been made, else FAILED. Asked while an attempt is in flight, it follows that attempt
+     * (counting `resends` is what tells the recording of that attempt not to overwrite it).
      */
     resend(scope: EnvironmentScope, webhookId: string, deliveryId: string): DeliveryWithAttempts {
       const now = clock.now();
@@ -92,7 +93,12 @@ export function createDeliveryLog({ db, clock }: Infrastructure, queue: Delivery
         assertEnabled(findEndpoint(tx, scope, webhookId));
         const row = tx
           .update(webhookDeliveries)
-          .set({ status: 'PENDING', nextAttemptAt: now, updatedAt: now })
+          .set({
+            status: 'PENDING',
+            nextAttemptAt: now,
+            resends: sql`${webhookDeliveries.resends} + 1`,
+            updatedAt: now,
+          })
           .where(deliveryOf(scope, webhookId, deliveryId))
           .returning()
           .get();

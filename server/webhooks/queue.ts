@@ -68,6 +68,7 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
       lastStatusCode: null,
       lastError: null,
       nextAttemptAt: event.createdAt,
+      resends: 0,
       createdAt: event.createdAt,
       updatedAt: event.createdAt,
     }));
@@ -165,9 +166,12 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
     /**
      * Records an attempt and what follows from it, in one transaction: the delivery succeeds, waits
      * for its next retry or fails; the endpoint's run of failures is reset or grows, and at
-     * AUTO_DISABLE_AFTER_FAILURES the endpoint is disabled and its pending deliveries fail.
+     * AUTO_DISABLE_AFTER_FAILURES the endpoint is disabled and its pending deliveries fail. A resend
+     * asked for while the attempt was in flight (`resends` moved on since `launched` was read) stands:
+     * the delivery stays due when the resend made it due, whatever this attempt came to.
      */
-    recordAttempt(deliveryId: string, outcome: AttemptOutcome): void {
+    recordAttempt(launched: Pick<DeliveryRow, 'id' | 'resends'>, outcome: AttemptOutcome): void {
+      const deliveryId = launched.id;
       const now = clock.now();
       let recorded: { delivery: DeliveryRow; attempt: number; status: DeliveryRow['status'] } | undefined;
       db.transaction((tx) => {
@@ -181,19 +185,27 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
           .values({ deliveryId, number, ...outcome })
           .run();
 
-        if (isSuccess(outcome)) {
-          tx.update(webhookDeliveries)
-            .set({
-              status: 'SUCCEEDED',
-              attempts: number,
-              lastStatusCode: outcome.statusCode,
-              lastError: null,
-              nextAttemptAt: null,
-              updatedAt: now,
-            })
-            .where(eq(webhookDeliveries.id, deliveryId))
-            .run();
-          recorded = { delivery, attempt: number, status: 'SUCCEEDED' };
+        const succeeded = isSuccess(outcome);
+        const resentDueAt =
+          delivery.resends !== launched.resends && delivery.status === 'PENDING' ? delivery.nextAttemptAt : null;
+        const nextAttemptAt = !endpoint.enabled
+          ? null
+          : (resentDueAt ?? (succeeded ? null : nextAttemptAfterFailure(number, now)));
+        const status = nextAttemptAt !== null ? 'PENDING' : succeeded ? 'SUCCEEDED' : 'FAILED';
+        recorded = { delivery, attempt: number, status };
+        tx.update(webhookDeliveries)
+          .set({
+            status,
+            attempts: number,
+            lastStatusCode: outcome.statusCode,
+            lastError: succeeded ? null : outcome.error,
+            nextAttemptAt,
+            updatedAt: now,
+          })
+          .where(eq(webhookDeliveries.id, deliveryId))
+          .run();
+
+        if (succeeded) {
           if (endpoint.consecutiveFailures !== 0) {
             tx.update(webhookEndpoints)
               .set({ consecutiveFailures: 0 })
@@ -202,21 +214,6 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
           }
           return;
         }
-
-        const nextAttemptAt = endpoint.enabled ? nextAttemptAfterFailure(number, now) : null;
-        const status = nextAttemptAt === null ? 'FAILED' : 'PENDING';
-        recorded = { delivery, attempt: number, status };
-        tx.update(webhookDeliveries)
-          .set({
-            status,
-            attempts: number,
-            lastStatusCode: outcome.statusCode,
-            lastError: outcome.error,
-            nextAttemptAt,
-            updatedAt: now,
-          })
-          .where(eq(webhookDeliveries.id, deliveryId))
-          .run();
         const failures = endpoint.consecutiveFailures + 1;
         const disable = endpoint.enabled && failures >= AUTO_DISABLE_AFTER_FAILURES;
         const reason = `Disabled after ${failures} consecutive failed attempts.`;

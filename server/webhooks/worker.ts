@@ -80,7 +80,7 @@ export function createDeliveryWorker(
     const done = attempt(delivery)
       .then(
         (outcome) => {
-          if (outcome) queue.recordAttempt(delivery.id, outcome);
+          if (outcome) queue.recordAttempt(delivery, outcome);
         },
         (err: unknown) => {
           if (!(err instanceof AttemptAbandoned)) throw err;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { expectError, mintChatToken, projectWithKeys } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
 import { manualClock } from '../support/server.js';
@@ -246,6 +246,42 @@ describe('attachments: the upload URL', () => {
       'SERVICE_ATTACHMENT_COMPLETED',
     );
     expect(readFileSync(fileOf(project.id, id)).equals(bytes)).toBe(true);
+  });
+
+  it('keeps a completed attachment’s bytes when an upload that began before complete finishes after it', async () => {
+    const { project, alice, conversationId } = await setup();
+    const first = Buffer.from('first bytes');
+    const { id, uploadUrl } = await uploaded(alice, conversationId, first, false);
+    const second = Buffer.from('other bytes');
+    let finish: (() => void) | undefined;
+    const late = fetch(uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'text/plain' },
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(second.subarray(0, 5));
+          finish = () => {
+            controller.enqueue(second.subarray(5));
+            controller.close();
+          };
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    // The server has accepted the PUT and is streaming it to a temporary file.
+    const folder = join(t.server.dataDir, 'attachments', project.id);
+    await vi.waitFor(() => expect(readdirSync(folder).some((f) => f.endsWith('.part'))).toBe(true));
+
+    const completed = await complete(alice, id);
+    expect(completed.body.sha256).toBe(createHash('sha256').update(first).digest('hex'));
+    finish?.();
+    const answer = await late;
+    expect(answer.status).toBe(409);
+    expect(((await answer.json()) as { code: string }).code).toBe('SERVICE_ATTACHMENT_COMPLETED');
+
+    const download = await raw('GET', (await downloadUrl(alice, id)).body.url);
+    expect(download.bytes.toString()).toBe('first bytes');
+    expect(readdirSync(folder)).toEqual([id]); // the refused bytes left nothing behind
   });
 
   it('refuses a tampered, foreign-purpose or expired signature with 403', async () => {

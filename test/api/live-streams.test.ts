@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CatalogueEvent, createEventBus } from '../../server/index.js';
 import { addMember, expectError, jwtClaims, projectWithKeys, registerUser } from '../support/factories.js';
@@ -22,6 +24,14 @@ async function stream(env: 'development' | 'staging' | 'production' = 'developme
   const res = await api.post('/v1/live-streams', { token: key, body: { title: 'Launch party' } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return { ...ctx, key, stream: res.body as { id: string; roomId: string; conversationId: string } };
+}
+
+/** How the signaling socket answers a token: the close it got, or `joined` (the socket is then closed). */
+async function admission(token: string): Promise<{ code: number; reason: string } | 'joined'> {
+  const socket = connectSignaling(server.url, token);
+  const outcome = await Promise.race([socket.next('joined').then(() => 'joined' as const), socket.closed]);
+  socket.close();
+  return outcome;
 }
 
 describe('live streams with an API key', () => {
@@ -53,6 +63,27 @@ describe('live streams with an API key', () => {
       (await api.get('/v1/live-streams', { token: keys.staging })).body.data.map((x: { id: string }) => x.id),
     ).toEqual([s.id]);
     expect((await api.get('/v1/live-streams', { token: keys.development })).body.data).toEqual([]);
+  });
+
+  it('creates the stream, its room and its conversation together or not at all', async () => {
+    const key = (await projectWithKeys(api)).keys.development;
+    // A failure at the last write of the creation (the stream row), made with a trigger from another connection.
+    const sabotage = new Database(join(server.dataDir, 'switchboard.db'));
+    sabotage.exec(
+      "CREATE TRIGGER refuse_live_streams BEFORE INSERT ON live_streams BEGIN SELECT RAISE(ABORT, 'disk on fire'); END",
+    );
+    seen.length = 0;
+    try {
+      const res = await api.post('/v1/live-streams', { token: key, body: { title: 'Doomed' } });
+      expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(400);
+    } finally {
+      sabotage.exec('DROP TRIGGER refuse_live_streams');
+      sabotage.close();
+    }
+    expect((await api.get('/v1/rooms', { token: key })).body.data).toEqual([]);
+    expect((await api.get('/v1/chat/conversations', { token: key })).body.data).toEqual([]);
+    expect(seen.map((e) => e.type)).toEqual([]); // no room.created or conversation.created for what is not there
+    expect((await api.post('/v1/live-streams', { token: key, body: { title: 'Fine' } })).status).toBe(201);
   });
 
   it('moves CREATED → LIVE → ENDED, refusing wrong moves with 409 and new credentials once ended', async () => {
@@ -187,12 +218,71 @@ describe('live streams with an API key', () => {
       204,
     );
     expect((await socket.closed).reason).toBe('left the live stream');
+    expect(await admission(viewer.body.rtc.token)).toEqual({
+      code: 4403,
+      reason: `left live stream ${s.id}; ask for a new viewer credential`,
+    });
     expectError(
       await api.post(`/v1/live-streams/${s.id}/leave`, { token: key, body: { identity: 'vic' } }),
       404,
       'SERVICE_PARTICIPANT_NOT_FOUND',
     );
     hostSocket.close();
+  });
+
+  it('disconnects a removed host at once and refuses their old token, also after they become a viewer', async () => {
+    const { key, stream: s } = await stream();
+    const hosts = `/v1/live-streams/${s.id}/hosts`;
+    const ana = await api.post(hosts, { token: key, body: { identity: 'ana', role: 'HOST' } });
+    const ben = await api.post(hosts, { token: key, body: { identity: 'ben', role: 'CO_HOST' } });
+    const anaSocket = connectSignaling(server.url, ana.body.rtc.token);
+    await anaSocket.next('joined');
+    const benSocket = connectSignaling(server.url, ben.body.rtc.token);
+    await benSocket.next('joined');
+
+    expect((await api.delete(`${hosts}/ben?removedBy=ana`, { token: key })).status).toBe(204);
+    expect(await benSocket.closed).toEqual({ code: 4403, reason: 'removed as a host' });
+    expect(await anaSocket.next('participant_left')).toEqual({ type: 'participant_left', identity: 'ben' });
+
+    expect(await admission(ben.body.rtc.token)).toEqual({
+      code: 4403,
+      reason: expect.stringContaining('not a host'),
+    });
+    // A viewer now, ben joins with the viewer token, but the old host token still does not get in.
+    const viewer = await api.post(`/v1/live-streams/${s.id}/viewer-tokens`, { token: key, body: { identity: 'ben' } });
+    expect(await admission(ben.body.rtc.token)).toMatchObject({ code: 4403 });
+    const asViewer = connectSignaling(server.url, viewer.body.rtc.token);
+    expect((await asViewer.next('joined')).self.permissions.publish).toBe(false);
+    // Invited again, the host credential works again.
+    const again = await api.post(hosts, { token: key, body: { identity: 'ben', role: 'CO_HOST' } });
+    expect(again.status).toBe(201);
+    const back = connectSignaling(server.url, again.body.rtc.token);
+    expect((await back.next('joined')).self.permissions.publish).toBe(true);
+    back.close();
+    asViewer.close();
+    anaSocket.close();
+  });
+
+  it('ends a stream for everyone at once: connected sockets close with 4410 and no token joins again', async () => {
+    const { key, stream: s } = await stream();
+    const host = await api.post(`/v1/live-streams/${s.id}/hosts`, {
+      token: key,
+      body: { identity: 'ana', role: 'HOST' },
+    });
+    const viewer = await api.post(`/v1/live-streams/${s.id}/viewer-tokens`, { token: key, body: { identity: 'vic' } });
+    await api.post(`/v1/live-streams/${s.id}/start`, { token: key });
+    const hostSocket = connectSignaling(server.url, host.body.rtc.token);
+    await hostSocket.next('joined');
+    const viewerSocket = connectSignaling(server.url, viewer.body.rtc.token);
+    await viewerSocket.next('joined');
+
+    expect((await api.post(`/v1/live-streams/${s.id}/end`, { token: key })).status).toBe(200);
+    expect(await hostSocket.closed).toEqual({ code: 4410, reason: 'the live stream ended' });
+    expect(await viewerSocket.closed).toEqual({ code: 4410, reason: 'the live stream ended' });
+    for (const token of [host.body.rtc.token, viewer.body.rtc.token]) {
+      expect(await admission(token)).toEqual({ code: 4410, reason: expect.stringContaining('ended') });
+    }
+    expect((await api.get(`/v1/rooms/${s.roomId}/participants`, { token: key })).body.data).toEqual([]);
   });
 
   it('emits live-stream events for the webhook catalogue', async () => {

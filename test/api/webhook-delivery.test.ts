@@ -214,6 +214,32 @@ describe('resend and test events', () => {
     expect(after.attemptLog.map((a: { number: number }) => a.number)).toEqual([1, 2]);
   });
 
+  it('keeps a resend asked for while the delivery is in flight: one more attempt follows', async () => {
+    const receiver = await h.receiver();
+    let answerFirst: (reply: { status: number }) => void = () => {};
+    const first = new Promise<{ status: number }>((resolve) => {
+      answerFirst = resolve;
+    });
+    receiver.reply((_request, index) => (index === 0 ? first : { status: 200 }));
+    const webhook = await h.register({ url: receiver.url });
+    h.emit('message.updated');
+    await receiver.waitForRequests(1); // the first attempt is in flight
+    const [delivery] = await h.deliveries(webhook);
+
+    const resend = await h.api.post(
+      `/v1/projects/${h.projectId}/webhooks/${webhook.id}/deliveries/${delivery.id}/resend`,
+      { token: h.owner.token },
+    );
+    expect(resend.status).toBe(202);
+    answerFirst({ status: 200 });
+    await h.server.runDueWebhooks();
+
+    expect(receiver.requests).toHaveLength(2);
+    expect(receiver.requests[1].headers['service-event-id']).toBe(delivery.eventId);
+    const [after] = await h.deliveries(webhook);
+    expect(after).toMatchObject({ id: delivery.id, status: 'SUCCEEDED', attempts: 2 });
+  });
+
   it('refuses to resend an unknown delivery (404) or to a disabled endpoint (409)', async () => {
     const receiver = await h.receiver();
     const webhook = await h.register({ url: receiver.url });

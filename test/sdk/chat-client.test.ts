@@ -8,6 +8,7 @@ import {
   type WebSocketLike,
 } from '../../sdk/index.js';
 import { serverClient } from '../support/sdk-keys.js';
+import { manualClock } from '../support/server.js';
 import { useTestServer } from '../support/use-test-server.js';
 
 const t = useTestServer();
@@ -15,15 +16,21 @@ const t = useTestServer();
 async function chatClient(
   server: ServerClient,
   userId: string,
-  options: { onSocket?: (socket: WebSocketLike) => void; initialDelayMs?: number } = {},
+  options: {
+    onSocket?: (socket: WebSocketLike) => void;
+    initialDelayMs?: number;
+    baseUrl?: string;
+    fetch?: typeof fetch;
+  } = {},
 ): Promise<ChatClient> {
   const { token } = await server.chatTokens.create({ userId });
   return new ChatClient({
-    baseUrl: t.server.url,
+    baseUrl: options.baseUrl ?? t.server.url,
     token,
     WebSocket: WebSocket as unknown as WebSocketConstructor,
     reconnect: { initialDelayMs: options.initialDelayMs ?? 20, maxDelayMs: 2000 },
     onSocket: options.onSocket,
+    fetch: options.fetch,
   });
 }
 
@@ -179,6 +186,105 @@ describe('ChatClient: realtime', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(retries).toEqual([]);
   });
+});
+
+describe('ChatClient: catch-up by the server’s cursors only', () => {
+  const HOUR = 3_600_000;
+  // The server's clock runs an hour ahead of this client's (Date.now()) until a test moves it.
+  const clock = manualClock(Date.now() + HOUR);
+  const skewed = useTestServer({ clock });
+
+  /** A ChatClient for bob whose socket the test can drop, recording what each catch-up listing returned. */
+  async function droppableBob(server: ServerClient) {
+    let socket: WebSocketLike | undefined;
+    const listings: { after: string | null; ids: string[] }[] = [];
+    const bob = await chatClient(server, 'bob', {
+      baseUrl: skewed.server.url,
+      onSocket: (s) => (socket = s),
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        const url = new URL(String(input));
+        if (url.pathname.endsWith('/messages')) {
+          const page = (await res.clone().json()) as { data: { id: string }[] };
+          listings.push({ after: url.searchParams.get('after'), ids: page.data.map((m) => m.id) });
+        }
+        return res;
+      },
+    });
+    const created: { id: string; text: string | null; caughtUp: boolean }[] = [];
+    bob.on('message.created', (e) =>
+      created.push({ id: e.data.message.id, text: e.data.message.text, caughtUp: !!e.caughtUp }),
+    );
+    /** Drops the socket, runs `whileDown`, and resolves once the client is back and caught up. */
+    async function dropAndReconnect(whileDown: () => Promise<unknown> = async () => {}) {
+      const dropped = new Promise<void>((resolve) => {
+        const off = bob.on('disconnected', () => {
+          off();
+          resolve();
+        });
+      });
+      const back = new Promise<void>((resolve) => {
+        const off = bob.on('connected', (e) => {
+          if (!e.reconnected) return;
+          off();
+          resolve();
+        });
+      });
+      (socket as unknown as WebSocket).terminate();
+      await dropped;
+      await whileDown();
+      await back;
+    }
+    return { bob, listings, created, dropAndReconnect };
+  }
+
+  it('replays nothing from before the first connection when the server’s clock is ahead', async () => {
+    const { server } = await serverClient(skewed.server.url);
+    const conv = await server.conversations.create({
+      name: 'history',
+      createdBy: 'alice',
+      members: [{ userId: 'bob' }],
+    });
+    await server.messages.send(conv.id, { text: 'before bob connected', senderId: 'alice' });
+    const { bob, created, dropAndReconnect } = await droppableBob(server);
+    await bob.connect();
+    await dropAndReconnect(() => server.messages.send(conv.id, { text: 'while down', senderId: 'alice' }));
+    expect(created.map((m) => [m.text, m.caughtUp])).toEqual([['while down', true]]);
+    bob.close();
+  }, 20_000);
+
+  it('misses nothing sent while down when the server’s clock is behind, and moves its cursors past what it replayed', async () => {
+    clock.advance(-2 * HOUR); // now an hour behind this client
+    const { server } = await serverClient(skewed.server.url);
+    const live = await server.conversations.create({ name: 'live', createdBy: 'alice', members: [{ userId: 'bob' }] });
+    const quiet = await server.conversations.create({
+      name: 'quiet',
+      createdBy: 'alice',
+      members: [{ userId: 'bob' }],
+    });
+    const { bob, created, listings, dropAndReconnect } = await droppableBob(server);
+    await bob.connect();
+    await server.messages.send(live.id, { text: 'l1', senderId: 'alice' });
+    await waitFor(() => created[0]);
+
+    await dropAndReconnect(async () => {
+      await server.messages.send(live.id, { text: 'l2', senderId: 'alice' });
+      await server.messages.send(quiet.id, { text: 'q1', senderId: 'alice' });
+    });
+    expect(created.map((m) => [m.text, m.caughtUp])).toEqual([
+      ['l1', false],
+      ['l2', true],
+      ['q1', true],
+    ]);
+
+    // A second reconnect lists from past every replayed message: nothing comes back twice.
+    listings.length = 0;
+    await dropAndReconnect();
+    expect(listings).toHaveLength(2);
+    expect(listings.every((l) => l.after !== null && l.ids.length === 0)).toBe(true);
+    expect(created).toHaveLength(3);
+    bob.close();
+  }, 20_000);
 });
 
 describe('ChatClient: frames', () => {

@@ -14,13 +14,15 @@ export interface ReceivedRequest {
 
 /** How the receiver answers a request: a status (and body), or `hang` to never answer. */
 export type Reply = { status: number; body?: string; headers?: Record<string, string> } | 'hang';
+/** A reply now, or later: a promise holds the request open until it settles (an attempt in flight). */
+type Replier = (request: ReceivedRequest, index: number) => Reply | Promise<Reply>;
 
 export interface WebhookReceiver {
   /** e.g. `http://127.0.0.1:41234/hooks` */
   url: string;
   requests: ReceivedRequest[];
   /** Changes how later requests are answered (default 200 `ok`). */
-  reply(answer: Reply | ((request: ReceivedRequest, index: number) => Reply)): void;
+  reply(answer: Reply | Replier): void;
   /** Resolves once `count` requests have arrived in all (fails after `timeoutMs`). */
   waitForRequests(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
   close(): Promise<void>;
@@ -29,7 +31,7 @@ export interface WebhookReceiver {
 /** A real HTTP server on loopback that records every request, for webhook deliveries to hit. */
 export async function startReceiver(path = '/hooks'): Promise<WebhookReceiver> {
   const requests: ReceivedRequest[] = [];
-  let replyWith: (request: ReceivedRequest, index: number) => Reply = () => ({ status: 200, body: 'ok' });
+  let replyWith: Replier = () => ({ status: 200, body: 'ok' });
   const waiters = new Set<() => void>();
   const hanging = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
@@ -47,13 +49,14 @@ export async function startReceiver(path = '/hooks'): Promise<WebhookReceiver> {
       };
       const index = requests.push(request) - 1;
       for (const wake of waiters) wake();
-      const reply = replyWith(request, index);
-      if (reply === 'hang') {
-        hanging.add(res);
-        return;
-      }
-      res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers });
-      res.end(reply.body ?? '');
+      void Promise.resolve(replyWith(request, index)).then((reply) => {
+        if (reply === 'hang') {
+          hanging.add(res);
+          return;
+        }
+        res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers });
+        res.end(reply.body ?? '');
+      });
     });
   });
   server.on('connection', (socket) => {

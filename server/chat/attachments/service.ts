@@ -125,22 +125,29 @@ export function createAttachmentService(
           'SERVICE_SIZE_MISMATCH',
           `Content-Length is ${headers.contentLength}, but the attachment was declared as ${attachment.size} bytes.`,
         );
-      const stored = await storage.write(attachment, body, attachment.size);
-      const updated = db
-        .update(attachments)
-        .set({ status: 'UPLOADED', sha256: stored.sha256, uploadedAt: clock.now() })
-        .where(and(eq(attachments.id, id), ne(attachments.status, 'COMPLETED')))
-        .returning()
-        .get();
-      if (!updated) {
-        // Completed or deleted while the bytes were streaming in; what is on disk belongs to it, if anything.
-        if (!db.select().from(attachments).where(eq(attachments.id, id)).get()) storage.remove(attachment);
-        throw conflict(
-          'SERVICE_ATTACHMENT_COMPLETED',
-          'This attachment changed during the upload; nothing was replaced.',
-        );
+      const staged = await storage.stage(attachment, body, attachment.size);
+      try {
+        // Recorded and placed together or not at all: a `complete` that landed while the bytes streamed
+        // in keeps the file and sha256 it completed with.
+        const updated = db.transaction((tx) => {
+          const row = tx
+            .update(attachments)
+            .set({ status: 'UPLOADED', sha256: staged.sha256, uploadedAt: clock.now() })
+            .where(and(eq(attachments.id, id), ne(attachments.status, 'COMPLETED')))
+            .returning()
+            .get();
+          if (row) staged.place();
+          return row;
+        });
+        if (!updated)
+          throw conflict(
+            'SERVICE_ATTACHMENT_COMPLETED',
+            'This attachment was completed or deleted during the upload; nothing was replaced.',
+          );
+        return updated;
+      } finally {
+        staged.discard(); // what was not placed (once placed, the temporary file is gone)
       }
-      return updated;
     },
 
     /** Only the uploader (or a server) completes, and only once the bytes are there (else 409). */
@@ -241,10 +248,12 @@ export function createAttachmentService(
      */
     sweep(): number {
       const cutoff = clock.now() - INCOMPLETE_ATTACHMENT_TTL_MS;
+      // The incomplete statuses by name, not `<> 'COMPLETED'`: only then does SQLite use the (status, created_at) index.
+      const incomplete = inArray(attachments.status, ['PENDING', 'UPLOADED']);
       const rows = db
         .select()
         .from(attachments)
-        .where(and(ne(attachments.status, 'COMPLETED'), lte(attachments.createdAt, cutoff)))
+        .where(and(incomplete, lte(attachments.createdAt, cutoff)))
         .all();
       discard(rows);
       return rows.length;

@@ -1,13 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, mkdirSync, rmSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { createReadStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ServiceError } from '../../errors.js';
 
-export interface StoredFile {
+/**
+ * Bytes received in full but not yet in place: the caller decides, once the database agrees, whether
+ * they become the attachment's file (`place`) or are thrown away (`discard`).
+ */
+export interface StagedFile {
   bytes: number;
   sha256: string;
+  /** Renames the bytes into place, synchronously, so that it can sit in the transaction that records them. */
+  place(): void;
+  discard(): void;
 }
 
 /** Where an attachment's bytes live: `<dataDir>/attachments/<projectId>/<attachmentId>`. */
@@ -24,8 +31,8 @@ const sizeMismatch = (declared: number, got: string) =>
 
 /**
  * The attachments folder of the data dir. Paths are built from server-made ids only (the client's
- * filename never reaches the file system), and a file appears under its final name only complete:
- * bytes go to a temporary file that is renamed into place.
+ * filename never reaches the file system), and a file appears under its final name only complete and
+ * accepted: bytes go to a temporary file that is renamed into place once the row records them.
  */
 export function createAttachmentStorage(dataDir: string) {
   const root = join(dataDir, 'attachments');
@@ -36,10 +43,10 @@ export function createAttachmentStorage(dataDir: string) {
     pathOf,
 
     /**
-     * Streams `body` to disk, refusing more or fewer bytes than `size` (400 SERVICE_SIZE_MISMATCH);
-     * at most `size` bytes are ever written, and nothing is left behind on failure.
+     * Streams `body` to a temporary file, refusing more or fewer bytes than `size` (400
+     * SERVICE_SIZE_MISMATCH); at most `size` bytes are ever written, and nothing is left behind on failure.
      */
-    async write(file: AttachmentLocation, body: Readable, size: number): Promise<StoredFile> {
+    async stage(file: AttachmentLocation, body: Readable, size: number): Promise<StagedFile> {
       mkdirSync(folderOf(file.projectId), { recursive: true });
       const temporary = join(folderOf(file.projectId), `.${file.id}.${randomBytes(6).toString('hex')}.part`);
       const handle = await open(temporary, 'wx');
@@ -55,8 +62,12 @@ export function createAttachmentStorage(dataDir: string) {
         if (bytes !== size) throw sizeMismatch(size, `${bytes} bytes`);
         await handle.sync();
         await handle.close();
-        await rename(temporary, pathOf(file));
-        return { bytes, sha256: hash.digest('hex') };
+        return {
+          bytes,
+          sha256: hash.digest('hex'),
+          place: () => renameSync(temporary, pathOf(file)),
+          discard: () => rmSync(temporary, { force: true }),
+        };
       } catch (err) {
         await handle.close().catch(() => {});
         await rm(temporary, { force: true });

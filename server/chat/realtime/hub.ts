@@ -4,6 +4,7 @@ import { toIso } from '../../clock.js';
 import type { Infrastructure } from '../../context.js';
 import { ServiceError } from '../../errors.js';
 import type { ConnectionInfo } from '../../events/bus.js';
+import { encodeCursor } from '../../shared/pagination.js';
 import type { ChatCaller } from '../caller.js';
 import type { ConversationService } from '../conversations-service.js';
 import type { EngagementService } from '../engagement-service.js';
@@ -129,7 +130,10 @@ export function createRealtimeHub(
       connections.set(key, existing);
       const conversationIds = conversations.conversationIdsOf(scope, userId);
       for (const conversationId of conversationIds) audience.add(connection, conversationId);
-      send(connection, { type: 'connected', connectionId: connection.id, userId, conversationIds });
+      // Where this socket starts in the message stream: a message made later sorts after it and is pushed
+      // here; one made earlier is listed with `after=<cursor>` by a client catching up after a reconnect.
+      const cursor = encodeCursor(ids.next('msg'));
+      send(connection, { type: 'connected', connectionId: connection.id, userId, conversationIds, cursor });
       events.emit('connection.opened', { ...connectionInfo(connection), at: connection.connectedAt });
       if (existing.size === 1) announcePresence(userId, conversationIds, true);
       return connection;

@@ -34,7 +34,14 @@ export const REALTIME_EVENT_TYPES = [
 ] as const;
 
 export type RealtimeServerMessage =
-  | { type: 'connected'; connectionId: string; userId: string; conversationIds: string[] }
+  | {
+      type: 'connected';
+      connectionId: string;
+      userId: string;
+      conversationIds: string[];
+      /** The message stream's position at connection: `after` this, a catch-up finds what this socket missed. */
+      cursor: string;
+    }
   | { type: (typeof REALTIME_EVENT_TYPES)[number] | string; conversationId: string; data: Record<string, unknown> }
   | { type: 'pong' }
   | { type: 'error'; code: string; message: string };

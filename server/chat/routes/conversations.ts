@@ -48,8 +48,9 @@ export const conversationRoutes = [
     response: pageOf(conversationSchema),
     handler: ({ app, auth, query }) => {
       const page = app.services.conversations.list(chatCaller(auth, query.userId, 'userId'), query);
+      const members = app.services.conversations.memberCounts(page.rows.map((c) => c.id));
       return {
-        data: page.rows.map((c) => presentConversation(c, app.services.conversations.memberCount(c.id))),
+        data: page.rows.map((c) => presentConversation(c, members.get(c.id) ?? 0)),
         nextCursor: page.nextCursor,
       };
     },

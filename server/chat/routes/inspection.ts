@@ -74,18 +74,18 @@ export const chatInspectionRoutes = [
     handler: ({ app, params, query }) => {
       const scope = { projectId: params.id, environment: query.environment };
       const page = app.services.conversations.list({ kind: 'server', scope, userId: undefined }, query);
+      const ids = page.rows.map((c) => c.id);
+      const members = app.services.conversations.memberCounts(ids);
+      const activity = app.services.messages.activityOf(ids);
       return {
-        data: page.rows.map((c) => {
-          const activity = app.services.messages.activity(c.id);
-          return {
-            id: c.id,
-            name: c.name,
-            memberCount: app.services.conversations.memberCount(c.id),
-            messageCount: activity.count,
-            lastMessageAt: toIsoOrNull(activity.lastAt),
-            createdAt: toIso(c.createdAt),
-          };
-        }),
+        data: page.rows.map((c) => ({
+          id: c.id,
+          name: c.name,
+          memberCount: members.get(c.id) ?? 0,
+          messageCount: activity.get(c.id)?.count ?? 0,
+          lastMessageAt: toIsoOrNull(activity.get(c.id)?.lastAt ?? null),
+          createdAt: toIso(c.createdAt),
+        })),
         nextCursor: page.nextCursor,
       };
     },

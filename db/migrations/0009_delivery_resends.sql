@@ -1,0 +1,1 @@
+ALTER TABLE `webhook_deliveries` ADD `resends` integer DEFAULT 0 NOT NULL;
