@@ -207,7 +207,8 @@ export type WebhookEndpointList = List<typeof webhookEndpointSchema>;
 export type RegisteredWebhook = z.output<typeof registeredWebhookSchema>;
 export type WebhookDelivery = z.output<typeof webhookDeliverySchema>;
 export type WebhookDeliveryPage = Page<typeof webhookDeliverySchema>;
-export type WebhookDeliveriesQuery = RequestOf<typeof deliveriesQuery>;
+/** On an environment-scoped dashboard route the environment is a query field the route table adds (`queryOf`). */
+export type WebhookDeliveriesQuery = RequestOf<typeof deliveriesQuery> & EnvironmentInput;
 export type WebhookEventType = z.output<typeof eventTypeSchema>;
 export type WebhookCatalogueEntry = z.output<typeof catalogueEntrySchema>;
 
@@ -215,17 +216,17 @@ export type WebhookCatalogueEntry = z.output<typeof catalogueEntrySchema>;
 /** A signaling or realtime connection of the connection log (`disconnectedAt` null while open). */
 export type Connection = z.output<typeof connectionLogSchema>;
 export type ConnectionPage = Page<typeof connectionLogSchema>;
-export type ConnectionsQuery = RequestOf<typeof connectionsQuery>;
+export type ConnectionsQuery = RequestOf<typeof connectionsQuery> & EnvironmentInput;
 /** An error answer of a runtime route, from the error log. */
 export type ErrorRecord = z.output<typeof errorRecordSchema>;
 export type ErrorRecordPage = Page<typeof errorRecordSchema>;
-export type ErrorsQuery = RequestOf<typeof errorsQuery>;
+export type ErrorsQuery = RequestOf<typeof errorsQuery> & EnvironmentInput;
 /** `{environment?, window?}`: `window` is e.g. `15m`, `1h`, `24h` (default 1h). */
-export type MetricsQuery = RequestOf<typeof metricsQuery>;
+export type MetricsQuery = RequestOf<typeof metricsQuery> & EnvironmentInput;
 export type Metrics = z.output<typeof metricsSchema>;
 export type Diagnostics = z.output<typeof diagnosticsSchema>;
 /** `{environment?, month?}`: `month` is `YYYY-MM` (default the current one). */
-export type UsageQuery = RequestOf<typeof usageQuery>;
+export type UsageQuery = RequestOf<typeof usageQuery> & EnvironmentInput;
 export type Usage = z.output<typeof usageSchema>;
 /** One record of the live event stream: `type`, `at`, `environment` and `data` (metadata only). */
 export type LiveEvent = z.output<typeof liveEventSchema>;

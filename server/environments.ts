@@ -28,7 +28,10 @@ export const environmentSchema = z
 
 /** Query of session routes that act on one environment: `?environment=`, default development. */
 export const environmentQuery = z.strictObject({
-  environment: environmentSchema.optional().default('development'),
+  environment: environmentSchema
+    .meta({ description: 'The project environment acted in (default development); unknown values are refused.' })
+    .optional()
+    .default('development'),
 });
 
 /** Accepts the canonical names and the CLI aliases (dev, stg, prod), any letter case. */

@@ -1,9 +1,21 @@
 import type { Request } from 'express';
+import { z } from 'zod';
 import type { AppContext } from '../context.js';
+import { environmentQuery } from '../environments.js';
 import { permissionDenied, projectNotFound, unauthenticated, validationFailed } from '../errors.js';
 import { looksLikeApiKey } from '../keys/key-text.js';
 import { hasCapability } from '../roles/capabilities.js';
-import type { AnyRoute, ChatAuth, KeyAuth, ProjectAuth, RtcAuth, SessionAuth } from './route.js';
+import {
+  type AnyRoute,
+  type ChatAuth,
+  isProjectRoute,
+  type KeyAuth,
+  type ProjectAuth,
+  type ProjectEnvironmentAuth,
+  type RtcAuth,
+  type SessionAuth,
+} from './route.js';
+import { parseOrThrow } from './validate.js';
 
 function bearerToken(req: Request): string | undefined {
   const header = req.headers.authorization;
@@ -16,6 +28,7 @@ function bearerToken(req: Request): string | undefined {
 const CREDENTIAL_NAMES = {
   session: 'a dashboard session token',
   project: 'a dashboard session token',
+  'project-environment': 'a dashboard session token',
   key: 'a project API key',
   'session-or-key': 'a dashboard session token or a project API key',
   rtc: 'an RTC token',
@@ -31,7 +44,7 @@ export async function authenticate(
   app: AppContext,
   route: AnyRoute,
   req: Request,
-): Promise<SessionAuth | ProjectAuth | KeyAuth | RtcAuth | ChatAuth | null> {
+): Promise<SessionAuth | ProjectAuth | ProjectEnvironmentAuth | KeyAuth | RtcAuth | ChatAuth | null> {
   if (route.auth === 'none') return null;
   const credential = bearerToken(req);
   const expected = CREDENTIAL_NAMES[route.auth];
@@ -68,12 +81,18 @@ export async function authenticate(
 
   const session = await app.services.auth.authenticate(credential);
   if (!session) throw unauthenticated('Invalid, expired or signed-out session token.');
-  if (route.auth !== 'project') return session;
+  if (!isProjectRoute(route.auth)) return session;
 
   const projectId = req.params.id;
   if (typeof projectId !== 'string') throw validationFailed('Missing project id.');
   const role = app.services.projects.roleOf(projectId, session.user.id);
   if (!role) throw projectNotFound();
   if (route.capability && !hasCapability(role, route.capability)) throw permissionDenied(role, route.capability);
-  return { ...session, member: { projectId, role } };
+  const member = { projectId, role };
+  if (route.auth === 'project') return { ...session, member };
+  // The environment of a dashboard route is the query's, as a key's is its credential's.
+  const { environment } = parseOrThrow(environmentOnly, { environment: req.query.environment }, 'query');
+  return { ...session, member, scope: { projectId, environment } };
 }
+
+const environmentOnly = z.object(environmentQuery.shape);

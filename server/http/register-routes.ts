@@ -4,7 +4,7 @@ import type { EnvironmentScope } from '../../db/scope.js';
 import type { AppContext } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { authenticate } from './authenticate.js';
-import type { AnyRoute } from './route.js';
+import { type AnyRoute, queryOf } from './route.js';
 import { parseOrThrow } from './validate.js';
 
 /** `/v1/projects/{id}` → `/v1/projects/:id`. */
@@ -81,17 +81,18 @@ export function registerRoutes(router: Router, app: AppContext, routes: readonly
       router.use(prefix, group);
     }
     const runtime = RUNTIME_AUTH.has(route.auth);
+    const querySchema = queryOf(route);
     group[route.method](toExpressPath(route.path.slice(prefix.length)) || '/', async (req: Request, res: Response) => {
       const auth = await authenticate(app, route, req);
       if (auth?.kind === 'key') app.services.keyRateLimits.admit(auth.keyId, res);
       let observed: ObservedRequest | undefined;
-      if (runtime && auth && 'scope' in auth) {
+      if (runtime && auth && auth.kind !== 'session' && 'scope' in auth) {
         observed = { scope: auth.scope, route: route.path, credential: auth.kind };
         res.locals.observed = observed;
       }
       // Without a query string (most requests) and a schema to default from, there is nothing to parse.
       const query =
-        route.query || req.url.includes('?') ? parseOrThrow(route.query ?? NOTHING, req.query, 'query') : {};
+        querySchema || req.url.includes('?') ? parseOrThrow(querySchema ?? NOTHING, req.query, 'query') : {};
       const body = parseOrThrow(route.body ?? NOTHING, readBody(req), 'body');
       const result = await route.handler({
         app,

@@ -1,8 +1,9 @@
 import type { Request, Response } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ProjectRole } from '../../db/schema/projects.js';
 import type { EnvironmentScope } from '../../db/scope.js';
 import type { AppContext } from '../context.js';
+import { environmentQuery } from '../environments.js';
 import type { ErrorCode } from '../error-codes.js';
 import type { Capability } from '../roles/capabilities.js';
 
@@ -17,12 +18,27 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * - `session`: a signed-in dashboard user;
  * - `project`: a session whose user is a member of the project in `{id}` and whose role holds the
  *   route's capability (non-members get the same 404 as a missing project);
+ * - `project-environment`: a `project` route that acts in one environment of the project, named by the
+ *   `?environment=` query (default development); authentication resolves it into `auth.scope`, as a key's
+ *   credential does, so that handlers take their scope from `auth` on every environment-scoped route;
  * - `key`: a project API key, which brings the environment scope.
  * - `session-or-key`: either of the two;
  * - `rtc`: an RTC token (what SDK clients already hold), which brings scope, room and identity;
  * - `key-or-chat`: an API key (a server acting for its users) or a chat token (one end user).
  */
-export type AuthMode = 'none' | 'session' | 'project' | 'key' | 'session-or-key' | 'rtc' | 'key-or-chat';
+export type AuthMode =
+  | 'none'
+  | 'session'
+  | 'project'
+  | 'project-environment'
+  | 'key'
+  | 'session-or-key'
+  | 'rtc'
+  | 'key-or-chat';
+
+/** Routes a project member calls with a session, with or without an environment. */
+export const isProjectRoute = (auth: AuthMode): auth is 'project' | 'project-environment' =>
+  auth === 'project' || auth === 'project-environment';
 
 export interface SessionUser {
   id: string;
@@ -36,6 +52,9 @@ export interface SessionAuth {
 }
 export interface ProjectAuth extends SessionAuth {
   member: { projectId: string; role: ProjectRole };
+}
+export interface ProjectEnvironmentAuth extends ProjectAuth {
+  scope: EnvironmentScope;
 }
 export interface KeyAuth {
   kind: 'key';
@@ -60,15 +79,17 @@ type AuthOf<A extends AuthMode> = A extends 'session'
   ? SessionAuth
   : A extends 'project'
     ? ProjectAuth
-    : A extends 'key'
-      ? KeyAuth
-      : A extends 'session-or-key'
-        ? SessionAuth | KeyAuth
-        : A extends 'rtc'
-          ? RtcAuth
-          : A extends 'key-or-chat'
-            ? KeyAuth | ChatAuth
-            : null;
+    : A extends 'project-environment'
+      ? ProjectEnvironmentAuth
+      : A extends 'key'
+        ? KeyAuth
+        : A extends 'session-or-key'
+          ? SessionAuth | KeyAuth
+          : A extends 'rtc'
+            ? RtcAuth
+            : A extends 'key-or-chat'
+              ? KeyAuth | ChatAuth
+              : null;
 
 /** `'/v1/projects/{id}/members/{userId}'` → `'id' | 'userId'`. */
 export type PathParams<P extends string> = P extends `${string}{${infer K}}${infer Rest}`
@@ -103,9 +124,10 @@ export interface RouteDefinition<
   description?: string;
   tag: string;
   auth: A;
-  /** Required on `project` routes: the capability, or `null` where membership alone is enough. */
+  /** Required on project routes: the capability, or `null` where membership alone is enough. */
   capability?: Capability | null;
   body?: B;
+  /** On `project-environment` routes, without `environment`: the route table adds it (see `queryOf`). */
   query?: Q;
   /** Success status; 204 answers with no body. Defaults to 200. */
   status?: 200 | 201 | 202 | 204;
@@ -137,11 +159,29 @@ export function defineRoute<
   R extends z.ZodType | undefined = undefined,
 >(route: RouteDefinition<P, A, B, Q, R>): AnyRoute {
   const name = `${route.method.toUpperCase()} ${route.path}`;
-  if (route.auth === 'project' && route.capability === undefined) {
+  if (isProjectRoute(route.auth) && route.capability === undefined) {
     throw new Error(`${name}: a project route must name its capability`);
   }
   if (route.eventStream && (route.response || route.method !== 'get')) {
     throw new Error(`${name}: an event stream is a GET route without a JSON response`);
   }
   return route as AnyRoute;
+}
+
+/** What a route without a query schema accepts: nothing (strict everywhere). */
+const NO_QUERY = z.strictObject({});
+const environmentQueries = new WeakMap<AnyRoute, z.ZodObject>();
+
+/**
+ * The query a route accepts and documents: its own, plus `environment` on `project-environment` routes, where
+ * authentication has already read it into `auth.scope`.
+ */
+export function queryOf(route: AnyRoute): z.ZodObject | undefined {
+  if (route.auth !== 'project-environment') return route.query as z.ZodObject | undefined;
+  let query = environmentQueries.get(route);
+  if (!query) {
+    query = ((route.query as z.ZodObject | undefined) ?? NO_QUERY).extend(environmentQuery.shape);
+    environmentQueries.set(route, query);
+  }
+  return query;
 }

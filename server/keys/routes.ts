@@ -1,5 +1,4 @@
 import { actorOf } from '../audit/actor.js';
-import { environmentQuery } from '../environments.js';
 import { defineRoute } from '../http/route.js';
 import { listOf } from '../shared/schemas.js';
 import { presentApiKey, presentCreatedApiKey } from './presenter.js';
@@ -34,12 +33,11 @@ export const keyRoutes = [
     summary: 'List API keys of an environment',
     description: 'Active keys of `?environment=` (default development): metadata only, never the secret.',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'keys:read',
-    query: environmentQuery,
     response: listOf(apiKeySchema),
-    handler: ({ app, params, query }) => ({
-      data: app.services.keys.list({ projectId: params.id, environment: query.environment }).map(presentApiKey),
+    handler: ({ app, auth }) => ({
+      data: app.services.keys.list(auth.scope).map(presentApiKey),
     }),
   }),
   defineRoute({
@@ -50,13 +48,12 @@ export const keyRoutes = [
     description:
       'The key answers 401 from the next request on. The key must belong to `?environment=` (default development).',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'keys:manage',
-    query: environmentQuery,
     status: 204,
     errors: { SERVICE_API_KEY_NOT_FOUND: 'No active key with this id in the environment.' },
-    handler: ({ app, auth, params, query }) => {
-      app.services.keys.revoke(actorOf(auth), { projectId: params.id, environment: query.environment }, params.keyId);
+    handler: ({ app, auth, params }) => {
+      app.services.keys.revoke(actorOf(auth), auth.scope, params.keyId);
       return undefined;
     },
   }),

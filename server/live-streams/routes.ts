@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { userActor } from '../audit/actor.js';
-import { environmentSchema } from '../environments.js';
 import { defineRoute } from '../http/route.js';
 import { cursorSchema, limitSchema } from '../shared/pagination.js';
 import { pageOf } from '../shared/schemas.js';
@@ -21,7 +20,6 @@ const tag = 'Live streams';
 const notFound = { SERVICE_LIVE_STREAM_NOT_FOUND: 'No such live stream in the environment.' };
 const stateConflict = { SERVICE_LIVE_STREAM_STATE: 'Not allowed in the stream’s current state.' };
 const pageQuery = z.strictObject({ limit: limitSchema, cursor: cursorSchema });
-const environment = environmentSchema.optional().default('development');
 
 /** Routes with an API key: the key's environment. */
 const keyRoutes = [
@@ -193,12 +191,12 @@ const dashboardRoutes = [
     operationId: 'listProjectLiveStreams',
     summary: 'List live streams (dashboard)',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'project:read',
-    query: z.strictObject({ environment, limit: limitSchema, cursor: cursorSchema }),
+    query: pageQuery,
     response: pageOf(liveStreamSchema),
-    handler: ({ app, params, query }) => {
-      const page = app.services.liveStreams.list({ projectId: params.id, environment: query.environment }, query);
+    handler: ({ app, auth, query }) => {
+      const page = app.services.liveStreams.list(auth.scope, query);
       return { data: page.rows.map(presentLiveStream), nextCursor: page.nextCursor };
     },
   }),
@@ -208,20 +206,13 @@ const dashboardRoutes = [
     operationId: 'createProjectLiveStream',
     summary: 'Create a live stream (dashboard)',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'live-streams:write',
-    query: z.strictObject({ environment }),
     body: createLiveStreamBody,
     status: 201,
     response: liveStreamSchema,
-    handler: ({ app, auth, params, query, body }) =>
-      presentLiveStream(
-        app.services.liveStreams.create(
-          { projectId: params.id, environment: query.environment },
-          body,
-          userActor(auth),
-        ),
-      ),
+    handler: ({ app, auth, body }) =>
+      presentLiveStream(app.services.liveStreams.create(auth.scope, body, userActor(auth))),
   }),
   defineRoute({
     method: 'get',
@@ -229,15 +220,11 @@ const dashboardRoutes = [
     operationId: 'getProjectLiveStream',
     summary: 'Get a live stream (dashboard)',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'project:read',
-    query: z.strictObject({ environment }),
     response: liveStreamSchema,
     errors: notFound,
-    handler: ({ app, params, query }) =>
-      presentLiveStream(
-        app.services.liveStreams.get({ projectId: params.id, environment: query.environment }, params.streamId),
-      ),
+    handler: ({ app, auth, params }) => presentLiveStream(app.services.liveStreams.get(auth.scope, params.streamId)),
   }),
   defineRoute({
     method: 'patch',
@@ -245,21 +232,13 @@ const dashboardRoutes = [
     operationId: 'updateProjectLiveStream',
     summary: 'Update a live stream (dashboard)',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'live-streams:write',
-    query: z.strictObject({ environment }),
     body: updateLiveStreamBody,
     response: liveStreamSchema,
     errors: notFound,
-    handler: ({ app, auth, params, query, body }) =>
-      presentLiveStream(
-        app.services.liveStreams.update(
-          { projectId: params.id, environment: query.environment },
-          params.streamId,
-          body,
-          userActor(auth),
-        ),
-      ),
+    handler: ({ app, auth, params, body }) =>
+      presentLiveStream(app.services.liveStreams.update(auth.scope, params.streamId, body, userActor(auth))),
   }),
   defineRoute({
     method: 'post',
@@ -267,20 +246,12 @@ const dashboardRoutes = [
     operationId: 'endProjectLiveStream',
     summary: 'End a live stream (dashboard)',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'live-streams:write',
-    query: z.strictObject({ environment }),
     response: liveStreamSchema,
     errors: { ...notFound, ...stateConflict },
-    handler: ({ app, auth, params, query }) =>
-      presentLiveStream(
-        app.services.liveStreams.transition(
-          { projectId: params.id, environment: query.environment },
-          params.streamId,
-          'end',
-          userActor(auth),
-        ),
-      ),
+    handler: ({ app, auth, params }) =>
+      presentLiveStream(app.services.liveStreams.transition(auth.scope, params.streamId, 'end', userActor(auth))),
   }),
 ];
 

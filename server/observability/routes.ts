@@ -9,7 +9,6 @@ import {
   connectionSchema,
   connectionsQuery,
   diagnosticsSchema,
-  environmentOnlyQuery,
   errorRecordSchema,
   errorsQuery,
   liveEventSchema,
@@ -20,10 +19,6 @@ import {
 } from './schemas.js';
 
 const tag = 'Observability';
-const scopeOf = (projectId: string, environment: 'development' | 'staging' | 'production') => ({
-  projectId,
-  environment,
-});
 
 const liveEventsRoute: AnyRoute = defineRoute({
   method: 'get',
@@ -38,17 +33,16 @@ const liveEventsRoute: AnyRoute = defineRoute({
     'has ended or lost access. Send the session token in the Authorization header (a `fetch` stream; ' +
     'EventSource cannot send headers).',
   tag,
-  auth: 'project',
+  auth: 'project-environment',
   // The live form of the connection and error logs, so the capability of their reads. Every role that
   // holds it also holds `chat:read` and `webhooks:read` (the messages and deliveries seen here), and
   // BILLING, which must not see traffic, holds none of them.
   capability: 'project:read',
-  query: environmentOnlyQuery,
   eventStream: liveEventSchema,
-  handler: ({ app, params, query, req, res }) => {
+  handler: ({ app, auth, req, res }) => {
     serveEventStream<LiveEvent>(res, {
       nameOf: (event) => event.type,
-      subscribe: (sink) => app.services.liveEvents.subscribe(scopeOf(params.id, query.environment), sink),
+      subscribe: (sink) => app.services.liveEvents.subscribe(auth.scope, sink),
       stillAllowed: () =>
         authenticate(app, liveEventsRoute, req).then(
           () => true,
@@ -68,12 +62,12 @@ export const observabilityRoutes = [
     description:
       'Every signaling and realtime socket of the environment, newest first; `disconnectedAt` is null while open.',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'project:read',
     query: connectionsQuery,
     response: pageOf(connectionSchema),
-    handler: ({ app, params, query }) => {
-      const page = app.services.observabilityReads.listConnections(scopeOf(params.id, query.environment), query);
+    handler: ({ app, auth, query }) => {
+      const page = app.services.observabilityReads.listConnections(auth.scope, query);
       return { data: page.rows.map(presentConnection), nextCursor: page.nextCursor };
     },
   }),
@@ -83,17 +77,14 @@ export const observabilityRoutes = [
     operationId: 'getConnection',
     summary: 'Get a connection',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'project:read',
-    query: environmentOnlyQuery,
     response: connectionSchema,
     errors: {
       SERVICE_CONNECTION_NOT_FOUND: 'SERVICE_CONNECTION_NOT_FOUND (also for a connection of another environment)',
     },
-    handler: ({ app, params, query }) =>
-      presentConnection(
-        app.services.observabilityReads.getConnection(scopeOf(params.id, query.environment), params.connectionId),
-      ),
+    handler: ({ app, auth, params }) =>
+      presentConnection(app.services.observabilityReads.getConnection(auth.scope, params.connectionId)),
   }),
   defineRoute({
     method: 'get',
@@ -105,12 +96,12 @@ export const observabilityRoutes = [
       'first; the newest 10,000 per environment are kept. A request refused before its credential was accepted ' +
       'has no trustworthy environment and is not recorded.',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'project:read',
     query: errorsQuery,
     response: pageOf(errorRecordSchema),
-    handler: ({ app, params, query }) => {
-      const page = app.services.observabilityReads.listErrors(scopeOf(params.id, query.environment), query);
+    handler: ({ app, auth, query }) => {
+      const page = app.services.observabilityReads.listErrors(auth.scope, query);
       return { data: page.rows.map(presentErrorRecord), nextCursor: page.nextCursor };
     },
   }),
@@ -120,15 +111,12 @@ export const observabilityRoutes = [
     operationId: 'getError',
     summary: 'Get an error record',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'project:read',
-    query: environmentOnlyQuery,
     response: errorRecordSchema,
     errors: { SERVICE_ERROR_NOT_FOUND: 'SERVICE_ERROR_NOT_FOUND (also for a record of another environment)' },
-    handler: ({ app, params, query }) =>
-      presentErrorRecord(
-        app.services.observabilityReads.getError(scopeOf(params.id, query.environment), params.errorId),
-      ),
+    handler: ({ app, auth, params }) =>
+      presentErrorRecord(app.services.observabilityReads.getError(auth.scope, params.errorId)),
   }),
   defineRoute({
     method: 'get',
@@ -139,14 +127,14 @@ export const observabilityRoutes = [
       'Per-minute series (zero-filled, oldest first, the current minute last) over `window`: runtime requests ' +
       'and errors, messages created, connections opened, webhook delivery attempts by outcome, telemetry events.',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'project:read',
     query: metricsQuery,
     response: metricsSchema,
-    handler: ({ app, params, query }) => {
-      const s = app.services.observabilityReads.metrics(scopeOf(params.id, query.environment), query.window.minutes);
+    handler: ({ app, auth, query }) => {
+      const s = app.services.observabilityReads.metrics(auth.scope, query.window.minutes);
       return {
-        environment: query.environment,
+        environment: auth.scope.environment,
         window: query.window.text,
         resolution: '1m' as const,
         series: {
@@ -169,17 +157,16 @@ export const observabilityRoutes = [
       'The deployment’s version, uptime, mode and database size, with this environment’s webhook queue, open ' +
       'connections and error rate of the last 5 minutes (other projects’ traffic is not shown).',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'project:read',
-    query: environmentOnlyQuery,
     response: diagnosticsSchema,
-    handler: ({ app, params, query }) => {
-      const d = app.services.observabilityReads.diagnostics(scopeOf(params.id, query.environment));
+    handler: ({ app, auth }) => {
+      const d = app.services.observabilityReads.diagnostics(auth.scope);
       return {
         version: app.version,
         uptimeSeconds: d.uptimeSeconds,
         mode: app.mode,
-        environment: query.environment,
+        environment: auth.scope.environment,
         database: { bytes: d.databaseBytes },
         webhookQueue: { pending: d.webhookPending, oldestPendingAt: toIsoOrNull(d.oldestPendingAt) },
         connections: d.openConnections,
@@ -197,14 +184,14 @@ export const observabilityRoutes = [
       'connection minutes (signaling and realtime, rounded up), webhook delivery attempts, and the bytes of ' +
       'completed attachments stored now. For the BILLING role too.',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'usage:read',
     query: usageQuery,
     response: usageSchema,
-    handler: ({ app, params, query }) => {
-      const u = app.services.observabilityReads.usage(scopeOf(params.id, query.environment), query.month);
+    handler: ({ app, auth, query }) => {
+      const u = app.services.observabilityReads.usage(auth.scope, query.month);
       return {
-        environment: query.environment,
+        environment: auth.scope.environment,
         period: { month: u.period.month, from: toIso(u.period.from), to: toIso(u.period.to) },
         messages: u.messages,
         connectionMinutes: u.connectionMinutes,

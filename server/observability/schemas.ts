@@ -6,21 +6,13 @@ import { cursorSchema, limitSchema } from '../shared/pagination.js';
 import { timestampSchema } from '../shared/schemas.js';
 import { EVENT_TYPES } from '../webhooks/catalogue.js';
 
-const environmentParam = environmentSchema
-  .optional()
-  .default('development')
-  .meta({ description: 'Project environment (default development); unknown values are refused.' });
-
 export const connectionsQuery = z.strictObject({
-  environment: environmentParam,
   kind: z.enum(CONNECTION_KINDS).optional().meta({ description: 'Only `signaling` or only `realtime` connections.' }),
   limit: limitSchema,
   cursor: cursorSchema,
 });
 
-export const errorsQuery = z.strictObject({ environment: environmentParam, limit: limitSchema, cursor: cursorSchema });
-
-export const environmentOnlyQuery = z.strictObject({ environment: environmentParam });
+export const errorsQuery = z.strictObject({ limit: limitSchema, cursor: cursorSchema });
 
 /** The longest metrics window: 1,440 one-minute buckets per series. */
 export const MAX_WINDOW_MINUTES = 24 * 60;
@@ -40,12 +32,10 @@ export const windowSchema = z
   .meta({ description: 'How far back: `15m`, `1h`, `24h` … at most 24h (default 1h).', example: '1h' });
 
 export const metricsQuery = z.strictObject({
-  environment: environmentParam,
   window: windowSchema.prefault('1h'),
 });
 
 export const usageQuery = z.strictObject({
-  environment: environmentParam,
   month: z
     .string()
     .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a calendar month as YYYY-MM, e.g. 2026-01')

@@ -3,7 +3,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { attachmentContentPaths } from '../chat/attachments/openapi.js';
 import { ERROR_CODES, type ErrorCode } from '../error-codes.js';
 import { HEARTBEAT_MS } from '../http/event-stream.js';
-import type { AnyRoute, AuthMode } from '../http/route.js';
+import { type AnyRoute, type AuthMode, isProjectRoute, queryOf } from '../http/route.js';
 import { errorSchema } from '../shared/schemas.js';
 import { catalogueWebhooks } from '../webhooks/openapi.js';
 import { describeRequestDefaults } from './input-defaults.js';
@@ -13,6 +13,7 @@ const SECURITY: Record<AuthMode, { [scheme: string]: string[] }[]> = {
   none: [],
   session: [{ session: [] }],
   project: [{ session: [] }],
+  'project-environment': [{ session: [] }],
   key: [{ apiKey: [] }],
   'session-or-key': [{ session: [] }, { apiKey: [] }],
   rtc: [{ rtcToken: [] }],
@@ -37,7 +38,7 @@ function errorResponses(route: AnyRoute) {
     ],
   ];
   if (route.auth !== 'none') lines.push(['SERVICE_UNAUTHENTICATED', errorLine('SERVICE_UNAUTHENTICATED')]);
-  if (route.auth === 'project') {
+  if (isProjectRoute(route.auth)) {
     if (route.capability) {
       lines.push([
         'SERVICE_PERMISSION_DENIED',
@@ -60,10 +61,9 @@ function errorResponses(route: AnyRoute) {
 function operation(route: AnyRoute): ZodOpenApiOperationObject {
   const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
   const status = route.status ?? 200;
-  const capability =
-    route.auth === 'project'
-      ? `\n\nRequires ${route.capability ? `the \`${route.capability}\` capability` : 'project membership'}.`
-      : '';
+  const capability = isProjectRoute(route.auth)
+    ? `\n\nRequires ${route.capability ? `the \`${route.capability}\` capability` : 'project membership'}.`
+    : '';
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -72,7 +72,7 @@ function operation(route: AnyRoute): ZodOpenApiOperationObject {
     security: SECURITY[route.auth],
     requestParams: {
       ...(pathParams.length ? { path: z.object(Object.fromEntries(pathParams.map((p) => [p, z.string()]))) } : {}),
-      ...(route.query ? { query: route.query } : {}),
+      ...(queryOf(route) ? { query: queryOf(route) } : {}),
     },
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     responses: {

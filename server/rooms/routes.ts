@@ -1,12 +1,9 @@
-import { z } from 'zod';
 import type { EnvironmentScope } from '../../db/scope.js';
 import { userActor } from '../audit/actor.js';
 import { toIso } from '../clock.js';
 import type { AppContext } from '../context.js';
-import { environmentSchema } from '../environments.js';
 import { defineRoute } from '../http/route.js';
 import { createRtcTokenBody, rtcTokenSchema } from '../rtc/schemas.js';
-import { cursorSchema, limitSchema } from '../shared/pagination.js';
 import { listOf, pageOf } from '../shared/schemas.js';
 import { presentParticipant, presentRoom } from './presenter.js';
 import { createRoomBody, participantSchema, roomListQuery, roomSchema } from './schemas.js';
@@ -24,14 +21,6 @@ function listRooms(app: AppContext, scope: EnvironmentScope, query: { limit: num
 const roomNotFound = {
   SERVICE_ROOM_NOT_FOUND: 'No such room in the key’s environment, also for another environment’s room.',
 };
-
-/** Session routes act on the environment of `?environment=` (default development). */
-const dashboardRoomQuery = z.strictObject({
-  environment: environmentSchema.optional().default('development'),
-  limit: limitSchema,
-  cursor: cursorSchema,
-});
-const dashboardCreateQuery = z.strictObject({ environment: environmentSchema.optional().default('development') });
 
 export const roomRoutes = [
   defineRoute({
@@ -132,12 +121,12 @@ export const roomRoutes = [
     summary: 'List rooms (dashboard)',
     description: 'Rooms of `?environment=` (default development), newest first.',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'project:read',
-    query: dashboardRoomQuery,
+    query: roomListQuery,
     response: pageOf(roomSchema),
-    handler: ({ app, params, query }) => {
-      return listRooms(app, { projectId: params.id, environment: query.environment }, query);
+    handler: ({ app, auth, query }) => {
+      return listRooms(app, auth.scope, query);
     },
   }),
   defineRoute({
@@ -147,16 +136,14 @@ export const roomRoutes = [
     summary: 'Create a room (dashboard)',
     description: 'In `?environment=` (default development). Audited.',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'rooms:write',
-    query: dashboardCreateQuery,
     body: createRoomBody,
     status: 201,
     response: roomSchema,
     errors: { SERVICE_ROOM_EXISTS: 'A room of that name exists in this environment.' },
-    handler: ({ app, auth, params, query, body }) => {
-      const scope = { projectId: params.id, environment: query.environment };
-      return presentRoom(app.services.rooms.create(scope, body, userActor(auth)), 0);
+    handler: ({ app, auth, body }) => {
+      return presentRoom(app.services.rooms.create(auth.scope, body, userActor(auth)), 0);
     },
   }),
 ];

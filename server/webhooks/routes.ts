@@ -1,6 +1,4 @@
-import type { EnvironmentScope } from '../../db/scope.js';
 import { actorOf } from '../audit/actor.js';
-import { type Environment, environmentQuery } from '../environments.js';
 import { defineRoute } from '../http/route.js';
 import { listOf, pageOf } from '../shared/schemas.js';
 import { EVENT_CATALOGUE, EVENT_TYPES } from './catalogue.js';
@@ -18,10 +16,6 @@ import {
 } from './schemas.js';
 
 const tag = 'Webhooks';
-const scopeOf = (projectId: string, query: { environment: Environment }): EnvironmentScope => ({
-  projectId,
-  environment: query.environment,
-});
 const present = ({ delivery, attempts }: DeliveryWithAttempts) => presentWebhookDelivery(delivery, attempts);
 
 const ONE_ENDPOINT =
@@ -84,12 +78,11 @@ export const webhookRoutes = [
     summary: 'List webhook endpoints of an environment',
     description: 'The endpoints of `?environment=` (default development), oldest first. Never the secret.',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'webhooks:read',
-    query: environmentQuery,
     response: listOf(webhookEndpointSchema),
-    handler: ({ app, params, query }) => ({
-      data: app.services.webhooks.list(scopeOf(params.id, query)).map(presentWebhookEndpoint),
+    handler: ({ app, auth }) => ({
+      data: app.services.webhooks.list(auth.scope).map(presentWebhookEndpoint),
     }),
   }),
   defineRoute({
@@ -99,13 +92,11 @@ export const webhookRoutes = [
     summary: 'Get a webhook endpoint',
     description: ONE_ENDPOINT,
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'webhooks:read',
-    query: environmentQuery,
     response: webhookEndpointSchema,
     errors: NOT_FOUND,
-    handler: ({ app, params, query }) =>
-      presentWebhookEndpoint(app.services.webhooks.get(scopeOf(params.id, query), params.webhookId)),
+    handler: ({ app, auth, params }) => presentWebhookEndpoint(app.services.webhooks.get(auth.scope, params.webhookId)),
   }),
   defineRoute({
     method: 'patch',
@@ -116,16 +107,13 @@ export const webhookRoutes = [
       'Change the URL or the subscribed events, disable (`enabled: false`: pending deliveries fail, nothing more is ' +
       `sent) or re-enable (\`enabled: true\`: the failure count is cleared). Audited. ${ONE_ENDPOINT}`,
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'webhooks:manage',
-    query: environmentQuery,
     body: updateWebhookBody,
     response: webhookEndpointSchema,
     errors: { ...NOT_FOUND, ...REFUSED },
-    handler: ({ app, auth, params, query, body }) =>
-      presentWebhookEndpoint(
-        app.services.webhooks.update(actorOf(auth), scopeOf(params.id, query), params.webhookId, body),
-      ),
+    handler: ({ app, auth, params, body }) =>
+      presentWebhookEndpoint(app.services.webhooks.update(actorOf(auth), auth.scope, params.webhookId, body)),
   }),
   defineRoute({
     method: 'delete',
@@ -134,13 +122,12 @@ export const webhookRoutes = [
     summary: 'Delete a webhook endpoint',
     description: `Deletes the endpoint with its deliveries and their log. Audited. ${ONE_ENDPOINT}`,
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'webhooks:manage',
-    query: environmentQuery,
     status: 204,
     errors: NOT_FOUND,
-    handler: ({ app, auth, params, query }) => {
-      app.services.webhooks.delete(actorOf(auth), scopeOf(params.id, query), params.webhookId);
+    handler: ({ app, auth, params }) => {
+      app.services.webhooks.delete(actorOf(auth), auth.scope, params.webhookId);
       return undefined;
     },
   }),
@@ -153,13 +140,13 @@ export const webhookRoutes = [
       'Newest first, each with its status, attempts, last status code, next attempt time and every attempt: time, ' +
       `duration, status code, error and the first 1 KB of the response body. The payload is not shown. ${ONE_ENDPOINT}`,
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'webhooks:read',
     query: deliveriesQuery,
     response: pageOf(webhookDeliverySchema),
     errors: NOT_FOUND,
-    handler: ({ app, params, query }) => {
-      const page = app.services.webhooks.listDeliveries(scopeOf(params.id, query), params.webhookId, query);
+    handler: ({ app, auth, params, query }) => {
+      const page = app.services.webhooks.listDeliveries(auth.scope, params.webhookId, query);
       return { data: page.rows.map(present), nextCursor: page.nextCursor };
     },
   }),
@@ -170,13 +157,12 @@ export const webhookRoutes = [
     summary: 'Get a delivery',
     description: `One delivery with every attempt. ${ONE_ENDPOINT}`,
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'webhooks:read',
-    query: environmentQuery,
     response: webhookDeliverySchema,
     errors: DELIVERY_NOT_FOUND,
-    handler: ({ app, params, query }) =>
-      present(app.services.webhooks.getDelivery(scopeOf(params.id, query), params.webhookId, params.deliveryId)),
+    handler: ({ app, auth, params }) =>
+      present(app.services.webhooks.getDelivery(auth.scope, params.webhookId, params.deliveryId)),
   }),
   defineRoute({
     method: 'post',
@@ -188,14 +174,13 @@ export const webhookRoutes = [
       'body with a fresh signature. If it fails, a retry follows while the delivery has made fewer than 7 attempts; ' +
       `otherwise it is FAILED. Answers 202 with the delivery as queued. ${ONE_ENDPOINT}`,
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'webhooks:manage',
-    query: environmentQuery,
     status: 202,
     response: webhookDeliverySchema,
     errors: { ...DELIVERY_NOT_FOUND, ...DISABLED },
-    handler: ({ app, params, query }) =>
-      present(app.services.webhooks.resend(scopeOf(params.id, query), params.webhookId, params.deliveryId)),
+    handler: ({ app, auth, params }) =>
+      present(app.services.webhooks.resend(auth.scope, params.webhookId, params.deliveryId)),
   }),
   defineRoute({
     method: 'post',
@@ -207,14 +192,13 @@ export const webhookRoutes = [
       'this endpoint only, whatever it subscribes to. It is signed, retried and logged like any delivery. Answers ' +
       `202 with the delivery. ${ONE_ENDPOINT}`,
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'webhooks:manage',
-    query: environmentQuery,
     body: testEventBody,
     status: 202,
     response: webhookDeliverySchema,
     errors: { ...NOT_FOUND, ...DISABLED },
-    handler: ({ app, params, query, body }) =>
-      present(app.services.webhooks.sendTest(scopeOf(params.id, query), params.webhookId, body.type)),
+    handler: ({ app, auth, params, body }) =>
+      present(app.services.webhooks.sendTest(auth.scope, params.webhookId, body.type)),
   }),
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DELIVERY_STATUSES } from '../../db/schema/webhooks.js';
-import { ENVIRONMENTS, environmentQuery, environmentSchema, upperEnvironment } from '../environments.js';
+import { ENVIRONMENTS, environmentSchema, upperEnvironment } from '../environments.js';
 import { cursorSchema, limitSchema } from '../shared/pagination.js';
 import { timestampSchema } from '../shared/schemas.js';
 import { EVENT_TYPES, eventTypeSchema } from './catalogue.js';
@@ -49,7 +49,7 @@ export const updateWebhookBody = z
 
 export const testEventBody = z.strictObject({ type: eventTypeSchema }).meta({ id: 'SendTestWebhookRequest' });
 
-export const deliveriesQuery = environmentQuery.extend({
+export const deliveriesQuery = z.strictObject({
   limit: limitSchema,
   cursor: cursorSchema,
   status: z.enum(DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this status.' }),

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../server/routes.js';
+import { createProject, expectError, registerUser } from '../support/factories.js';
 import { useTestServer } from '../support/use-test-server.js';
 
 const t = useTestServer();
@@ -66,5 +67,26 @@ describe('OpenAPI document', () => {
     expect(op.responses['403'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
     expect(op.description).toContain('members:manage');
     expect(doc.components.schemas.Error.required).toEqual(['code', 'message', 'requestId']);
+  });
+
+  it('documents ?environment= on every dashboard route that acts in one environment, from the route table', () => {
+    const scoped = routes.filter((route) => route.auth === 'project-environment');
+    expect(scoped.length).toBeGreaterThan(20);
+    for (const route of scoped) {
+      const parameters = doc.paths[route.path][route.method].parameters ?? [];
+      const environment = parameters.find(
+        (p: { name: string; in: string }) => p.in === 'query' && p.name === 'environment',
+      );
+      expect(environment?.required, `${route.method} ${route.path}`).not.toBe(true);
+      expect(environment.schema.description).toContain('default development');
+    }
+  });
+
+  it('refuses an unknown environment on such a route, naming the field for programs', async () => {
+    const user = await registerUser(t.api);
+    const project = await createProject(t.api, user);
+    const res = await t.api.get(`/v1/projects/${project.id}/webhooks?environment=qa`, { token: user.token });
+    expectError(res, 400, 'SERVICE_VALIDATION_FAILED');
+    expect(res.body.fields).toEqual([{ path: 'environment', message: expect.stringMatching(/\S/) }]);
   });
 });

@@ -7,8 +7,6 @@ import { listOf, pageOf, timestampSchema } from '../../shared/schemas.js';
 import { presenceSchema } from './live.js';
 
 const tag = 'Chat inspection';
-const environment = environmentSchema.optional().default('development');
-const envQuery = z.strictObject({ environment });
 
 export const overviewSchema = z
   .object({
@@ -44,12 +42,11 @@ export const chatInspectionRoutes = [
     operationId: 'getChatOverview',
     summary: 'Chat overview',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'chat:read',
-    query: envQuery,
     response: overviewSchema,
-    handler: ({ app, params, query }) => {
-      const scope = { projectId: params.id, environment: query.environment };
+    handler: ({ app, auth }) => {
+      const scope = auth.scope;
       const connections = app.services.realtime.connections(scope);
       return {
         environment: scope.environment,
@@ -67,12 +64,12 @@ export const chatInspectionRoutes = [
     summary: 'Conversations (dashboard)',
     description: 'Newest first, with member and message counts. No message content.',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'chat:read',
-    query: z.strictObject({ environment, limit: limitSchema, cursor: cursorSchema }),
+    query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
     response: pageOf(inspectedConversationSchema),
-    handler: ({ app, params, query }) => {
-      const scope = { projectId: params.id, environment: query.environment };
+    handler: ({ app, auth, query }) => {
+      const scope = auth.scope;
       const page = app.services.conversations.list({ kind: 'server', scope, userId: undefined }, query);
       const ids = page.rows.map((c) => c.id);
       const members = app.services.conversations.memberCounts(ids);
@@ -97,13 +94,12 @@ export const chatInspectionRoutes = [
     summary: 'Realtime connections (dashboard)',
     description: 'Clients connected to /v1/realtime in the environment now.',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'chat:read',
-    query: envQuery,
     response: listOf(connectionSchema),
-    handler: ({ app, params, query }) => ({
+    handler: ({ app, auth }) => ({
       data: app.services.realtime
-        .connections({ projectId: params.id, environment: query.environment })
+        .connections(auth.scope)
         .map((c) => ({ id: c.id, userId: c.userId, connectedAt: toIso(c.connectedAt) })),
     }),
   }),
@@ -113,13 +109,12 @@ export const chatInspectionRoutes = [
     operationId: 'inspectPresence',
     summary: 'Presence in a conversation (dashboard)',
     tag,
-    auth: 'project',
+    auth: 'project-environment',
     capability: 'chat:read',
-    query: envQuery,
     response: listOf(presenceSchema),
     errors: { SERVICE_CONVERSATION_NOT_FOUND: 'No such conversation in the environment.' },
-    handler: ({ app, params, query }) => {
-      const scope = { projectId: params.id, environment: query.environment };
+    handler: ({ app, auth, params }) => {
+      const scope = auth.scope;
       const { conversation } = app.services.conversations.access(
         { kind: 'server', scope, userId: undefined },
         params.conversationId,
