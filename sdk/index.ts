@@ -8,6 +8,7 @@ export type {
   ReactionsResource,
   UploadInput,
 } from './chat/resources.js';
+export { AdminClient, type AdminClientOptions } from './admin-client.js';
 export {
   ChatClient,
   type ChatClientOptions,

@@ -38,6 +38,15 @@ export function createApp(ctx: AppContext): Express {
       };
     }),
   );
+  app.get(
+    '/schemas/seed.json',
+    lazyHandler(async () => {
+      const schema = (await import('./seeds/schema.js')).seedJsonSchema();
+      return (_req, res) => {
+        res.json(schema);
+      };
+    }),
+  );
   app.use(
     '/docs',
     htmlPage,

@@ -12,6 +12,8 @@ import { createEventBus, type EventBus } from './events/bus.js';
 import { routeUpgrades } from './http/upgrade-router.js';
 import { createIdGenerator } from './ids.js';
 import { createSignalingEndpoint, SIGNALING_PATH } from './rtc/signaling-endpoint.js';
+import { applySeed, type SeedOutcome } from './seeds/apply.js';
+import type { Seed } from './seeds/schema.js';
 import { type HttpLimits, resolveSecurity, type SecurityOptions } from './security/settings.js';
 import { createServices } from './services.js';
 import { readVersion } from './version.js';
@@ -40,6 +42,12 @@ export interface ServerOptions {
    * exists only so that the benchmark can measure what recording costs. Never turn it off otherwise.
    */
   observability?: boolean;
+  /**
+   * What to create on an empty data folder (see server/seeds): applied before the server listens, in one
+   * transaction; skipped when the folder holds accounts or projects. A seed with secrets (key text, webhook
+   * secrets) makes a production-mode server refuse to start (SeedError).
+   */
+  seed?: Seed;
 }
 
 export interface RunningServer {
@@ -57,6 +65,8 @@ export interface RunningServer {
    * itself every minute) and returns how many; tests that move a manual clock call it.
    */
   runAttachmentCleanup(): number;
+  /** What the `seed` option did; undefined without one. */
+  seed?: SeedOutcome;
   close(): Promise<void>;
 }
 
@@ -97,6 +107,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let signaling: ReturnType<typeof createSignalingEndpoint> | undefined;
   let realtime: ReturnType<typeof createRealtimeEndpoint> | undefined;
   let ctx: AppContext | undefined;
+  let seeded: SeedOutcome | undefined;
   try {
     db = openDatabase(options.dataDir);
     const mode = options.mode ?? 'local';
@@ -115,6 +126,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ctx = { ...infra, services: createServices(infra, { observability: options.observability }) };
     // Before any socket can connect: rows left open by a previous run are closed first.
     ctx.services.observability.start();
+    if (options.seed) seeded = await applySeed(ctx, options.seed);
     server = createApp(ctx).listen(options.port ?? DEFAULT_PORT, host);
     applyHttpLimits(server, ctx.security.http);
     signaling = createSignalingEndpoint(ctx);
@@ -145,6 +157,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   return {
     url: `http://${urlHost}:${port}`,
     port,
+    seed: seeded,
     runDueWebhooks: () => webhookWorker.runDue(),
     runAttachmentCleanup: () => attachmentCleanup.runDue(),
     close() {
