@@ -114,7 +114,9 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
     security.http = { maxConnections: parseWholeNumber(maxConnections.value, maxConnections.source) };
   }
   if (flags.replace && flags.import === undefined)
-    throw new UsageError('--replace only applies to --import <file>: it lets the import replace a data folder that holds data');
+    throw new UsageError(
+      '--replace only applies to --import <file>: it lets the import replace a data folder that holds data',
+    );
   const seed = setting(flags.seed, 'seed', 'SWITCHBOARD_SEED');
   return {
     ...(flags.import !== undefined && { importFile: flags.import, replace: flags.replace === true }),

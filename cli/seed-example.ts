@@ -1,5 +1,6 @@
 /** What `switchboard seed init` writes: every kind of object a seed can create, each explained. */
-export const exampleSeed = () => `// A Switchboard seed: what \`switchboard serve --seed switchboard.seed.json\` (or SWITCHBOARD_SEED)
+export const exampleSeed =
+  () => `// A Switchboard seed: what \`switchboard serve --seed switchboard.seed.json\` (or SWITCHBOARD_SEED)
 // creates when the data folder is empty. On a folder that holds accounts or projects it does nothing,
 // so restarting with the same seed is safe. JSON with comments; the schema below gives your editor
 // completion and checks (served by a running server, and in the repository as schemas/seed.json).

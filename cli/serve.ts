@@ -9,7 +9,9 @@ function readInput(file: string, what: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    throw new CommandError(`cannot read the ${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new CommandError(
+      `cannot read the ${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
 }
 
@@ -89,7 +91,10 @@ export function registerServeCommand(program: Command): void {
       const seed = seedFile ? parseSeed(readInput(seedFile, 'seed file'), seedFile) : undefined;
       if (importFile) {
         readInput(importFile, 'archive');
-        const manifest = await importArchive(importFile, settings.dataDir, { replace: replace === true, switchboardVersion });
+        const manifest = await importArchive(importFile, settings.dataDir, {
+          replace: replace === true,
+          switchboardVersion,
+        });
         console.log(
           `Imported ${importFile} (Switchboard ${manifest.switchboardVersion}, ${manifest.createdAt}) into ${settings.dataDir}`,
         );

@@ -1,5 +1,6 @@
 // The browser-safe SDK: only `fetch`. Node servers import `sdk/node.js`, which adds verifyWebhook.
 
+export { AdminClient, type AdminClientOptions } from './admin-client.js';
 export type {
   AttachmentsResource,
   ConversationMembersResource,
@@ -8,7 +9,6 @@ export type {
   ReactionsResource,
   UploadInput,
 } from './chat/resources.js';
-export { AdminClient, type AdminClientOptions } from './admin-client.js';
 export {
   ChatClient,
   type ChatClientOptions,

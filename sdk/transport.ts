@@ -58,7 +58,10 @@ export class Transport {
    * A GET answered with Server-Sent Events: the open stream's body, once the server has accepted
    * the request (an error answer throws, as `request` does). `signal` aborts the request and the stream.
    */
-  openEventStream(spec: Pick<RequestSpec, 'path' | 'query'>, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  openEventStream(
+    spec: Pick<RequestSpec, 'path' | 'query'>,
+    signal?: AbortSignal,
+  ): Promise<ReadableStream<Uint8Array>> {
     return this.openStream(spec, 'text/event-stream', signal);
   }
 

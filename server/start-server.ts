@@ -12,9 +12,9 @@ import { createEventBus, type EventBus } from './events/bus.js';
 import { routeUpgrades } from './http/upgrade-router.js';
 import { createIdGenerator } from './ids.js';
 import { createSignalingEndpoint, SIGNALING_PATH } from './rtc/signaling-endpoint.js';
+import { type HttpLimits, resolveSecurity, type SecurityOptions } from './security/settings.js';
 import { applySeed, type SeedOutcome } from './seeds/apply.js';
 import type { Seed } from './seeds/schema.js';
-import { type HttpLimits, resolveSecurity, type SecurityOptions } from './security/settings.js';
 import { createServices } from './services.js';
 import { readVersion } from './version.js';
 

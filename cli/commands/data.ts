@@ -28,11 +28,14 @@ function adminToken(io: CliIo, dataDir: string): string {
 }
 
 export function registerDataCommands(program: Command, io: CliIo): void {
-  const dataDirOf = (flag: string | undefined) => flag ?? (io.env.SWITCHBOARD_DATA_DIR || defaultDataDir(io.env, io.platform));
+  const dataDirOf = (flag: string | undefined) =>
+    flag ?? (io.env.SWITCHBOARD_DATA_DIR || defaultDataDir(io.env, io.platform));
 
   program
     .command('backup')
-    .description('Download a consistent backup of a running server (database, webhook secrets key, attachments) as one archive')
+    .description(
+      'Download a consistent backup of a running server (database, webhook secrets key, attachments) as one archive',
+    )
     .argument('<file>', 'where to write the archive (a .tar.gz)')
     .option(
       dataDirOption,
@@ -71,9 +74,15 @@ export function registerDataCommands(program: Command, io: CliIo): void {
           import('../../db/data-dir-lock.js'),
         ]);
         try {
-          const manifest = await exportDataDir(dataDir, file, { switchboardVersion: readVersion(), createdAt: new Date() });
+          const manifest = await exportDataDir(dataDir, file, {
+            switchboardVersion: readVersion(),
+            createdAt: new Date(),
+          });
           const bytes = manifest.entries.reduce((sum, entry) => sum + entry.bytes, 0);
-          ctx.out.result(manifest, () => `Exported ${dataDir} to ${file} (${manifest.entries.length} files, ${formatBytes(bytes)}).`);
+          ctx.out.result(
+            manifest,
+            () => `Exported ${dataDir} to ${file} (${manifest.entries.length} files, ${formatBytes(bytes)}).`,
+          );
         } catch (err) {
           if (err instanceof DataDirInUseError)
             throw new CommandError(

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
-import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { AppContext } from '../context.js';
 import { writeArchive } from '../data-archive/write.js';
 import { unauthenticated } from '../errors.js';

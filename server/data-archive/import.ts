@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, mkdirSync, mkdtempSync, openSync, closeSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import Database from 'better-sqlite3';
@@ -34,11 +34,14 @@ async function unpack(file: string, staging: string, switchboardVersion: string)
   const seen = new Set<string>();
   const manifestChunks: Buffer[] = [];
   let manifestBytes = 0;
+  let openFile: number | undefined;
 
   await readTar(createReadStream(file).pipe(createGunzip()), ({ name, size }): TarEntrySink => {
     if (!manifest) {
-      if (name !== MANIFEST_ENTRY) throw new ArchiveRefusedError('Not a Switchboard archive: it does not start with its manifest.');
-      if (size > MAX_MANIFEST_BYTES) throw new ArchiveRefusedError('Not a Switchboard archive: its manifest is too large.');
+      if (name !== MANIFEST_ENTRY)
+        throw new ArchiveRefusedError('Not a Switchboard archive: it does not start with its manifest.');
+      if (size > MAX_MANIFEST_BYTES)
+        throw new ArchiveRefusedError('Not a Switchboard archive: its manifest is too large.');
       return {
         write(chunk) {
           manifestChunks.push(chunk);
@@ -52,11 +55,13 @@ async function unpack(file: string, staging: string, switchboardVersion: string)
     const expected = manifest.entries.find((entry) => entry.path === name);
     if (!expected || !isArchivePath(name) || seen.has(name))
       throw new ArchiveRefusedError(`The archive holds ${name}, which its manifest does not list.`);
-    if (expected.bytes !== size) throw new ArchiveRefusedError(`The archive's ${name} is not the size its manifest says.`);
+    if (expected.bytes !== size)
+      throw new ArchiveRefusedError(`The archive's ${name} is not the size its manifest says.`);
     seen.add(name);
     const target = join(staging, targetOf(name));
     mkdirSync(dirname(target), { recursive: true });
     const fd = openSync(target, 'wx', 0o600);
+    openFile = fd;
     const hash = createHash('sha256');
     return {
       write(chunk) {
@@ -65,12 +70,15 @@ async function unpack(file: string, staging: string, switchboardVersion: string)
       },
       end() {
         closeSync(fd);
+        openFile = undefined;
         if (hash.digest('hex') !== expected.sha256)
           throw new ArchiveRefusedError(`The archive is damaged: ${name} does not match its checksum.`);
       },
     };
   }).catch((err: unknown) => {
-    if (err instanceof ArchiveFormatError || (err as NodeJS.ErrnoException).code === 'Z_DATA_ERROR')
+    if (openFile !== undefined) closeSync(openFile);
+    // zlib's errors (Z_DATA_ERROR, Z_BUF_ERROR for a cut file) say the gzip layer is damaged.
+    if (err instanceof ArchiveFormatError || /^Z_/.test(String((err as NodeJS.ErrnoException).code)))
       throw new ArchiveRefusedError(`Not a Switchboard archive, or a damaged one: ${(err as Error).message}`);
     throw err;
   });

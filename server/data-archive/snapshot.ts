@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, linkSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, createReadStream, linkSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SECRET_KEY_FILE } from '../webhooks/secret-box.js';

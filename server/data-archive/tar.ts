@@ -16,7 +16,10 @@ function writeOctal(header: Buffer, offset: number, width: number, value: number
 }
 
 function writeSize(header: Buffer, size: number): void {
-  if (size <= MAX_OCTAL_SIZE) return writeOctal(header, 124, 12, size);
+  if (size <= MAX_OCTAL_SIZE) {
+    writeOctal(header, 124, 12, size);
+    return;
+  }
   header[124] = 0x80;
   let rest = BigInt(size);
   for (let i = 135; i > 124; i--) {
@@ -35,7 +38,10 @@ function readSize(header: Buffer): number {
 }
 
 function readOctal(header: Buffer, offset: number, width: number): number {
-  const text = header.toString('ascii', offset, offset + width).replace(/[\0 ]+$/, '').trim();
+  const text = header
+    .toString('ascii', offset, offset + width)
+    .replace(/[\0 ]+$/, '')
+    .trim();
   if (!/^[0-7]*$/.test(text)) throw new ArchiveFormatError('Not a tar archive: a header number is not octal.');
   return text === '' ? 0 : Number.parseInt(text, 8);
 }

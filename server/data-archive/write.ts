@@ -1,11 +1,10 @@
-import { createReadStream, renameSync, rmSync, statSync } from 'node:fs';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { ArchiveFormatError, END_OF_ARCHIVE, fileHeader, padding } from './tar.js';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, MANIFEST_ENTRY, type Manifest } from './manifest.js';
 import type { Snapshot } from './snapshot.js';
+import { ArchiveFormatError, END_OF_ARCHIVE, fileHeader, padding } from './tar.js';
 
 export function manifestOf(snapshot: Snapshot, meta: { switchboardVersion: string; createdAt: Date }): Manifest {
   return {

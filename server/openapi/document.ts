@@ -122,7 +122,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
         adminToken: {
           type: 'http',
           scheme: 'bearer',
-          description: 'The server\'s admin token, `sbadmin_…`: the `admin-token` file of its data folder.',
+          description: "The server's admin token, `sbadmin_…`: the `admin-token` file of its data folder.",
         },
         rtcToken: {
           type: 'http',

@@ -1,7 +1,7 @@
 import { users } from '../../db/schema/users.js';
 import type { UserActor } from '../audit/actor.js';
-import { normalizeEmail, type UserRow } from '../auth/service.js';
 import { hashPassword } from '../auth/passwords.js';
+import { normalizeEmail, type UserRow } from '../auth/service.js';
 import type { AppContext } from '../context.js';
 import { describeContents } from '../data-archive/data-dir.js';
 import { givenKeyText } from '../keys/key-text.js';
@@ -10,7 +10,10 @@ import type { Seed } from './schema.js';
 
 /** What starting with a seed did. */
 export type SeedOutcome =
-  | { applied: true; created: Record<'accounts' | 'projects' | 'apiKeys' | 'rooms' | 'conversations' | 'webhooks', number> }
+  | {
+      applied: true;
+      created: Record<'accounts' | 'projects' | 'apiKeys' | 'rooms' | 'conversations' | 'webhooks', number>;
+    }
   | { applied: false; reason: string };
 
 /** Where the seed carries secrets (key text, webhook secrets): what a production-mode server refuses. */
@@ -44,7 +47,8 @@ export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcom
   const accounts = new Map<string, { name?: string; passwordHash: string }>();
   for (const person of [seed.user, ...seed.projects.flatMap((p) => p.members)]) {
     const email = normalizeEmail(person.email);
-    if (!accounts.has(email)) accounts.set(email, { name: person.name, passwordHash: await hashPassword(person.password) });
+    if (!accounts.has(email))
+      accounts.set(email, { name: person.name, passwordHash: await hashPassword(person.password) });
   }
 
   const created = { accounts: 0, projects: 0, apiKeys: 0, rooms: 0, conversations: 0, webhooks: 0 };
@@ -84,7 +88,9 @@ export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcom
       const { id: projectId } = step(at, () => services.projects.create(owner, { name: p.name }));
       created.projects++;
       const acting = { actor: owner, projectId, role: 'OWNER' as const };
-      p.members.forEach((m, j) => step(`${at}.members[${j}]`, () => services.members.add(acting, m)));
+      p.members.forEach((m, j) => {
+        step(`${at}.members[${j}]`, () => services.members.add(acting, m));
+      });
       p.apiKeys.forEach((k, j) => {
         const key = givenKeyText(k.key);
         if (!key) throw new SeedError(`${at}.apiKeys[${j}].key: not an API key`);
@@ -102,12 +108,12 @@ export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcom
       });
       return projectId;
     });
-    seed.projects.forEach((p, i) =>
+    seed.projects.forEach((p, i) => {
       p.webhooks.forEach((w, j) => {
         step(`projects[${i}].webhooks[${j}]`, () => services.webhooks.register(owner, projectIds[i], w));
         created.webhooks++;
-      }),
-    );
+      });
+    });
   });
   return { applied: true, created };
 }

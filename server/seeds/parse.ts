@@ -36,9 +36,8 @@ export function stripComments(text: string): string {
 /** `['projects', 0, 'apiKeys', 1, 'key']` → `projects[0].apiKeys[1].key`. */
 export function jsonPath(path: readonly PropertyKey[]): string {
   return (
-    path
-      .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i ? '.' : ''}${String(part)}`))
-      .join('') || '(the file)'
+    path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i ? '.' : ''}${String(part)}`)).join('') ||
+    '(the file)'
   );
 }
 
@@ -56,6 +55,8 @@ export function parseSeed(text: string, source: string): Seed {
   }
   const parsed = seedSchema.safeParse(value);
   if (!parsed.success)
-    throw new SeedError(`${source} is not a valid seed; nothing was created:\n${parsed.error.issues.map(describeIssue).join('\n')}`);
+    throw new SeedError(
+      `${source} is not a valid seed; nothing was created:\n${parsed.error.issues.map(describeIssue).join('\n')}`,
+    );
   return parsed.data;
 }

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { registerBody } from '../auth/schemas.js';
 import { createConversationBody } from '../chat/schemas.js';
 import { ENVIRONMENT_SEGMENTS, environmentSchema } from '../environments.js';
-import { createKeyBody } from '../keys/schemas.js';
 import { KEY_PREFIX, parseKeyText } from '../keys/key-text.js';
+import { createKeyBody } from '../keys/schemas.js';
 import { roleSchema } from '../members/schemas.js';
 import { createProjectBody } from '../projects/schemas.js';
 import { createRoomBody } from '../rooms/schemas.js';
@@ -46,7 +46,8 @@ const project = createProjectBody.extend({
   members: z
     .array(
       account.extend({ role: roleSchema }).meta({
-        description: 'An account created for this address (once, however many projects name it) and added with this role.',
+        description:
+          'An account created for this address (once, however many projects name it) and added with this role.',
       }),
     )
     .optional()
@@ -62,7 +63,10 @@ export const SEED_VERSION = 1;
 export const seedSchema = z
   .strictObject({
     $schema: z.string().optional().meta({ description: 'Where editors find this schema.' }),
-    version: z.literal(SEED_VERSION).optional().meta({ description: `The seed format; ${SEED_VERSION}.` }),
+    version: z
+      .literal(SEED_VERSION)
+      .optional()
+      .meta({ description: `The seed format; ${SEED_VERSION}.` }),
     user: account.meta({ description: 'The account that owns every project of the seed.' }),
     projects: z.array(project).optional().default([]),
   })
