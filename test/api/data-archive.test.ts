@@ -286,7 +286,7 @@ describe('GET /v1/server/backup', () => {
     for (const authorization of [undefined, 'Bearer sbadmin_wrong', `Bearer ${owner.token}`]) {
       const res = await fetch(`${server.url}/v1/server/backup`, { headers: authorization ? { authorization } : {} });
       expect(res.status).toBe(401);
-      expect((await res.json()).code).toBe('SERVICE_UNAUTHENTICATED');
+      expect(((await res.json()) as { code: string }).code).toBe('SERVICE_UNAUTHENTICATED');
     }
     expect(statSync(join(server.dataDir, 'admin-token')).mode & 0o777).toBe(0o600);
   });
