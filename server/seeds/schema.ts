@@ -112,7 +112,7 @@ export const seedSchema = z
       unique('conversations');
     });
   })
-  .meta({ id: 'SwitchboardSeed', title: 'Switchboard seed file' });
+  .meta({ title: 'Switchboard seed file' });
 
 export type Seed = z.output<typeof seedSchema>;
 
