@@ -101,7 +101,6 @@ export function registerServeCommand(program: Command): void {
       }
       const server = await startServer({ ...settings, seed });
       if (seedFile && server.seed) console.log(describeSeed(seedFile, server.seed));
-      console.log(`Switchboard listening on ${server.url}`);
       const stop = async (signal: string) => {
         process.off('SIGINT', onSigint);
         process.off('SIGTERM', onSigterm);
@@ -121,5 +120,7 @@ export function registerServeCommand(program: Command): void {
       const onSigterm = () => void stop('SIGTERM');
       process.on('SIGINT', onSigint);
       process.on('SIGTERM', onSigterm);
+      // Printed once the signals are handled: whoever waits for this line may stop the server at once.
+      console.log(`Switchboard listening on ${server.url}`);
     });
 }
