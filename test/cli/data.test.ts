@@ -117,7 +117,8 @@ describe('seed init and serve --seed', () => {
     const result = await serveFails(['--data-dir', fresh, '--seed', bad]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      `error: ${bad} is not a valid seed; nothing was created:\n` + '  user.password: must be at least 8 characters\n' +
+      `error: ${bad} is not a valid seed; nothing was created:\n` +
+        '  user.password: must be at least 8 characters\n' +
         '  projects[0].apiKeys[0].key: must be a production key: sb_prod_ then 8 to 64 letters and digits, a dot, and 16 to 128 letters and digits\n',
     );
     writeFileSync(
