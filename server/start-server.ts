@@ -8,6 +8,7 @@ import { createApp } from './app.js';
 import { createRealtimeEndpoint, REALTIME_PATH } from './chat/realtime/endpoint.js';
 import { type Clock, systemClock } from './clock.js';
 import type { AppContext, DeploymentMode, Infrastructure } from './context.js';
+import { removeLeftoverStaging } from './data-archive/snapshot.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { routeUpgrades } from './http/upgrade-router.js';
 import { createIdGenerator } from './ids.js';
@@ -95,6 +96,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const logger = options.logger ?? pino({ level: 'info' });
   const host = options.host ?? DEFAULT_HOST;
   const lock = lockDataDir(options.dataDir);
+  removeLeftoverStaging(options.dataDir);
   let db: Db | undefined;
   const shutDownStorage = () => {
     // Counted metrics are written while the database is still open.

@@ -16,7 +16,7 @@ import {
   parseManifest,
   WEBHOOK_KEY_ENTRY,
 } from './manifest.js';
-import { STAGING_PREFIX } from './snapshot.js';
+import { removeLeftoverStaging, STAGING_PREFIX } from './snapshot.js';
 import { ArchiveFormatError, readTar, type TarEntrySink } from './tar.js';
 
 /** The data folder holds data and the import was not told to replace it. */
@@ -135,6 +135,7 @@ export async function importArchive(
   const lock = lockDataDir(dataDir);
   let staging: string | undefined;
   try {
+    removeLeftoverStaging(dataDir);
     const contents = describeDataDir(dataDir);
     if (contents && !options.replace)
       throw new ImportRefusedError(
