@@ -53,23 +53,7 @@ async function serve(args: string[], env: Record<string, string> = {}) {
 }
 
 /** A run of `serve` that is expected to fail before listening. */
-async function serveFails(args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
-    env: { PATH: process.env.PATH, HOME: work },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => {
-    stdout += c;
-  });
-  child.stderr.on('data', (c) => {
-    stderr += c;
-  });
-  const [code] = await once(child, 'exit');
-  return { code: code as number | null, stdout, stderr };
-}
+const serveFails = (args: string[]) => run('serve', '--port', '0', ...args);
 
 const signIn = async (url: string) =>
   (await client(url).post('/v1/auth/login', { body: { email: 'dev@example.com', password: 'development only' } }))
