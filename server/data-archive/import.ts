@@ -31,6 +31,7 @@ const targetOf = (path: string) => TARGETS[path] ?? path;
 /** Unpacks and checks every entry against the manifest into `staging`; returns the manifest. */
 async function unpack(file: string, staging: string, switchboardVersion: string): Promise<Manifest> {
   let manifest: Manifest | undefined;
+  let listed = new Map<string, Manifest['entries'][number]>();
   const seen = new Set<string>();
   const manifestChunks: Buffer[] = [];
   let manifestBytes = 0;
@@ -49,10 +50,11 @@ async function unpack(file: string, staging: string, switchboardVersion: string)
         },
         end() {
           manifest = parseManifest(Buffer.concat(manifestChunks, manifestBytes).toString('utf8'), switchboardVersion);
+          listed = new Map(manifest.entries.map((entry) => [entry.path, entry]));
         },
       };
     }
-    const expected = manifest.entries.find((entry) => entry.path === name);
+    const expected = listed.get(name);
     if (!expected || !isArchivePath(name) || seen.has(name))
       throw new ArchiveRefusedError(`The archive holds ${name}, which its manifest does not list.`);
     if (expected.bytes !== size)
