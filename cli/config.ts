@@ -2,7 +2,7 @@ import type { DeploymentMode } from '../server/context.js';
 import { parseOrigin, type RegistrationPolicy, type SecurityOptions } from '../server/security/settings.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/start-server.js';
 import { UsageError } from './errors.js';
-import { defaultDataDir } from './user-folders.js';
+import { defaultDataDir, resolveDataDir } from './user-folders.js';
 
 export { defaultDataDir, UsageError };
 
@@ -124,7 +124,7 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
     ...(seed && { seedFile: seed.value }),
     port: port ? parsePort(port.value, port.source) : DEFAULT_PORT,
     host: flags.host ?? (env.SWITCHBOARD_HOST || DEFAULT_HOST),
-    dataDir: flags.dataDir ?? (env.SWITCHBOARD_DATA_DIR || defaultDataDir(env)),
+    dataDir: resolveDataDir(flags.dataDir, env),
     mode: mode ? parseMode(mode.value, mode.source) : 'local',
     security,
   };

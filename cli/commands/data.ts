@@ -10,7 +10,7 @@ import { CommandError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { formatBytes } from '../output.js';
 import { exampleSeed } from '../seed-example.js';
-import { defaultDataDir } from '../user-folders.js';
+import { resolveDataDir } from '../user-folders.js';
 
 const dataDirOption = '--data-dir <dir>';
 
@@ -28,8 +28,7 @@ function adminToken(io: CliIo, dataDir: string): string {
 }
 
 export function registerDataCommands(program: Command, io: CliIo): void {
-  const dataDirOf = (flag: string | undefined) =>
-    flag ?? (io.env.SWITCHBOARD_DATA_DIR || defaultDataDir(io.env, io.platform));
+  const dataDirOf = (flag: string | undefined) => resolveDataDir(flag, io.env, io.platform);
 
   program
     .command('backup')
