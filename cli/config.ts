@@ -2,7 +2,7 @@ import type { DeploymentMode } from '../server/context.js';
 import { parseOrigin, type RegistrationPolicy, type SecurityOptions } from '../server/security/settings.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/start-server.js';
 import { UsageError } from './errors.js';
-import { defaultDataDir } from './user-folders.js';
+import { defaultDataDir, resolveDataDir } from './user-folders.js';
 
 export { defaultDataDir, UsageError };
 
@@ -13,6 +13,14 @@ export interface ServeSettings {
   mode: DeploymentMode;
   /** Only what was given; the server fills the rest with the mode's defaults. */
   security: SecurityOptions;
+  /** An archive to restore into the data folder before starting. */
+  importFile?: string;
+  /** The import may replace a data folder that holds data. */
+  replace?: boolean;
+  /** Where to write an archive of the data folder once the server has stopped. */
+  exportOnExit?: string;
+  /** A seed file to apply on an empty data folder. */
+  seedFile?: string;
 }
 
 /** The flags of `switchboard serve`, each also an environment variable. */
@@ -26,6 +34,10 @@ export interface ServeFlags {
   keyRateLimit?: string;
   trustProxy?: string;
   maxConnections?: string;
+  import?: string;
+  replace?: boolean;
+  exportOnExit?: string;
+  seed?: string;
 }
 
 function parsePort(value: string, source: string): number {
@@ -101,10 +113,18 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
   if (maxConnections) {
     security.http = { maxConnections: parseWholeNumber(maxConnections.value, maxConnections.source) };
   }
+  if (flags.replace && flags.import === undefined)
+    throw new UsageError(
+      '--replace only applies to --import <file>: it lets the import replace a data folder that holds data',
+    );
+  const seed = setting(flags.seed, 'seed', 'SWITCHBOARD_SEED');
   return {
+    ...(flags.import !== undefined && { importFile: flags.import, replace: flags.replace === true }),
+    ...(flags.exportOnExit !== undefined && { exportOnExit: flags.exportOnExit }),
+    ...(seed && { seedFile: seed.value }),
     port: port ? parsePort(port.value, port.source) : DEFAULT_PORT,
     host: flags.host ?? (env.SWITCHBOARD_HOST || DEFAULT_HOST),
-    dataDir: flags.dataDir ?? (env.SWITCHBOARD_DATA_DIR || defaultDataDir(env)),
+    dataDir: resolveDataDir(flags.dataDir, env),
     mode: mode ? parseMode(mode.value, mode.source) : 'local',
     security,
   };

@@ -4,6 +4,7 @@ import { DEFAULT_BASE_URL } from '../sdk/index.js';
 import { readVersion } from '../server/version.js';
 import { registerAuditCommand } from './commands/audit.js';
 import { registerAuthCommands } from './commands/auth.js';
+import { registerDataCommands } from './commands/data.js';
 import { registerKeyCommands } from './commands/keys.js';
 import { registerMemberCommands } from './commands/members.js';
 import { registerObservabilityCommands } from './commands/observability.js';
@@ -29,6 +30,7 @@ const program = new Command()
   .showHelpAfterError('(run with --help for usage)');
 
 registerServeCommand(program);
+registerDataCommands(program, io);
 registerAuthCommands(program, io);
 registerProjectCommands(program, io);
 registerKeyCommands(program, io);

@@ -1,5 +1,36 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
+import type { SeedOutcome } from '../server/index.js';
 import type { ServeFlags } from './config.js';
+import { CommandError, UsageError } from './errors.js';
+
+function readInput(file: string, what: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new CommandError(
+      `cannot read the ${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+}
+
+const SEEDED = {
+  accounts: 'account',
+  projects: 'project',
+  apiKeys: 'API key',
+  rooms: 'room',
+  conversations: 'conversation',
+  webhooks: 'webhook endpoint',
+} as const;
+
+function describeSeed(file: string, outcome: SeedOutcome): string {
+  if (!outcome.applied) return `Seed ${file} not applied: ${outcome.reason} (a seed only fills an empty data folder).`;
+  const created = Object.entries(outcome.created)
+    .filter(([, n]) => n > 0)
+    .map(([what, n]) => `${n} ${SEEDED[what as keyof typeof SEEDED]}${n === 1 ? '' : 's'}`);
+  return `Seed ${file} applied: created ${created.join(', ')}.`;
+}
 
 export function registerServeCommand(program: Command): void {
   program
@@ -32,25 +63,64 @@ export function registerServeCommand(program: Command): void {
       '--max-connections <count>',
       'connections open at once, sockets included (env SWITCHBOARD_MAX_CONNECTIONS, default 10000)',
     )
+    .option(
+      '--import <file>',
+      'restore an archive (from export or backup) into the data folder first; refused if the folder holds data',
+    )
+    .option('--replace', 'with --import: replace everything the data folder holds with the archive')
+    .option('--export-on-exit <file>', 'on SIGINT or SIGTERM, stop, then write the data folder as an archive to <file>')
+    .option(
+      '--seed <file>',
+      'create what this seed file declares if the data folder is empty (env SWITCHBOARD_SEED; `switchboard seed init` ' +
+        'writes an example)',
+    )
     .action(async (flags: ServeFlags) => {
       // Loaded here, not at the top: the other commands are API clients and start faster without the server.
-      const [{ startServer }, { resolveServeSettings }] = await Promise.all([
-        import('../server/index.js'),
-        import('./config.js'),
-      ]);
-      const settings = resolveServeSettings(flags);
-      const server = await startServer(settings);
-      console.log(`Switchboard listening on ${server.url}`);
+      const [{ startServer, parseSeed }, { importArchive, exportDataDir }, { resolveServeSettings }, { readVersion }] =
+        await Promise.all([
+          import('../server/index.js'),
+          import('../server/data-archive/index.js'),
+          import('./config.js'),
+          import('../server/version.js'),
+        ]);
+      const { importFile, replace, exportOnExit, seedFile, ...settings } = resolveServeSettings(flags);
+      const switchboardVersion = readVersion();
+      if (exportOnExit && !existsSync(dirname(resolve(exportOnExit))))
+        throw new UsageError(`--export-on-exit: the folder of ${exportOnExit} does not exist`);
+      // Read and checked before the import changes anything.
+      const seed = seedFile ? parseSeed(readInput(seedFile, 'seed file'), seedFile) : undefined;
+      if (importFile) {
+        readInput(importFile, 'archive');
+        const manifest = await importArchive(importFile, settings.dataDir, {
+          replace: replace === true,
+          switchboardVersion,
+        });
+        console.log(
+          `Imported ${importFile} (Switchboard ${manifest.switchboardVersion}, ${manifest.createdAt}) into ${settings.dataDir}`,
+        );
+      }
+      const server = await startServer({ ...settings, seed });
+      if (seedFile && server.seed) console.log(describeSeed(seedFile, server.seed));
       const stop = async (signal: string) => {
         process.off('SIGINT', onSigint);
         process.off('SIGTERM', onSigterm);
         console.log(`Received ${signal}, shutting down…`);
         await server.close();
         process.exitCode = 0;
+        if (!exportOnExit) return;
+        try {
+          await exportDataDir(settings.dataDir, exportOnExit, { switchboardVersion, createdAt: new Date() });
+          console.log(`Exported the data folder to ${exportOnExit}`);
+        } catch (err) {
+          console.error(`error: the export to ${exportOnExit} failed: ${(err as Error).message}`);
+          process.exitCode = 1;
+        }
       };
       const onSigint = () => void stop('SIGINT');
       const onSigterm = () => void stop('SIGTERM');
       process.on('SIGINT', onSigint);
       process.on('SIGTERM', onSigterm);
+      // Printed once the signals are handled: whoever waits for this line may stop the server at once.
+      console.log(`Switchboard listening on ${server.url}`);
     });
 }

@@ -17,6 +17,11 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = 
   return userFolder(env, platform, { variable: 'XDG_DATA_HOME', fallback: ['.local', 'share'] });
 }
 
+/** `--data-dir`, else `SWITCHBOARD_DATA_DIR`, else the default data folder. */
+export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv, platform = process.platform): string {
+  return flag ?? (env.SWITCHBOARD_DATA_DIR || defaultDataDir(env, platform));
+}
+
 /** Where the command-line tool keeps its sign-ins and the project in use. */
 export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
   return userFolder(env, platform, { variable: 'XDG_CONFIG_HOME', fallback: ['.config'] });

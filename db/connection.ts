@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -31,4 +31,25 @@ export function openDatabase(dataDir: string): Db {
   migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
   cacheStatements(sqlite);
   return db;
+}
+
+/**
+ * When the newest migration this build knows was made (drizzle's `created_at` of it). A database
+ * whose newest applied migration is later was written by a newer Switchboard.
+ */
+export function latestKnownMigration(): { tag: string; when: number } {
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { tag: string; when: number }[];
+  };
+  return journal.entries.reduce((latest, entry) => (entry.when > latest.when ? entry : latest));
+}
+
+/** The `created_at` of the newest migration applied to `sqlite`; 0 for a database never migrated. */
+export function latestAppliedMigration(sqlite: Database.Database): number {
+  const table = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'");
+  if (!table.get()) return 0;
+  const row = sqlite.prepare('SELECT max(created_at) AS latest FROM __drizzle_migrations').get() as {
+    latest: number | null;
+  };
+  return Number(row.latest ?? 0);
 }

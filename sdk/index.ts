@@ -1,5 +1,6 @@
 // The browser-safe SDK: only `fetch`. Node servers import `sdk/node.js`, which adds verifyWebhook.
 
+export { AdminClient, type AdminClientOptions } from './admin-client.js';
 export type {
   AttachmentsResource,
   ConversationMembersResource,

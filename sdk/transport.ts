@@ -58,23 +58,36 @@ export class Transport {
    * A GET answered with Server-Sent Events: the open stream's body, once the server has accepted
    * the request (an error answer throws, as `request` does). `signal` aborts the request and the stream.
    */
-  async openEventStream(
+  openEventStream(
     spec: Pick<RequestSpec, 'path' | 'query'>,
+    signal?: AbortSignal,
+  ): Promise<ReadableStream<Uint8Array>> {
+    return this.openStream(spec, 'text/event-stream', signal);
+  }
+
+  /** A GET answered with a file of `contentType` (a backup archive): its body, to stream where it belongs. */
+  download(spec: Pick<RequestSpec, 'path' | 'query'>, contentType: string): Promise<ReadableStream<Uint8Array>> {
+    return this.openStream(spec, contentType);
+  }
+
+  private async openStream(
+    spec: Pick<RequestSpec, 'path' | 'query'>,
+    contentType: string,
     signal?: AbortSignal,
   ): Promise<ReadableStream<Uint8Array>> {
     const res = await this.send(this.urlOf(spec), {
       method: 'GET',
-      headers: this.headers('text/event-stream'),
+      headers: this.headers(`${contentType}, application/json`),
       signal,
     });
     const what = `GET ${spec.path}`;
     if (!res.ok) return readAnswer<never>(res, what);
-    if (!res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    if (!res.body || !res.headers.get('content-type')?.startsWith(contentType)) {
       await res.body?.cancel();
       throw new SwitchboardError(
         res.status,
         UNEXPECTED_RESPONSE,
-        `${what} answered HTTP ${res.status} without an event stream`,
+        `${what} answered HTTP ${res.status} without ${contentType}`,
         res.headers.get('x-request-id'),
       );
     }

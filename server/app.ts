@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { BACKUP_PATH, backupHandler } from './backups/route.js';
 import { attachmentContentRouter, CONTENT_MOUNT } from './chat/attachments/content-routes.js';
 import type { AppContext } from './context.js';
 import { notFound } from './errors.js';
@@ -37,6 +38,15 @@ export function createApp(ctx: AppContext): Express {
       };
     }),
   );
+  app.get(
+    '/schemas/seed.json',
+    lazyHandler(async () => {
+      const schema = (await import('./seeds/schema.js')).seedJsonSchema();
+      return (_req, res) => {
+        res.json(schema);
+      };
+    }),
+  );
   app.use(
     '/docs',
     htmlPage,
@@ -46,6 +56,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(crossOriginPolicy(ctx.mode, ctx.security, ctx.logger));
   // Attachment bytes are the request body itself: mounted before the JSON parser sees them.
   app.use(CONTENT_MOUNT, attachmentContentRouter(ctx));
+  app.get(BACKUP_PATH, backupHandler(ctx));
   app.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));
   registerRoutes(app, ctx, routes);
 

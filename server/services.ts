@@ -1,6 +1,7 @@
 import { createAuditService } from './audit/service.js';
 import { createAttemptLimits } from './auth/attempt-limits.js';
 import { createAuthService } from './auth/service.js';
+import { createBackupService } from './backups/service.js';
 import { createAttachmentCleanupJob } from './chat/attachments/cleanup-job.js';
 import { createAttachmentService } from './chat/attachments/service.js';
 import { createConversationService } from './chat/conversations-service.js';
@@ -61,6 +62,7 @@ export function createServices(infra: Infrastructure, { observability = true }: 
     webhooks: createWebhookService(infra, audit),
     observability: recorder,
     observabilityReads: createObservabilityService(infra, recorder.metrics),
+    backups: createBackupService(infra, () => recorder.flush()),
     liveEvents: createLiveEventFeed(infra),
   };
 }

@@ -8,11 +8,14 @@ import { createApp } from './app.js';
 import { createRealtimeEndpoint, REALTIME_PATH } from './chat/realtime/endpoint.js';
 import { type Clock, systemClock } from './clock.js';
 import type { AppContext, DeploymentMode, Infrastructure } from './context.js';
+import { removeLeftoverStaging } from './data-archive/snapshot.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { routeUpgrades } from './http/upgrade-router.js';
 import { createIdGenerator } from './ids.js';
 import { createSignalingEndpoint, SIGNALING_PATH } from './rtc/signaling-endpoint.js';
 import { type HttpLimits, resolveSecurity, type SecurityOptions } from './security/settings.js';
+import { applySeed, type SeedOutcome } from './seeds/apply.js';
+import type { Seed } from './seeds/schema.js';
 import { createServices } from './services.js';
 import { readVersion } from './version.js';
 
@@ -40,6 +43,12 @@ export interface ServerOptions {
    * exists only so that the benchmark can measure what recording costs. Never turn it off otherwise.
    */
   observability?: boolean;
+  /**
+   * What to create on an empty data folder (see server/seeds): applied before the server listens, in one
+   * transaction; skipped when the folder holds accounts or projects. A seed with secrets (key text, webhook
+   * secrets) makes a production-mode server refuse to start (SeedError).
+   */
+  seed?: Seed;
 }
 
 export interface RunningServer {
@@ -57,6 +66,8 @@ export interface RunningServer {
    * itself every minute) and returns how many; tests that move a manual clock call it.
    */
   runAttachmentCleanup(): number;
+  /** What the `seed` option did; undefined without one. */
+  seed?: SeedOutcome;
   close(): Promise<void>;
 }
 
@@ -94,6 +105,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const logger = options.logger ?? pino({ level: 'info' });
   const host = options.host ?? DEFAULT_HOST;
   const lock = lockDataDir(options.dataDir);
+  removeLeftoverStaging(options.dataDir);
   let db: Db | undefined;
   const shutDownStorage = () => {
     // Counted metrics are written while the database is still open.
@@ -106,6 +118,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let signaling: ReturnType<typeof createSignalingEndpoint> | undefined;
   let realtime: ReturnType<typeof createRealtimeEndpoint> | undefined;
   let ctx: AppContext | undefined;
+  let seeded: SeedOutcome | undefined;
   try {
     db = openDatabase(options.dataDir);
     const mode = options.mode ?? 'local';
@@ -124,6 +137,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ctx = { ...infra, services: createServices(infra, { observability: options.observability }) };
     // Before any socket can connect: rows left open by a previous run are closed first.
     ctx.services.observability.start();
+    if (options.seed) seeded = await applySeed(ctx, options.seed);
     server = createHttpServer(createApp(ctx), ctx.security.http).listen(options.port ?? DEFAULT_PORT, host);
     signaling = createSignalingEndpoint(ctx);
     realtime = createRealtimeEndpoint(ctx);
@@ -153,6 +167,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   return {
     url: `http://${urlHost}:${port}`,
     port,
+    seed: seeded,
     runDueWebhooks: () => webhookWorker.runDue(),
     runAttachmentCleanup: () => attachmentCleanup.runDue(),
     close() {

@@ -29,6 +29,12 @@ export function generateKeyText(environment: Environment): NewKeyText {
   };
 }
 
+/** A key whose text was chosen elsewhere (a seed file), as `generateKeyText` would have made it; null if malformed. */
+export function givenKeyText(text: string): NewKeyText | null {
+  const parsed = parseKeyText(text);
+  return parsed && { text, publicId: parsed.publicId, secretHash: hashSecret(parsed.secret).toString('hex') };
+}
+
 export function parseKeyText(text: string): { publicId: string; secret: string } | null {
   const match = KEY_TEXT.exec(text);
   return match ? { publicId: match[1], secret: match[2] } : null;

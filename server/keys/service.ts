@@ -8,7 +8,7 @@ import type { AuditService } from '../audit/service.js';
 import type { Infrastructure } from '../context.js';
 import { notFound } from '../errors.js';
 import type { KeyAuth } from '../http/route.js';
-import { generateKeyText, hashSecret, parseKeyText } from './key-text.js';
+import { generateKeyText, hashSecret, type NewKeyText, parseKeyText } from './key-text.js';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -68,8 +68,9 @@ export function createKeyService({ db, clock, ids, events }: Infrastructure, aud
     .prepare();
 
   return {
-    create(actor: Actor, projectId: string, input: { name: string; environment: Environment }) {
-      const key = generateKeyText(input.environment);
+    /** `given` is a key text chosen in advance (a seed's), already checked to be one of `input.environment`. */
+    create(actor: Actor, projectId: string, input: { name: string; environment: Environment }, given?: NewKeyText) {
+      const key = given ?? generateKeyText(input.environment);
       const row: ApiKeyRow = {
         id: ids.next('key'),
         ...scopeValues({ projectId, environment: input.environment }),

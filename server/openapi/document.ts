@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { backupPaths } from '../backups/route.js';
 import { attachmentContentPaths } from '../chat/attachments/openapi.js';
 import { ERROR_CODES, type ErrorCode } from '../error-codes.js';
 import { HEARTBEAT_MS } from '../http/event-stream.js';
@@ -138,7 +139,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
     paths[route.path] = { ...paths[route.path], [route.method]: operation(route) };
   }
   // Raw-bytes operations outside the JSON table; after it, so that tags keep the table's order.
-  Object.assign(paths, attachmentContentPaths());
+  Object.assign(paths, attachmentContentPaths(), backupPaths());
   const document = createDocument({
     openapi: '3.1.0',
     info: {
@@ -172,6 +173,11 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description: 'Chat token from POST /v1/chat/tokens: one end user, whose id every action carries.',
+        },
+        adminToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "The server's admin token, `sbadmin_…`: the `admin-token` file of its data folder.",
         },
         rtcToken: {
           type: 'http',

@@ -43,12 +43,13 @@ export function createWebhookService(infra: Infrastructure, audit: AuditService)
     register(
       actor: Actor,
       projectId: string,
-      input: { url: string; environment: Environment; events: string[] },
+      input: { url: string; environment: Environment; events: string[]; secret?: string },
     ): { row: EndpointRow; secret: string } {
       assertTarget(input.url);
       const now = clock.now();
       const id = ids.next('wh');
-      const secret = generateSigningSecret();
+      // A secret chosen in advance (a seed's) or a new one.
+      const secret = input.secret ?? generateSigningSecret();
       const row: EndpointRow = {
         id,
         ...scopeValues({ projectId, environment: input.environment }),

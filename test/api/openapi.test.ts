@@ -13,7 +13,13 @@ beforeAll(async () => {
 describe('OpenAPI document', () => {
   it('is OpenAPI 3.1 with both credential schemes', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'chatToken', 'rtcToken', 'session']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
+      'adminToken',
+      'apiKey',
+      'chatToken',
+      'rtcToken',
+      'session',
+    ]);
   });
 
   it('describes every route the server mounts, and the control-plane routes of the spec', () => {

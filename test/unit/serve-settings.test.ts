@@ -37,9 +37,31 @@ describe('serve settings', () => {
     });
   });
 
-  it.each([{ port: '-1' }, { port: '70000' }, { port: 'http' }, { mode: 'dev' }])('refuses %j', (flags) => {
-    expect(() => resolveServeSettings(flags, {})).toThrow(UsageError);
+  it('takes the data flags: --import with --replace, --export-on-exit, and --seed over SWITCHBOARD_SEED', () => {
+    const env = { SWITCHBOARD_SEED: 'env.seed.json' };
+    expect(resolveServeSettings({}, env)).toMatchObject({ seedFile: 'env.seed.json' });
+    const settings = resolveServeSettings(
+      { import: 'in.tar.gz', replace: true, exportOnExit: 'out.tar.gz', seed: 'flag.seed.json' },
+      env,
+    );
+    expect(settings).toMatchObject({
+      importFile: 'in.tar.gz',
+      replace: true,
+      exportOnExit: 'out.tar.gz',
+      seedFile: 'flag.seed.json',
+    });
+    expect(resolveServeSettings({ import: 'in.tar.gz' }, {})).toMatchObject({
+      importFile: 'in.tar.gz',
+      replace: false,
+    });
   });
+
+  it.each([{ port: '-1' }, { port: '70000' }, { port: 'http' }, { mode: 'dev' }, { replace: true }])(
+    'refuses %j',
+    (flags) => {
+      expect(() => resolveServeSettings(flags, {})).toThrow(UsageError);
+    },
+  );
 });
 
 describe('environment aliases (CLI)', () => {

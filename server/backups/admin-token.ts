@@ -1,0 +1,34 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The server's admin token, in its data folder, readable by its owner alone. It authorizes what no
+ * project role can: a backup holds every project, every account and the server's signing keys. So
+ * whoever may read the data folder (and could copy the database anyway) may take a backup, and
+ * nobody else, whatever accounts they hold.
+ */
+export const ADMIN_TOKEN_FILE = 'admin-token';
+export const ADMIN_TOKEN_PREFIX = 'sbadmin_';
+
+/** Reads the token, creating it (0600) on first use. */
+export function loadOrCreateAdminToken(dataDir: string): string {
+  const path = join(dataDir, ADMIN_TOKEN_FILE);
+  try {
+    writeFileSync(path, `${ADMIN_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return readAdminToken(dataDir);
+}
+
+/** The token of a data folder, as the CLI reads it; throws when missing or unreadable. */
+export function readAdminToken(dataDir: string): string {
+  return readFileSync(join(dataDir, ADMIN_TOKEN_FILE), 'utf8').trim();
+}
+
+export function isAdminToken(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

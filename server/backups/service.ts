@@ -1,0 +1,29 @@
+import type { Infrastructure } from '../context.js';
+import { takeSnapshot } from '../data-archive/snapshot.js';
+import { manifestOf } from '../data-archive/write.js';
+import { isAdminToken, loadOrCreateAdminToken } from './admin-token.js';
+
+/** Backups of the running server: a consistent snapshot taken while it keeps serving. */
+export function createBackupService(
+  { db, clock, dataDir, version }: Infrastructure,
+  /** Writes the metrics counted in memory, so that the backup has them up to now. */
+  flushMetrics: () => void,
+) {
+  // Made at start, so that the CLI finds it in the data folder before its first backup.
+  const adminToken = loadOrCreateAdminToken(dataDir);
+  return {
+    isAdminToken: (given: string) => isAdminToken(adminToken, given),
+
+    /** The snapshot and its manifest; the caller writes the archive and then disposes of the snapshot. */
+    async snapshot() {
+      flushMetrics();
+      const snapshot = await takeSnapshot(db.$client, dataDir);
+      return {
+        snapshot,
+        manifest: manifestOf(snapshot, { switchboardVersion: version, createdAt: new Date(clock.now()) }),
+      };
+    },
+  };
+}
+
+export type BackupService = ReturnType<typeof createBackupService>;

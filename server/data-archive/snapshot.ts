@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import {
+  copyFileSync,
+  createReadStream,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { SECRET_KEY_FILE } from '../webhooks/secret-box.js';
+import { DATABASE_ENTRY, type ManifestEntry, WEBHOOK_KEY_ENTRY } from './manifest.js';
+
+/** A file of the snapshot and where it goes in the archive. */
+export interface SnapshotEntry extends ManifestEntry {
+  file: string;
+}
+
+/** A consistent copy of a data folder in a staging folder, ready to archive; `dispose()` deletes it. */
+export interface Snapshot {
+  entries: SnapshotEntry[];
+  dispose(): void;
+}
+
+/** Staging folders live in the data folder itself: same file system, so attachments are linked, not copied. */
+export const STAGING_PREFIX = '.staging-';
+
+/**
+ * Deletes staging folders a crash left behind. Only while holding the data folder's lock: then no
+ * snapshot or import of this folder can be under way.
+ */
+export function removeLeftoverStaging(dataDir: string): void {
+  for (const name of readdirSync(dataDir))
+    if (name.startsWith(STAGING_PREFIX)) rmSync(join(dataDir, name), { recursive: true, force: true });
+}
+
+export async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk);
+  return hash.digest('hex');
+}
+
+/** A hard link (free, and a true snapshot: attachment files are only ever replaced, never rewritten), else a copy. */
+function linkOrCopy(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true });
+  try {
+    linkSync(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw err;
+    copyFileSync(from, to);
+  }
+}
+
+/**
+ * Copies the database with SQLite's online backup (consistent, and the server keeps serving while it
+ * runs), then the attachments that copy knows of and the webhook secrets key. An attachment deleted
+ * between the copy and its file's turn is dropped from the copy too, so the archive never holds a
+ * row without its bytes.
+ */
+export async function takeSnapshot(source: Database.Database, dataDir: string): Promise<Snapshot> {
+  const staging = mkdtempSync(join(dataDir, STAGING_PREFIX));
+  const dispose = () => rmSync(staging, { recursive: true, force: true });
+  try {
+    const databaseFile = join(staging, DATABASE_ENTRY);
+    await source.backup(databaseFile);
+    const files: { path: string; file: string }[] = [{ path: DATABASE_ENTRY, file: databaseFile }];
+
+    const copy = new Database(databaseFile);
+    try {
+      // One self-contained file: no -wal beside it.
+      copy.pragma('journal_mode = DELETE');
+      const stored = copy
+        .prepare("SELECT id, project_id AS projectId FROM attachments WHERE status IN ('UPLOADED', 'COMPLETED')")
+        .all() as { id: string; projectId: string }[];
+      const gone: string[] = [];
+      for (const { id, projectId } of stored) {
+        const path = `attachments/${projectId}/${id}`;
+        try {
+          linkOrCopy(join(dataDir, path), join(staging, path));
+          files.push({ path, file: join(staging, path) });
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+          gone.push(id);
+        }
+      }
+      const drop = copy.prepare('DELETE FROM attachments WHERE id = ?');
+      copy.transaction(() => {
+        for (const id of gone) drop.run(id);
+      })();
+    } finally {
+      copy.close();
+    }
+
+    try {
+      copyFileSync(join(dataDir, SECRET_KEY_FILE), join(staging, WEBHOOK_KEY_ENTRY));
+      files.push({ path: WEBHOOK_KEY_ENTRY, file: join(staging, WEBHOOK_KEY_ENTRY) });
+    } catch (err) {
+      // No webhook was ever registered: there is no key yet.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+
+    const entries: SnapshotEntry[] = [];
+    for (const { path, file } of files) {
+      entries.push({ path, file, bytes: statSync(file).size, sha256: await sha256OfFile(file) });
+    }
+    return { entries, dispose };
+  } catch (err) {
+    dispose();
+    throw err;
+  }
+}

@@ -1,0 +1,119 @@
+import { users } from '../../db/schema/users.js';
+import type { UserActor } from '../audit/actor.js';
+import { hashPassword } from '../auth/passwords.js';
+import { normalizeEmail, type UserRow } from '../auth/service.js';
+import type { AppContext } from '../context.js';
+import { describeContents } from '../data-archive/data-dir.js';
+import { givenKeyText } from '../keys/key-text.js';
+import { SeedError } from './errors.js';
+import type { Seed } from './schema.js';
+
+/** What starting with a seed did. */
+export type SeedOutcome =
+  | {
+      applied: true;
+      created: Record<'accounts' | 'projects' | 'apiKeys' | 'rooms' | 'conversations' | 'webhooks', number>;
+    }
+  | { applied: false; reason: string };
+
+/** Where the seed carries secrets (key text, webhook secrets): what a production-mode server refuses. */
+export function secretPaths(seed: Seed): string[] {
+  return seed.projects.flatMap((p, i) => [
+    ...p.apiKeys.map((_, j) => `projects[${i}].apiKeys[${j}].key`),
+    ...p.webhooks.flatMap((w, j) => (w.secret === undefined ? [] : [`projects[${i}].webhooks[${j}].secret`])),
+  ]);
+}
+
+/**
+ * Creates what the seed declares, if the data folder is empty (no account, no project): so a restart
+ * with the same seed creates nothing twice, and a seed never merges into someone's data. All of it
+ * is one transaction: a failure (a webhook URL the mode refuses, say) leaves nothing behind. Webhook
+ * endpoints come last, so the seed's own rooms and conversations queue no deliveries.
+ */
+export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcome> {
+  const { db, clock, ids, services } = ctx;
+  if (ctx.mode === 'production') {
+    const secrets = secretPaths(seed);
+    if (secrets.length)
+      throw new SeedError(
+        'A production-mode server refuses seeds that carry secrets, which belong in a secret manager, not a file: ' +
+          `${secrets.join(', ')}. Remove them, or run the seed on a local-mode server.`,
+      );
+  }
+  const existing = describeContents(db.$client);
+  if (existing) return { applied: false, reason: `the data folder already holds ${existing}` };
+
+  // Hashing is slow and asynchronous: done before the transaction, which must stay synchronous.
+  const accounts = new Map<string, { name?: string; passwordHash: string }>();
+  for (const person of [seed.user, ...seed.projects.flatMap((p) => p.members)]) {
+    const email = normalizeEmail(person.email);
+    if (!accounts.has(email))
+      accounts.set(email, { name: person.name, passwordHash: await hashPassword(person.password) });
+  }
+
+  const created = { accounts: 0, projects: 0, apiKeys: 0, rooms: 0, conversations: 0, webhooks: 0 };
+  /** Runs one step, naming the seed's path in what it throws. */
+  const step = <T>(path: string, run: () => T): T => {
+    try {
+      return run();
+    } catch (err) {
+      throw new SeedError(`${path}: ${(err as Error).message}`);
+    }
+  };
+
+  db.transaction((tx) => {
+    // Checked again inside the transaction: nothing can have landed since, but the rule is the transaction's.
+    if (describeContents(db.$client)) throw new SeedError('The data folder stopped being empty while seeding.');
+    const userIds = new Map<string, string>();
+    for (const [email, account] of accounts) {
+      const row: UserRow = {
+        id: ids.next('usr'),
+        email,
+        name: account.name ?? null,
+        passwordHash: account.passwordHash,
+        createdAt: clock.now(),
+      };
+      tx.insert(users).values(row).run();
+      userIds.set(email, row.id);
+      created.accounts++;
+    }
+    const owner: UserActor = {
+      type: 'user',
+      id: userIds.get(normalizeEmail(seed.user.email)) as string,
+      email: normalizeEmail(seed.user.email),
+    };
+
+    const projectIds = seed.projects.map((p, i) => {
+      const at = `projects[${i}]`;
+      const { id: projectId } = step(at, () => services.projects.create(owner, { name: p.name }));
+      created.projects++;
+      const acting = { actor: owner, projectId, role: 'OWNER' as const };
+      p.members.forEach((m, j) => {
+        step(`${at}.members[${j}]`, () => services.members.add(acting, m));
+      });
+      p.apiKeys.forEach((k, j) => {
+        const key = givenKeyText(k.key);
+        if (!key) throw new SeedError(`${at}.apiKeys[${j}].key: not an API key`);
+        step(`${at}.apiKeys[${j}]`, () => services.keys.create(owner, projectId, k, key));
+        created.apiKeys++;
+      });
+      p.rooms.forEach(({ environment, ...room }, j) => {
+        step(`${at}.rooms[${j}]`, () => services.rooms.create({ projectId, environment }, room, owner));
+        created.rooms++;
+      });
+      p.conversations.forEach(({ environment, ...conversation }, j) => {
+        const caller = { kind: 'server' as const, scope: { projectId, environment }, userId: undefined };
+        step(`${at}.conversations[${j}]`, () => services.conversations.create(caller, conversation));
+        created.conversations++;
+      });
+      return projectId;
+    });
+    seed.projects.forEach((p, i) => {
+      p.webhooks.forEach((w, j) => {
+        step(`projects[${i}].webhooks[${j}]`, () => services.webhooks.register(owner, projectIds[i], w));
+        created.webhooks++;
+      });
+    });
+  });
+  return { applied: true, created };
+}

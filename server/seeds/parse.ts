@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import { SeedError } from './errors.js';
+import { type Seed, seedSchema } from './schema.js';
+
+/**
+ * Seed files are JSON with `//` and `/* … *\/` comments (what `seed init` writes). Comments become
+ * spaces, so positions in JSON.parse's errors stay true.
+ */
+export function stripComments(text: string): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      const start = i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+      out += text.slice(start, ++i);
+    } else if (c === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') {
+        out += ' ';
+        i++;
+      }
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      const stop = end === -1 ? text.length : end + 2;
+      out += text.slice(i, stop).replace(/[^\n]/g, ' ');
+      i = stop;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** `['projects', 0, 'apiKeys', 1, 'key']` → `projects[0].apiKeys[1].key`. */
+export function jsonPath(path: readonly PropertyKey[]): string {
+  return (
+    path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i ? '.' : ''}${String(part)}`)).join('') ||
+    '(the file)'
+  );
+}
+
+const describeIssue = (issue: z.core.$ZodIssue) => `  ${jsonPath(issue.path)}: ${issue.message}`;
+
+/** The seed in `text` (from `source`, for messages), or a SeedError naming every bad field by its path. */
+export function parseSeed(text: string, source: string): Seed {
+  let value: unknown;
+  try {
+    value = JSON.parse(stripComments(text));
+  } catch (err) {
+    const at = /position (\d+)/.exec((err as Error).message);
+    const line = at ? text.slice(0, Number(at[1])).split('\n').length : undefined;
+    throw new SeedError(`${source} is not JSON${line ? ` (line ${line})` : ''}: ${(err as Error).message}`);
+  }
+  const parsed = seedSchema.safeParse(value);
+  if (!parsed.success)
+    throw new SeedError(
+      `${source} is not a valid seed; nothing was created:\n${parsed.error.issues.map(describeIssue).join('\n')}`,
+    );
+  return parsed.data;
+}
