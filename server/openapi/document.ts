@@ -126,6 +126,7 @@ const TAGS = [
     name: 'Observability',
     description: 'Connections, errors, per-minute metrics, diagnostics, usage and the live event stream.',
   },
+  { name: 'Server', description: 'The server as a whole: a backup of all its data, with the admin token.' },
   {
     name: 'Webhook events',
     description: 'What this server POSTs to your webhook endpoints: one operation per event type.',
