@@ -181,7 +181,8 @@ async function main(): Promise<void> {
   }
   const megabytes = ((await stat(output)).size / 1024 / 1024).toFixed(1);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  step(`Built ${relative(process.cwd(), output)} (${megabytes} MB) in ${seconds} s`);
+  const shown = relative(process.cwd(), output).startsWith('..') ? output : relative(process.cwd(), output);
+  step(`Built ${shown} (${megabytes} MB) in ${seconds} s`);
 }
 
 await main();
