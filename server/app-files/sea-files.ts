@@ -20,7 +20,15 @@ function unpackedFolder(env: NodeJS.ProcessEnv = process.env): string {
   if (unpacked) return unpacked;
   const { version, hash, files } = readManifest();
   const folder = join(env.SWITCHBOARD_CACHE_DIR || defaultCacheDir(env), `${version}-${hash}`);
-  unpacked = unpackOnce(folder, { files, read: (file) => new Uint8Array(getRawAsset(file) as ArrayBuffer) });
+  try {
+    unpacked = unpackOnce(folder, { files, read: (file) => new Uint8Array(getRawAsset(file) as ArrayBuffer) });
+  } catch (err) {
+    throw new Error(
+      `Could not unpack Switchboard's files into ${folder} (${(err as Error).message}). ` +
+        'Set SWITCHBOARD_CACHE_DIR to a folder this user may write to.',
+      { cause: err },
+    );
+  }
   return unpacked;
 }
 

@@ -49,8 +49,12 @@ function run(args: string[], extraEnv: Record<string, string> = {}) {
 }
 
 /** Starts `switchboard serve --port 0` and resolves with its URL once it listens. */
-async function serve() {
-  const child = spawn(binary, ['serve', '--port', '0'], { cwd: workDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function serve(extraEnv: Record<string, string> = {}) {
+  const child = spawn(binary, ['serve', '--port', '0'], {
+    cwd: workDir,
+    env: { ...env, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let output = '';
   child.stderr.on('data', (chunk) => {
@@ -137,5 +141,15 @@ describe('the single executable', () => {
     );
     expect(readdirSync(workDir)).toEqual([]);
     expect(readdirSync(dataDir)).toContain('switchboard.db');
+  });
+
+  it('starts twice at once on an empty cache folder (SWITCHBOARD_CACHE_DIR): one unpacks, neither sees half the files', async () => {
+    const cache = join(root, 'shared-cache');
+    const servers = await Promise.all(
+      ['a', 'b'].map((name) => serve({ SWITCHBOARD_CACHE_DIR: cache, SWITCHBOARD_DATA_DIR: join(root, name) })),
+    );
+    for (const server of servers) expect((await client(server.url).get('/docs/scalar.js')).status).toBe(200);
+    for (const server of servers) expect((await server.stop()).code).toBe(0);
+    expect(readdirSync(cache)).toEqual([expect.stringMatching(/^\d+\.\d+\.\d+.*-[0-9a-f]{16}$/)]);
   });
 });
