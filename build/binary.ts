@@ -22,19 +22,22 @@ import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { build, type Plugin } from 'esbuild';
 import { CARRIED, MANIFEST_ASSET, type SeaManifest } from '../server/app-files/sea-manifest.js';
 import { readVersion } from '../server/version.js';
 
 const require = createRequire(import.meta.url);
+/** The repository, whatever the working directory. */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The fuse every Node.js binary carries, which postject flips to say that a blob is injected. */
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 const isMac = process.platform === 'darwin';
 const isWindows = process.platform === 'win32';
 const output = resolve(
-  process.argv[2] ?? join('out', `switchboard-${process.platform}-${process.arch}${isWindows ? '.exe' : ''}`),
+  process.argv[2] ?? join(ROOT, 'out', `switchboard-${process.platform}-${process.arch}${isWindows ? '.exe' : ''}`),
 );
 
 const step = (what: string) => process.stderr.write(`${what}\n`);
@@ -51,14 +54,15 @@ function filesUnder(folder: string): string[] {
 function carriedFiles(): Map<string, string> {
   const files = new Map<string, string>();
   // Only what the migrator reads: the SQL and the journal (the snapshots serve drizzle-kit alone).
-  for (const name of readdirSync('db/migrations').filter((name) => name.endsWith('.sql')))
-    files.set(`${CARRIED.migrations}/${name}`, join('db/migrations', name));
-  files.set(`${CARRIED.migrations}/meta/_journal.json`, 'db/migrations/meta/_journal.json');
+  const migrations = join(ROOT, 'db', 'migrations');
+  for (const name of readdirSync(migrations).filter((name) => name.endsWith('.sql')))
+    files.set(`${CARRIED.migrations}/${name}`, join(migrations, name));
+  files.set(`${CARRIED.migrations}/meta/_journal.json`, join(migrations, 'meta', '_journal.json'));
   files.set(CARRIED.scalarScript, require.resolve('@scalar/api-reference/browser/standalone.js'));
   const sqlitePackage = dirname(require.resolve('better-sqlite3/package.json'));
   files.set(CARRIED.sqliteAddon, join(sqlitePackage, 'build', 'Release', 'better_sqlite3.node'));
   // The dashboard's Vite build, when there is one.
-  const dashboard = join('dist', 'renderer');
+  const dashboard = join(ROOT, 'dist', 'renderer');
   if (existsSync(dashboard))
     for (const file of filesUnder(dashboard)) files.set(`${CARRIED.dashboard}/${file}`, join(dashboard, file));
   return files;
@@ -92,7 +96,7 @@ function carriedFilesPlugin(onUsed: () => void): Plugin {
 async function bundleCli(outfile: string): Promise<void> {
   let swapped = false;
   await build({
-    entryPoints: ['cli/index.ts'],
+    entryPoints: [join(ROOT, 'cli', 'index.ts')],
     outfile,
     bundle: true,
     platform: 'node',
@@ -172,7 +176,7 @@ async function main(): Promise<void> {
 
     step(`Preparing the blob (${files.size} files carried)…`);
     const blob = join(work, 'sea.blob');
-    const assets = Object.fromEntries([[MANIFEST_ASSET, manifestFile], ...[...files].map(([f, s]) => [f, resolve(s)])]);
+    const assets = Object.fromEntries([[MANIFEST_ASSET, manifestFile], ...files]);
     const config = { main, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets };
     writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
     execFileSync(process.execPath, ['--experimental-sea-config', join(work, 'sea-config.json')], { stdio: 'pipe' });
