@@ -23,7 +23,7 @@ export interface BenchConfig {
    * relay), `chat` only the chat fan-out benchmark, `observability` only the recording-overhead comparison;
    * unset or `all`, every part.
    */
-  only: 'all' | 'chat' | 'core' | 'observability' | 'sockets' | 'startup' | 'webhooks';
+  only: 'all' | 'binary' | 'chat' | 'core' | 'observability' | 'sockets' | 'startup' | 'webhooks';
   /** Realtime subscriber counts of the chat benchmark, ascending (BENCH_CHAT_SUBSCRIBERS, default `100,1000`). */
   chatSubscribers: number[];
   /** Messages timed for the post-to-receive latency at each subscriber count (BENCH_CHAT_MESSAGES, default 100). */
@@ -58,6 +58,7 @@ function readNumber(name: string, fallback: number, min: number): number {
 
 const BENCH_PARTS: readonly BenchConfig['only'][] = [
   'all',
+  'binary',
   'chat',
   'core',
   'observability',

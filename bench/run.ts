@@ -11,11 +11,12 @@
  * Settings: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_LOGIN_CONNECTIONS, BENCH_LOGIN_DURATION,
  * BENCH_RELAY_MESSAGES, BENCH_ONLY, BENCH_CHAT_SUBSCRIBERS, BENCH_CHAT_MESSAGES, BENCH_CHAT_RATE,
  * BENCH_OBSERVABILITY_ROUNDS, BENCH_CPU_PROF, BENCH_PIN, BENCH_STARTUP_RUNS (see bench/config.ts). Start-up
- * (bench/startup.ts, BENCH_ONLY=startup) runs first.
+ * (bench/startup.ts, BENCH_ONLY=startup) runs first, then the single executable (bench/binary.ts, BENCH_ONLY=binary).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runBinaryBench } from './binary.js';
 import { measureChat, printChatReport } from './chat.js';
 import { killAllServers, pinProcesses, spawnServer } from './child.js';
 import { type BenchConfig, readConfig } from './config.js';
@@ -153,6 +154,9 @@ async function main(): Promise<void> {
   // BENCH_ONLY=startup: start-up time, memory and the CLI (bench/startup.ts); first in a full run, on a quiet machine.
   if (config.only === 'startup' || config.only === 'all') await runStartupBench(config);
   if (config.only === 'startup') return;
+  // BENCH_ONLY=binary: the single executable's size and start-up beside node's (bench/binary.ts).
+  if (config.only === 'binary' || config.only === 'all') await runBinaryBench(config);
+  if (config.only === 'binary') return;
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-bench-'));
   // Ctrl-C (or a kill) skips `finally`: kill the servers and delete the data ourselves.
   const interrupted = (signal: NodeJS.Signals) => {

@@ -69,11 +69,18 @@ async function waitForHealth(url: string, child: ChildProcess, started: number):
   }
 }
 
+/** How to start a server: the program (default: this Node.js) and, for each start, its environment. */
+export interface Launcher {
+  command?: string;
+  env?: () => NodeJS.ProcessEnv;
+}
+
 /** Launches a server process on a free port, times it to its first `/healthz` answer, then stops it. */
-async function timeStart(args: (port: number) => string[]): Promise<StartSample> {
+async function timeStart(args: (port: number) => string[], launcher: Launcher): Promise<StartSample> {
   const port = await freePort();
+  const env = launcher.env?.() ?? process.env;
   const started = performance.now();
-  const child = spawn(process.execPath, args(port), { stdio: 'ignore' });
+  const child = spawn(launcher.command ?? process.execPath, args(port), { stdio: 'ignore', env });
   trackChild(child);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
@@ -85,15 +92,20 @@ async function timeStart(args: (port: number) => string[]): Promise<StartSample>
   }
 }
 
-async function medianStart(runs: number, args: (port: number, dataDir: string) => string[], fresh: boolean) {
+export async function medianStart(
+  runs: number,
+  args: (port: number, dataDir: string) => string[],
+  fresh: boolean,
+  launcher: Launcher = {},
+) {
   const samples: StartSample[] = [];
   const reused = await mkdtemp(join(tmpdir(), 'switchboard-startup-'));
   try {
     // An existing folder: the first start creates and migrates it, unmeasured.
-    if (!fresh) await timeStart((port) => args(port, reused));
+    if (!fresh) await timeStart((port) => args(port, reused), launcher);
     for (let i = 0; i < runs; i++) {
       const dataDir = fresh ? await mkdtemp(join(tmpdir(), 'switchboard-startup-')) : reused;
-      samples.push(await timeStart((port) => args(port, dataDir)));
+      samples.push(await timeStart((port) => args(port, dataDir), launcher));
       if (fresh) await rm(dataDir, { recursive: true, force: true });
     }
   } finally {
@@ -102,14 +114,14 @@ async function medianStart(runs: number, args: (port: number, dataDir: string) =
   return { ms: median(samples.map((s) => s.ms)), rssMb: median(samples.map((s) => s.rssMb)) };
 }
 
-function timeCommand(args: string[], env: NodeJS.ProcessEnv = process.env): number {
+function timeCommand(args: string[], env: NodeJS.ProcessEnv = process.env, command = process.execPath): number {
   const started = performance.now();
-  execFileSync(process.execPath, args, { stdio: 'ignore', env });
+  execFileSync(command, args, { stdio: 'ignore', env });
   return performance.now() - started;
 }
 
-const medianCommand = (runs: number, args: string[], env?: NodeJS.ProcessEnv) =>
-  median(Array.from({ length: runs }, () => timeCommand(args, env)));
+export const medianCommand = (runs: number, args: string[], env?: NodeJS.ProcessEnv, command?: string) =>
+  median(Array.from({ length: runs }, () => timeCommand(args, env, command)));
 
 const verdict = (ratio: number, target: number) => (ratio <= target ? 'met' : 'NOT met');
 const line = (label: string, value: string, floor: string, ratio: number, target: number) =>

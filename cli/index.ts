@@ -42,8 +42,7 @@ registerWebhookCommands(program, io);
 registerTailCommand(program, io);
 registerObservabilityCommands(program, io);
 
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
+// A promise chain rather than a top-level await: the single executable runs this file bundled as CommonJS.
+program.parseAsync(process.argv).catch((err: unknown) => {
   process.exitCode = reportFailure(err, io);
-}
+});

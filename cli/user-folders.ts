@@ -26,3 +26,14 @@ export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv,
 export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
   return userFolder(env, platform, { variable: 'XDG_CONFIG_HOME', fallback: ['.config'] });
 }
+
+/**
+ * Where the single executable unpacks the files it carries (the SQLite addon, migrations, web assets): the
+ * platform's cache folder, which the user may empty at any time.
+ */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  if (platform === 'win32')
+    return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'Switchboard', 'Cache');
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'Switchboard');
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'switchboard');
+}

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { appFiles } from '../server/app-files/app-files.js';
 import * as schema from './schema/index.js';
 import { cacheStatements } from './statement-cache.js';
 
@@ -11,26 +11,45 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 
 export const DATABASE_FILE = 'switchboard.db';
 
-/** Copied next to the compiled file by the build, so this resolves from source and from dist. */
-const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+/** The files opening a database needs besides the database itself. */
+export interface DatabaseFiles {
+  /** The drizzle migrations to apply. */
+  migrationsFolder: string;
+  /** better-sqlite3's addon, when it is not in node_modules (the single executable unpacks its own). */
+  nativeBinding?: string;
+}
+
+/** Switchboard's own: from the checkout or package, or unpacked by the single executable. */
+export const appDatabaseFiles = (): DatabaseFiles => ({
+  migrationsFolder: appFiles.migrationsFolder(),
+  nativeBinding: appFiles.sqliteAddon(),
+});
 
 /**
  * Opens (creating if needed) the database in `dataDir` and brings its schema up to date.
  * One connection, used synchronously: SQLite serialises writers anyway, and better-sqlite3 keeps
  * transactions synchronous, which is what keeps them short.
  */
-export function openDatabase(dataDir: string): Db {
+export function openDatabase(dataDir: string, files: DatabaseFiles = appDatabaseFiles()): Db {
   mkdirSync(dataDir, { recursive: true });
-  const sqlite = new Database(join(dataDir, DATABASE_FILE));
+  const sqlite = new Database(join(dataDir, DATABASE_FILE), { nativeBinding: files.nativeBinding });
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // WAL makes NORMAL durable against application crashes; only an OS crash can lose the last commit.
   sqlite.pragma('synchronous = NORMAL');
   const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  migrate(db, { migrationsFolder: files.migrationsFolder });
   cacheStatements(sqlite);
   return db;
+}
+
+/**
+ * A plain SQLite connection to a database file (a copy, a snapshot, an archive being checked), with the addon the
+ * app runs on: inside the single executable, `new Database()` alone would look for it in node_modules.
+ */
+export function openSqliteFile(file: string, options: Database.Options = {}): Database.Database {
+  return new Database(file, { ...options, nativeBinding: appFiles.sqliteAddon() });
 }
 
 /**
@@ -38,7 +57,7 @@ export function openDatabase(dataDir: string): Db {
  * whose newest applied migration is later was written by a newer Switchboard.
  */
 export function latestKnownMigration(): { tag: string; when: number } {
-  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+  const journal = JSON.parse(readFileSync(join(appFiles.migrationsFolder(), 'meta', '_journal.json'), 'utf8')) as {
     entries: { tag: string; when: number }[];
   };
   return journal.entries.reduce((latest, entry) => (entry.when > latest.when ? entry : latest));

@@ -18,10 +18,11 @@ export class DataDirInUseError extends Error {
  * own in-memory state (cached credentials, realtime connections, the webhook worker) and contradict
  * each other. The lock is SQLite's own exclusive file lock on a small side file: the operating
  * system drops it when the process ends, however it ends, so a crash never leaves a stale lock.
+ * `nativeBinding` is better-sqlite3's addon when it is not in node_modules (see DatabaseFiles).
  */
-export function lockDataDir(dataDir: string): { release(): void } {
+export function lockDataDir(dataDir: string, nativeBinding?: string): { release(): void } {
   mkdirSync(dataDir, { recursive: true });
-  const lock = new Database(join(dataDir, LOCK_FILE), { timeout: 0 });
+  const lock = new Database(join(dataDir, LOCK_FILE), { timeout: 0, nativeBinding });
   try {
     lock.pragma('locking_mode = EXCLUSIVE');
     lock.exec('BEGIN EXCLUSIVE');

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import pino, { type Logger } from 'pino';
-import { type Db, openDatabase } from '../db/connection.js';
+import { appDatabaseFiles, type Db, openDatabase } from '../db/connection.js';
 import { lockDataDir } from '../db/data-dir-lock.js';
 import { createApp } from './app.js';
 import { createRealtimeEndpoint, REALTIME_PATH } from './chat/realtime/endpoint.js';
@@ -104,7 +104,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? pino({ level: 'info' });
   const host = options.host ?? DEFAULT_HOST;
-  const lock = lockDataDir(options.dataDir);
+  const databaseFiles = appDatabaseFiles();
+  const lock = lockDataDir(options.dataDir, databaseFiles.nativeBinding);
   removeLeftoverStaging(options.dataDir);
   let db: Db | undefined;
   const shutDownStorage = () => {
@@ -120,7 +121,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let ctx: AppContext | undefined;
   let seeded: SeedOutcome | undefined;
   try {
-    db = openDatabase(options.dataDir);
+    db = openDatabase(options.dataDir, databaseFiles);
     const mode = options.mode ?? 'local';
     const infra: Infrastructure = {
       db,

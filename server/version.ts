@@ -1,17 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { appFiles } from './app-files/app-files.js';
 
-/** The package version, read once from package.json (two levels up from source and from dist). */
+/** The package version (from package.json, or recorded in the single executable when it was built). */
 export function readVersion(): string {
-  for (const candidate of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === 'switchboard' && pkg.version) return pkg.version;
-    } catch {
-      // try the next location
-    }
-  }
-  return '0.0.0';
+  return appFiles.version();
 }

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { DATABASE_FILE } from '../../db/connection.js';
+import { DATABASE_FILE, openSqliteFile } from '../../db/connection.js';
 import { lockDataDir } from '../../db/data-dir-lock.js';
 import type { Manifest } from './manifest.js';
 import { takeSnapshot } from './snapshot.js';
@@ -23,7 +22,7 @@ export async function exportDataDir(
   if (!existsSync(databaseFile)) throw new NothingToExportError(`${dataDir} holds no Switchboard database to export.`);
   const lock = lockDataDir(dataDir);
   try {
-    const sqlite = new Database(databaseFile, { fileMustExist: true });
+    const sqlite = openSqliteFile(databaseFile, { fileMustExist: true });
     try {
       const snapshot = await takeSnapshot(sqlite, dataDir);
       try {

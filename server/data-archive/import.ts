@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createGunzip } from 'node:zlib';
-import Database from 'better-sqlite3';
-import { DATABASE_FILE, latestAppliedMigration, latestKnownMigration } from '../../db/connection.js';
+import { DATABASE_FILE, latestAppliedMigration, latestKnownMigration, openSqliteFile } from '../../db/connection.js';
 import { lockDataDir } from '../../db/data-dir-lock.js';
 import { SECRET_KEY_FILE } from '../webhooks/secret-box.js';
 import { describeDataDir } from './data-dir.js';
@@ -94,7 +93,7 @@ async function unpack(file: string, staging: string, switchboardVersion: string)
 
 /** Refuses a database migrated by a newer Switchboard than this one: its schema would be misread. */
 function checkSchema(staging: string, manifest: Manifest, switchboardVersion: string): void {
-  const sqlite = new Database(join(staging, DATABASE_FILE), { readonly: true, fileMustExist: true });
+  const sqlite = openSqliteFile(join(staging, DATABASE_FILE), { readonly: true, fileMustExist: true });
   try {
     const known = latestKnownMigration();
     if (latestAppliedMigration(sqlite) > known.when)

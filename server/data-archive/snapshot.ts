@@ -10,7 +10,8 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqliteFile } from '../../db/connection.js';
 import { SECRET_KEY_FILE } from '../webhooks/secret-box.js';
 import { DATABASE_ENTRY, type ManifestEntry, WEBHOOK_KEY_ENTRY } from './manifest.js';
 
@@ -68,7 +69,7 @@ export async function takeSnapshot(source: Database.Database, dataDir: string): 
     await source.backup(databaseFile);
     const files: { path: string; file: string }[] = [{ path: DATABASE_ENTRY, file: databaseFile }];
 
-    const copy = new Database(databaseFile);
+    const copy = openSqliteFile(databaseFile);
     try {
       // One self-contained file: no -wal beside it.
       copy.pragma('journal_mode = DELETE');

@@ -1,8 +1,6 @@
-import { createRequire } from 'node:module';
+import { basename, dirname } from 'node:path';
 import express, { type Router } from 'express';
-
-const require = createRequire(import.meta.url);
-const STANDALONE_SCRIPT = require.resolve('@scalar/api-reference/browser/standalone.js');
+import { appFiles } from '../app-files/app-files.js';
 
 /**
  * Scalar's settings. Everything that reaches the internet is off: the default web fonts (fonts.scalar.com), the AI
@@ -36,13 +34,16 @@ const PAGE = `<!doctype html>
 const START_SCRIPT = `Scalar.createApiReference('#app', ${JSON.stringify(SCALAR_CONFIGURATION)});\n`;
 
 /**
- * `/docs` (mounted there): the Scalar reference, fully offline. Its script is served from node_modules (not a CDN).
+ * `/docs` (mounted there): the Scalar reference, fully offline. Its script is served from node_modules, or from the
+ * single executable's cache folder (never a CDN).
  * test/browser/docs.test.ts renders the page in Chromium with every non-loopback request blocked.
  */
 export function docsRouter(): Router {
   const router = express.Router();
+  const standaloneScript = appFiles.scalarScript();
   router.get('/scalar.js', (_req, res) => {
-    res.sendFile(STANDALONE_SCRIPT, { maxAge: '1h' });
+    // Sent from its folder as root: send refuses a path with a dot-folder in it, as the cache folder (~/.cache) is.
+    res.sendFile(basename(standaloneScript), { root: dirname(standaloneScript), maxAge: '1h' });
   });
   router.get('/start.js', (_req, res) => {
     res.type('text/javascript').set('Cache-Control', 'no-cache').send(START_SCRIPT);

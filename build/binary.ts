@@ -1,0 +1,203 @@
+/**
+ * `npm run build:binary [-- <output>]`: the `switchboard` command as one executable for this platform, at
+ * out/switchboard-<platform>-<arch> by default. A copy of this very Node.js with a single executable application
+ * blob injected (https://nodejs.org/docs/latest-v20.x/api/single-executable-applications.html): the CLI and server
+ * bundled into one CommonJS file, plus, as assets, the files the server reads at run time (see CARRIED), which
+ * server/app-files/sea-files.ts unpacks into a cache folder on first use. Works offline; run it on each platform
+ * to get that platform's executable.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { build, type Plugin } from 'esbuild';
+import { CARRIED, MANIFEST_ASSET, type SeaManifest } from '../server/app-files/sea-manifest.js';
+import { readVersion } from '../server/version.js';
+
+const require = createRequire(import.meta.url);
+/** The repository, whatever the working directory. */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The fuse every Node.js binary carries, which postject flips to say that a blob is injected. */
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+const isMac = process.platform === 'darwin';
+const isWindows = process.platform === 'win32';
+const output = resolve(
+  process.argv[2] ?? join(ROOT, 'out', `switchboard-${process.platform}-${process.arch}${isWindows ? '.exe' : ''}`),
+);
+
+const step = (what: string) => process.stderr.write(`${what}\n`);
+const started = performance.now();
+
+/** Every file under `folder`, as paths relative to it with '/' separators. */
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(folder, join(entry.parentPath, entry.name)).split(sep).join('/'));
+}
+
+/** What the executable carries besides its code: the path each file unpacks to, and where it is read from here. */
+function carriedFiles(): Map<string, string> {
+  const files = new Map<string, string>();
+  // Only what the migrator reads: the SQL and the journal (the snapshots serve drizzle-kit alone).
+  const migrations = join(ROOT, 'db', 'migrations');
+  for (const name of readdirSync(migrations).filter((name) => name.endsWith('.sql')))
+    files.set(`${CARRIED.migrations}/${name}`, join(migrations, name));
+  files.set(`${CARRIED.migrations}/meta/_journal.json`, join(migrations, 'meta', '_journal.json'));
+  files.set(CARRIED.scalarScript, require.resolve('@scalar/api-reference/browser/standalone.js'));
+  const sqlitePackage = dirname(require.resolve('better-sqlite3/package.json'));
+  files.set(CARRIED.sqliteAddon, join(sqlitePackage, 'build', 'Release', 'better_sqlite3.node'));
+  // The dashboard's Vite build, when there is one.
+  const dashboard = join(ROOT, 'dist', 'renderer');
+  if (existsSync(dashboard))
+    for (const file of filesUnder(dashboard)) files.set(`${CARRIED.dashboard}/${file}`, join(dashboard, file));
+  return files;
+}
+
+/** The addon must be the one built for this Node.js: `npm run dist` rebuilds it for Electron's. */
+function checkSqliteAddon(addon: string): void {
+  try {
+    new Database(':memory:', { nativeBinding: addon }).close();
+  } catch (err) {
+    throw new Error(
+      `${addon} does not load in this Node.js (${(err as Error).message}). Run \`npm rebuild better-sqlite3\` first.`,
+    );
+  }
+}
+
+/** Bundles sea-files.ts where the sources import package-files.ts (see server/app-files/app-files.ts). */
+function carriedFilesPlugin(onUsed: () => void): Plugin {
+  return {
+    name: 'sea-files',
+    setup(bundle) {
+      bundle.onResolve({ filter: /^\.\/package-files\.js$/ }, (args) => {
+        if (!args.importer.endsWith(join('app-files', 'app-files.ts'))) return undefined;
+        onUsed();
+        return { path: join(args.resolveDir, 'sea-files.ts') };
+      });
+    },
+  };
+}
+
+async function bundleCli(outfile: string): Promise<void> {
+  let swapped = false;
+  await build({
+    entryPoints: [join(ROOT, 'cli', 'index.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    // A single executable's main script is CommonJS in Node 20.
+    format: 'cjs',
+    target: `node${process.versions.node}`,
+    plugins: [
+      carriedFilesPlugin(() => {
+        swapped = true;
+      }),
+    ],
+    // The executable's own require() loads only Node's built-in modules; better-sqlite3 requires its unpacked
+    // addon by path, which needs a file-based one (as Node's documentation suggests).
+    banner: { js: "require = require('node:module').createRequire(__filename);" },
+    // import.meta.url is empty in CommonJS: code that locates files by it must ask server/app-files instead.
+    logOverride: { 'empty-import-meta': 'error' },
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+  if (!swapped) throw new Error('server/app-files/app-files.ts no longer imports ./package-files.js');
+}
+
+/**
+ * Linux: drops Node's symbol table and debug information, 13 of its 99 MB, which serve only debuggers and native
+ * profilers (JavaScript stack traces do not use them). Skipped, saying so, where binutils' `strip` is missing.
+ */
+function stripSymbols(executable: string): void {
+  const result = spawnSync('strip', ['--strip-all', executable], { encoding: 'utf8' });
+  if (result.error) step(`(Not stripped: ${result.error.message}.)`);
+  else if (result.status !== 0) throw new Error(`strip failed (${result.status}): ${result.stderr}`);
+}
+
+/**
+ * postject's command, run apart to keep its output quiet unless it fails: it reports progress, and its ELF parser
+ * warns about each unnamed note section of Node's binary (`Can't find string offset for section name '.note.100'`),
+ * which is harmless.
+ */
+function injectBlob(executable: string, blob: string): void {
+  const args = [
+    require.resolve('postject/dist/cli.js'),
+    executable,
+    'NODE_SEA_BLOB',
+    blob,
+    '--sentinel-fuse',
+    SEA_FUSE,
+  ];
+  if (isMac) args.push('--macho-segment-name', 'NODE_SEA');
+  const result = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  const said = `${result.stdout}${result.stderr}`
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.includes("Can't find string offset for section name"));
+  if (result.status !== 0) throw new Error(`postject failed (${result.status}):\n${said.join('\n')}`);
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'switchboard-binary-'));
+  try {
+    const files = carriedFiles();
+    checkSqliteAddon(files.get(CARRIED.sqliteAddon) as string);
+    const hash = createHash('sha256');
+    for (const [file, source] of [...files].sort(([a], [b]) => a.localeCompare(b)))
+      hash
+        .update(file)
+        .update('\0')
+        .update(await readFile(source));
+    const manifest: SeaManifest = {
+      version: readVersion(),
+      hash: hash.digest('hex').slice(0, 16),
+      files: [...files.keys()],
+    };
+    const manifestFile = join(work, MANIFEST_ASSET);
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+
+    step('Bundling the CLI and server…');
+    const main = join(work, 'switchboard.cjs');
+    await bundleCli(main);
+
+    step(`Preparing the blob (${files.size} files carried)…`);
+    const blob = join(work, 'sea.blob');
+    const assets = Object.fromEntries([[MANIFEST_ASSET, manifestFile], ...files]);
+    const config = { main, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets };
+    writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
+    execFileSync(process.execPath, ['--experimental-sea-config', join(work, 'sea-config.json')], { stdio: 'pipe' });
+
+    step('Injecting it into a copy of Node.js…');
+    mkdirSync(dirname(output), { recursive: true });
+    rmSync(output, { force: true });
+    copyFileSync(process.execPath, output);
+    chmodSync(output, 0o755);
+    if (isMac) execFileSync('codesign', ['--remove-signature', output]);
+    if (process.platform === 'linux') stripSymbols(output);
+    injectBlob(output, blob);
+    // An ad-hoc signature: Apple silicon runs nothing unsigned. (Windows runs it unsigned; sign it to ship it.)
+    if (isMac) execFileSync('codesign', ['--sign', '-', output]);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const megabytes = ((await stat(output)).size / 1024 / 1024).toFixed(1);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const shown = relative(process.cwd(), output).startsWith('..') ? output : relative(process.cwd(), output);
+  step(`Built ${shown} (${megabytes} MB) in ${seconds} s`);
+}
+
+await main();
