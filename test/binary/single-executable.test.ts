@@ -48,9 +48,9 @@ function run(args: string[], extraEnv: Record<string, string> = {}) {
   });
 }
 
-/** Starts `switchboard serve --port 0` and resolves with its URL once it listens. */
-async function serve(extraEnv: Record<string, string> = {}) {
-  const child = spawn(binary, ['serve', '--port', '0'], {
+/** Starts `switchboard serve --port 0 …args` and resolves with its URL once it listens. */
+async function serve(extraEnv: Record<string, string> = {}, args: string[] = []) {
+  const child = spawn(binary, ['serve', '--port', '0', ...args], {
     cwd: workDir,
     env: { ...env, ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -129,6 +129,43 @@ describe('the single executable', () => {
     expect(again.body.data.map((p: { id: string }) => p.id)).toEqual([project.body.id]);
     expect((await second.stop()).code).toBe(0);
   });
+
+  it('backs up a running server, exports a stopped one, imports an archive and applies a seed', async () => {
+    const folder = join(root, 'data-commands');
+    const env = { SWITCHBOARD_DATA_DIR: join(folder, 'source') };
+    const source = await serve(env);
+    const owner = await registerUser(client(source.url));
+    const project = await client(source.url).post('/v1/projects', { token: owner.token, body: { name: 'Saved' } });
+    const backup = await run(['backup', join(folder, 'backup.tar.gz')], { ...env, SWITCHBOARD_URL: source.url });
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(statSync(join(folder, 'backup.tar.gz')).size).toBeGreaterThan(0);
+    expect((await source.stop()).code).toBe(0);
+    const exported = await run(['export', join(folder, 'export.tar.gz')], env);
+    expect(exported.code, exported.stderr).toBe(0);
+
+    for (const archive of ['backup.tar.gz', 'export.tar.gz']) {
+      const restored = await serve({ SWITCHBOARD_DATA_DIR: join(folder, `from-${archive}`) }, [
+        '--import',
+        join(folder, archive),
+      ]);
+      const projects = await client(restored.url).get('/v1/projects', { token: owner.token });
+      expect(
+        projects.body.data.map((p: { id: string }) => p.id),
+        archive,
+      ).toEqual([project.body.id]);
+      expect((await restored.stop()).code).toBe(0);
+    }
+
+    const seedFile = join(folder, 'switchboard.seed.json');
+    expect((await run(['seed', 'init', seedFile])).code).toBe(0);
+    const seeded = await serve({ SWITCHBOARD_DATA_DIR: join(folder, 'seeded') }, ['--seed', seedFile]);
+    const key = /"key": "(sb_dev_[^"]+)"/.exec(readFileSync(seedFile, 'utf8'))?.[1];
+    const rooms = await client(seeded.url).get('/v1/rooms', { token: key });
+    expect(rooms.status).toBe(200);
+    const stopped = await seeded.stop();
+    expect(stopped.code).toBe(0);
+    expect(stopped.output).toMatch(/Seed .* applied: created/);
+  }, 60_000);
 
   it('unpacks what it carries once, into a cache folder named by version and content, and nothing into its folder', () => {
     const cache = join(home, '.cache', 'switchboard');
