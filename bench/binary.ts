@@ -1,6 +1,6 @@
 /**
  * The single executable (BENCH_ONLY=binary): its size, and how long `switchboard serve` takes from launch to its
- * first `/healthz` answer as the executable beside `node dist/cli/index.js serve` (the floor: the same code, not
+ * first `/healthz` answer as the executable beside `node dist/switchboard.mjs serve` (the floor: the same code, not
  * bundled), on a new data folder; once with the carried files already unpacked (every start but the first) and
  * once into an empty cache folder (a first start). Plus `--version` both ways. Medians of BENCH_STARTUP_RUNS.
  */
@@ -13,7 +13,7 @@ import type { BenchConfig } from './config.js';
 import { medianCommand, medianStart } from './startup.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'dist/cli/index.js');
+const CLI = join(ROOT, 'dist/switchboard.mjs');
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 

@@ -18,7 +18,7 @@ import { percentile } from './report.js';
 import { call } from './setup.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'dist/cli/index.js');
+const CLI = join(ROOT, 'dist/switchboard.mjs');
 const BARE_STACK = join(ROOT, 'bench/bare-stack.mjs');
 /** Targets of issue 15: ratios to the floor measured in the same run. */
 const START_TARGET = 1.3;

@@ -1,5 +1,4 @@
 // Copies what the compiled server reads at run time next to it in dist/.
-import { chmodSync, cpSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 
 cpSync('db/migrations', 'dist/db/migrations', { recursive: true });
-chmodSync('dist/cli/index.js', 0o755);

@@ -76,20 +76,22 @@ export function registerServeCommand(program: Command): void {
     )
     .action(async (flags: ServeFlags) => {
       // Loaded here, not at the top: the other commands are API clients and start faster without the server.
-      const [{ startServer, parseSeed }, { importArchive, exportDataDir }, { resolveServeSettings }, { readVersion }] =
-        await Promise.all([
-          import('../server/index.js'),
-          import('../server/data-archive/index.js'),
-          import('./config.js'),
-          import('../server/version.js'),
-        ]);
+      // The seed file's schema and the archive code load only when asked for: they are a tenth of start-up.
+      const [{ startServer }, { resolveServeSettings }, { readVersion }] = await Promise.all([
+        import('../server/start-server.js'),
+        import('./config.js'),
+        import('../server/version.js'),
+      ]);
       const { importFile, replace, exportOnExit, seedFile, ...settings } = resolveServeSettings(flags);
       const switchboardVersion = readVersion();
       if (exportOnExit && !existsSync(dirname(resolve(exportOnExit))))
         throw new UsageError(`--export-on-exit: the folder of ${exportOnExit} does not exist`);
       // Read and checked before the import changes anything.
-      const seed = seedFile ? parseSeed(readInput(seedFile, 'seed file'), seedFile) : undefined;
+      const seed = seedFile
+        ? (await import('../server/seeds/parse.js')).parseSeed(readInput(seedFile, 'seed file'), seedFile)
+        : undefined;
       if (importFile) {
+        const { importArchive } = await import('../server/data-archive/index.js');
         readInput(importFile, 'archive');
         const manifest = await importArchive(importFile, settings.dataDir, {
           replace: replace === true,
@@ -109,6 +111,7 @@ export function registerServeCommand(program: Command): void {
         process.exitCode = 0;
         if (!exportOnExit) return;
         try {
+          const { exportDataDir } = await import('../server/data-archive/index.js');
           await exportDataDir(settings.dataDir, exportOnExit, { switchboardVersion, createdAt: new Date() });
           console.log(`Exported the data folder to ${exportOnExit}`);
         } catch (err) {

@@ -1,36 +1,41 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppFiles } from './app-files.js';
 
-/** This file is server/app-files/ in a checkout and dist/server/app-files/ once built: two or three levels down. */
+/** Where this module runs from: server/app-files/ in a checkout, dist/server/app-files/ once built, or dist/ in the bundle. */
 const here = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 
 let packageJson: { root: string; version: string } | undefined;
 
-/** The folder holding Switchboard's package.json, and its version; read once. */
+/** The nearest folder above this module holding Switchboard's package.json, and its version; read once. */
 function readPackage(): { root: string; version: string } {
   if (packageJson) return packageJson;
-  for (const candidate of ['../../package.json', '../../../package.json']) {
+  for (let folder = here('.'); ; folder = dirname(folder)) {
     try {
-      const pkg = JSON.parse(readFileSync(here(candidate), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { name?: string; version?: string };
       if (pkg.name === 'switchboard' && pkg.version) {
-        packageJson = { root: dirname(here(candidate)), version: pkg.version };
+        packageJson = { root: folder, version: pkg.version };
         return packageJson;
       }
     } catch {
-      // try the next location
+      // not here: look in the folder above
     }
+    if (dirname(folder) === folder) throw new Error(`Switchboard's package.json was not found above ${here('.')}`);
   }
-  throw new Error(`Switchboard's package.json was not found above ${here('.')}`);
 }
 
 /** Files as they lie in a checkout (run with tsx), in its dist/ build, or in the desktop app's archive. */
 export const appFiles: AppFiles = {
   version: () => readPackage().version,
-  // db/migrations beside the sources; dist/db/migrations in a build (copied by build/copy-assets.mjs).
-  migrationsFolder: () => here('../../db/migrations'),
+  // Built code (dist/, the bundle, the desktop app's archive) reads the copy build/copy-assets.mjs made beside it;
+  // the sources read db/migrations, never a dist/ that may be older than they are.
+  migrationsFolder: () => {
+    const { root } = readPackage();
+    const built = relative(root, here('.')).split(sep)[0] === 'dist';
+    return built ? join(root, 'dist', 'db', 'migrations') : join(root, 'db', 'migrations');
+  },
   scalarScript: () => createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'),
   sqliteAddon: () => undefined,
   dashboardDir: () => {

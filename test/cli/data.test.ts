@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { expectUsageError, ok, runCli } from '../support/cli.js';
 import { client } from '../support/http.js';
 
-const BIN = resolve('dist/cli/index.js');
+const BIN = resolve('dist/switchboard.mjs');
 const KEY = 'sb_dev_myappbackend0001.replaceThisWithYourOwnSecret0001';
 
 const work = mkdtempSync(join(tmpdir(), 'switchboard-cli-data-'));

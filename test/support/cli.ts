@@ -7,7 +7,7 @@ import { createProject, PASSWORD, registerUser, type TestUser } from './factorie
 import { useTestServer } from './use-test-server.js';
 
 /** The built binary (see test/cli/build.global-setup.ts). */
-const BIN = resolve('dist/cli/index.js');
+const BIN = resolve('dist/switchboard.mjs');
 
 export interface CliResult {
   code: number | null;
