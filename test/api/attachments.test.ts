@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { expectError, mintChatToken, projectWithKeys } from '../support/factories.js';
+import { createConversation, expectError, mintChatToken, projectWithKeys } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
 import { manualClock } from '../support/server.js';
 import { useTestServer } from '../support/use-test-server.js';
@@ -16,12 +16,8 @@ async function setup(environment: 'development' | 'staging' | 'production' = 'de
   const { owner, keys, project } = await projectWithKeys(t.api);
   const key = keys[environment];
   const [alice, bob, carol] = await Promise.all(['alice', 'bob', 'carol'].map((u) => mintChatToken(t.api, key, u)));
-  const res = await t.api.post('/v1/chat/conversations', {
-    token: alice,
-    body: { name: `files-${Math.random()}`, members: [{ userId: 'bob' }] },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { owner, project, keys, key, alice, bob, carol, conversationId: res.body.id as string };
+  const { id: conversationId } = await createConversation(t.api, alice, { members: ['bob'] });
+  return { owner, project, keys, key, alice, bob, carol, conversationId };
 }
 
 /** A request to a signed URL: no Authorization header, raw bytes. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectError, jwtClaims, mintChatToken, projectWithKeys } from '../support/factories.js';
+import { createConversation, expectError, jwtClaims, mintChatToken, projectWithKeys } from '../support/factories.js';
 import { useTestServer } from '../support/use-test-server.js';
 
 const t = useTestServer();
@@ -11,12 +11,8 @@ async function chatSetup(environment: 'development' | 'staging' | 'production' =
   const alice = await mintChatToken(t.api, key, 'alice');
   const bob = await mintChatToken(t.api, key, 'bob');
   const carol = await mintChatToken(t.api, key, 'carol');
-  const res = await t.api.post('/v1/chat/conversations', {
-    token: alice,
-    body: { name: `general-${Math.random()}`, members: [{ userId: 'bob' }] },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { owner, project, keys, key, alice, bob, carol, conversation: res.body as { id: string; name: string } };
+  const conversation = await createConversation(t.api, alice, { members: ['bob'] });
+  return { owner, project, keys, key, alice, bob, carol, conversation };
 }
 
 const send = (token: string, conversationId: string, body: Record<string, unknown>) =>

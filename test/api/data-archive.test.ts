@@ -23,6 +23,7 @@ import {
   mintRtcToken,
   projectWithKeys,
   registerUser,
+  registerWebhook,
 } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { makeDataDir, manualClock, startTestServer, type TestServer } from '../support/server.js';
@@ -67,12 +68,7 @@ describe('backup → import round trip', () => {
     signaling.close();
     await signaling.closed;
     expect((await api.get('/v1/rooms/room_missing', { token: key })).status).toBe(404);
-    const webhook = (
-      await api.post(`/v1/projects/${project.id}/webhooks`, {
-        token: owner.token,
-        body: { url: receiver.url, environment: 'development', events: ['message.created'] },
-      })
-    ).body;
+    const webhook = await registerWebhook(api, project.id, owner, { url: receiver.url, events: ['message.created'] });
     const alice = await mintChatToken(api, key, 'alice');
     const conversation = (
       await api.post('/v1/chat/conversations', {

@@ -2,7 +2,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CatalogueEvent, createEventBus } from '../../server/index.js';
-import { addMember, expectError, jwtClaims, projectWithKeys, registerUser } from '../support/factories.js';
+import {
+  addMember,
+  createLiveStream,
+  expectError,
+  jwtClaims,
+  projectWithKeys,
+  registerUser,
+} from '../support/factories.js';
 import { type Client, client } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { connectSignaling, sdp } from '../support/socket-client.js';
@@ -21,9 +28,7 @@ afterAll(() => server.dispose());
 async function stream(env: 'development' | 'staging' | 'production' = 'development') {
   const ctx = await projectWithKeys(api);
   const key = ctx.keys[env];
-  const res = await api.post('/v1/live-streams', { token: key, body: { title: 'Launch party' } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { ...ctx, key, stream: res.body as { id: string; roomId: string; conversationId: string } };
+  return { ...ctx, key, stream: await createLiveStream(api, key) };
 }
 
 /** How the signaling socket answers a token: the close it got, or `joined` (the socket is then closed). */

@@ -9,10 +9,12 @@ import {
   mintRtcToken,
   projectWithKeys,
   registerUser,
+  registerWebhook,
 } from '../support/factories.js';
 import { type Client, client } from '../support/http.js';
 import { manualClock, startTestServer, type TestServer } from '../support/server.js';
 import { connectRealtime, connectSignaling, type SocketClient } from '../support/socket-client.js';
+import { eventually } from '../support/wait.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
 const MINUTE = 60_000;
@@ -31,16 +33,6 @@ afterEach(() => {
 afterAll(() => server.dispose());
 
 const READ_ROUTES = ['connections', 'errors', 'metrics', 'diagnostics', 'usage'] as const;
-
-/** Polls a read until `check` accepts it (socket closes reach the server asynchronously). */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 100; i++) {
-    const value = await read();
-    if (check(value)) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return read();
-}
 
 async function setup() {
   const ctx = await projectWithKeys(api);
@@ -250,11 +242,7 @@ describe('metrics', () => {
     const { project, owner, keys, get } = await setup();
     const receiver = await startReceiver();
     try {
-      const hook = await api.post(`/v1/projects/${project.id}/webhooks`, {
-        token: owner.token,
-        body: { url: receiver.url, environment: 'development', events: ['room.created'] },
-      });
-      expect(hook.status).toBe(201);
+      await registerWebhook(api, project.id, owner, { url: receiver.url, events: ['room.created'] });
       await createRoom(api, keys.development);
       await server.runDueWebhooks();
       receiver.reply({ status: 500 });

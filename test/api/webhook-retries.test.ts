@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdk/webhooks.js';
 import { PASSWORD } from '../support/factories.js';
+import { freePort } from '../support/wait.js';
 import { envelopeOf, signatureTime, startWebhookHarness, type WebhookHarness } from '../support/webhooks.js';
 
 let h: WebhookHarness;
@@ -287,12 +287,3 @@ describe('a restart', () => {
     expect(delivery).toMatchObject({ status: 'SUCCEEDED', attempts: 1 });
   });
 });
-
-/** A loopback port with nothing listening on it. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

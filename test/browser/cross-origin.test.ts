@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppFile, type AppOrigin, appPage, sdkBrowserBuild, startAppOrigin } from '../support/app-origin.js';
 import { chromiumUnavailable, launchChromium, type OfflineContext, type TestBrowser } from '../support/chromium.js';
-import { createRoom, mintChatToken, mintRtcToken, projectWithKeys } from '../support/factories.js';
+import { createConversation, createRoom, mintChatToken, mintRtcToken, projectWithKeys } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -83,11 +83,7 @@ describe.skipIf(chromiumUnavailable('the cross-origin browser tests'))('a browse
     const server = await startServer();
     const api = client(server.url);
     const { keys } = await projectWithKeys(api);
-    const conversation = await api.post('/v1/chat/conversations', {
-      token: keys.development,
-      body: { name: 'cross-origin', members: [{ userId: 'alice' }, { userId: 'bob' }] },
-    });
-    expect(conversation.status).toBe(201);
+    const conversation = await createConversation(api, keys.development, { members: ['alice', 'bob'] });
     const room = await createRoom(api, keys.development, 'browser-call');
     const rtc = await mintRtcToken(api, keys.development, room.id, { identity: 'alice' });
 
@@ -97,7 +93,7 @@ describe.skipIf(chromiumUnavailable('the cross-origin browser tests'))('a browse
       aliceToken: await mintChatToken(api, keys.development, 'alice'),
       bobToken: await mintChatToken(api, keys.development, 'bob'),
       rtcToken: rtc.token,
-      conversationId: conversation.body.id,
+      conversationId: conversation.id,
     });
 
     expect(result.receivedId).toBe(result.sentId);

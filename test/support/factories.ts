@@ -95,3 +95,51 @@ export async function mintRtcToken(api: Client, key: string, roomId: string, bod
 export function jwtClaims(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
 }
+
+/** A conversation made with an API key or a chat token (whose user becomes its ADMIN), with these members. */
+export async function createConversation(
+  api: Client,
+  credential: string,
+  { name = `conversation-${randomUUID()}`, members = [] as string[] } = {},
+) {
+  const res = await api.post('/v1/chat/conversations', {
+    token: credential,
+    body: { name, members: members.map((userId) => ({ userId })) },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: string; name: string; environment: string; memberCount: number };
+}
+
+/** A message sent with a chat token, or with an API key for `senderId`. */
+export async function sendMessage(
+  api: Client,
+  credential: string,
+  conversationId: string,
+  body: { text: string; senderId?: string; parentId?: string; attachmentIds?: string[] },
+) {
+  const res = await api.post(`/v1/chat/conversations/${conversationId}/messages`, { token: credential, body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: string; text: string; cursor: string; createdAt: string };
+}
+
+/** A live stream of the key's environment, with its room and conversation. */
+export async function createLiveStream(api: Client, key: string, title = 'Launch party') {
+  const res = await api.post('/v1/live-streams', { token: key, body: { title } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: string; roomId: string; conversationId: string; status: string };
+}
+
+/** A webhook endpoint registered by a member; answers it with its signing secret (shown once). */
+export async function registerWebhook(
+  api: Client,
+  projectId: string,
+  by: TestUser,
+  body: { url: string; environment?: string; events?: string[] },
+) {
+  const res = await api.post(`/v1/projects/${projectId}/webhooks`, {
+    token: by.token,
+    body: { environment: 'development', ...body },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: string; url: string; secret: string; environment: string };
+}

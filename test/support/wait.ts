@@ -1,0 +1,26 @@
+import { createServer } from 'node:net';
+import { vi } from 'vitest';
+
+/**
+ * Reads until `check` accepts the value (what reaches the server asynchronously, such as a socket's close), then
+ * answers it; fails the test with the last value after `timeout` ms.
+ */
+export function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeout = 2000): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const value = await read();
+      if (!check(value)) throw new Error(`Still not as expected: ${JSON.stringify(value)?.slice(0, 500)}`);
+      return value;
+    },
+    { timeout, interval: 20 },
+  );
+}
+
+/** A loopback port with nothing listening on it (for a target that refuses connections). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
