@@ -24,6 +24,7 @@ import {
   projectWithKeys,
   registerUser,
   registerWebhook,
+  sendMessage,
 } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { makeDataDir, manualClock, startTestServer, type TestServer } from '../support/server.js';
@@ -76,9 +77,7 @@ describe('backup → import round trip', () => {
         body: { name: 'general', members: [{ userId: 'bob' }] },
       })
     ).body;
-    const message = (
-      await api.post(`/v1/chat/conversations/${conversation.id}/messages`, { token: alice, body: { text: 'hello' } })
-    ).body;
+    const message = await sendMessage(api, alice, conversation.id, { text: 'hello' });
     await api.post(`/v1/chat/messages/${message.id}/reactions`, { token: alice, body: { emoji: '👍' } });
     await api.post(`/v1/chat/messages/${message.id}/read`, { token: alice, body: {} });
     const bytes = randomBytes(3000);

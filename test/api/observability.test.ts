@@ -10,6 +10,7 @@ import {
   projectWithKeys,
   registerUser,
   registerWebhook,
+  sendMessage,
 } from '../support/factories.js';
 import { type Client, client } from '../support/http.js';
 import { manualClock, startTestServer, type TestServer } from '../support/server.js';
@@ -218,10 +219,7 @@ describe('metrics', () => {
         body: { name: 'metrics', members: [{ userId: 'alice' }] },
       })
     ).body;
-    await api.post(`/v1/chat/conversations/${conversation.id}/messages`, {
-      token: keys.development,
-      body: { senderId: 'alice', text: 'hi' },
-    });
+    await sendMessage(api, keys.development, conversation.id, { senderId: 'alice', text: 'hi' });
     const room = await createRoom(api, keys.development);
     const rtc = (await mintRtcToken(api, keys.development, room.id)).token;
     await api.post('/v1/telemetry/events', { token: rtc, body: { events: [{ type: 'a' }, { type: 'b' }] } });

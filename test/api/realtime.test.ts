@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type CatalogueEvent, createEventBus } from '../../server/index.js';
-import { addMember, expectError, projectWithKeys, registerUser } from '../support/factories.js';
+import { addMember, expectError, projectWithKeys, registerUser, sendMessage } from '../support/factories.js';
 import { type Client, client } from '../support/http.js';
 import { manualClock, startTestServer, type TestServer } from '../support/server.js';
 import { connectRealtime, type SocketClient } from '../support/socket-client.js';
@@ -150,20 +150,14 @@ describe('the realtime socket', () => {
       })
     ).body;
     expect((await erin.next('conversation.created')).conversationId).toBe(other.id);
-    await api.post(`/v1/chat/conversations/${other.id}/messages`, {
-      token: key,
-      body: { senderId: 'frank', text: 'in the other one' },
-    });
+    await sendMessage(api, key, other.id, { senderId: 'frank', text: 'in the other one' });
     expect((await erin.next('message.created')).conversationId).toBe(other.id);
 
     // Removed: told so, then nothing more from that conversation, still everything from the other.
     await api.delete(`/v1/chat/conversations/${conversation.id}/members/erin`, { token: key });
     expect((await erin.next('member.removed')).data.member).toMatchObject({ userId: 'erin' });
     await send('alice', 'erin is gone');
-    await api.post(`/v1/chat/conversations/${other.id}/messages`, {
-      token: key,
-      body: { senderId: 'frank', text: 'still here' },
-    });
+    await sendMessage(api, key, other.id, { senderId: 'frank', text: 'still here' });
     expect((await erin.next('message.created')).data.message.text).toBe('still here');
     expect(erin.received.filter((m) => m.type === 'message.created').map((m) => m.data.message.text)).toEqual([
       'welcome erin',
