@@ -15,9 +15,9 @@ import type {
   connectionSchema,
   inspectedConversationSchema,
   overviewSchema,
-} from '../server/chat/routes/inspection.js';
-import type { presenceSchema, typingSchema } from '../server/chat/routes/live.js';
-import type { threadQuery, threadSchema } from '../server/chat/routes/messages.js';
+} from '../server/chat/inspection/schemas.js';
+import type { presenceSchema, typingSchema } from '../server/chat/presence/schemas.js';
+import type { threadQuery, threadSchema } from '../server/chat/messages/routes.js';
 import type {
   actAsQuery,
   addMemberBody as addChatMemberBody,

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { toIso, toIsoOrNull } from '../clock.js';
 import { presentAttachmentSummary } from './attachments/presenter.js';
-import type { ConversationMemberRow, ConversationRow } from './conversations-service.js';
-import type { MessageView } from './messages-service.js';
+import type { ConversationMemberRow, ConversationRow } from './conversations/service.js';
+import type { MessageView } from './messages/service.js';
 import type {
   conversationMemberSchema,
   conversationSchema,

@@ -5,7 +5,7 @@ import { cursorSchema, limitSchema } from '../shared/pagination.js';
 import { timestampSchema } from '../shared/schemas.js';
 import { MAX_ATTACHMENTS_PER_MESSAGE } from './attachments/limits.js';
 import { attachmentSummarySchema } from './attachments/schemas.js';
-import { CHAT_TOKEN_MAX_TTL_SECONDS } from './tokens.js';
+import { CHAT_TOKEN_MAX_TTL_SECONDS } from './tokens/service.js';
 
 export const MAX_MESSAGE_LENGTH = 4000;
 export const MAX_MEMBERS_PER_REQUEST = 100;

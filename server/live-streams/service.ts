@@ -9,8 +9,8 @@ import {
 import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
 import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
-import type { ConversationService } from '../chat/conversations-service.js';
-import type { ChatTokenService } from '../chat/tokens.js';
+import type { ConversationService } from '../chat/conversations/service.js';
+import type { ChatTokenService } from '../chat/tokens/service.js';
 import type { Infrastructure } from '../context.js';
 import { conflict, notFound, ServiceError } from '../errors.js';
 import type { RoomService } from '../rooms/service.js';

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import { toIso, toIsoOrNull } from '../clock.js';
-import type { connectionSchema, errorRecordSchema } from './schemas.js';
-import type { ConnectionRow, ErrorRow } from './service.js';
+import type { DeploymentMode } from '../context.js';
+import type { Environment } from '../environments.js';
+import type { connectionSchema, diagnosticsSchema, errorRecordSchema, metricsSchema, usageSchema } from './schemas.js';
+import type { ConnectionRow, createObservabilityService, ErrorRow } from './service.js';
 
 export const presentConnection = (row: ConnectionRow): z.input<typeof connectionSchema> => ({
   id: row.id,
@@ -31,3 +33,48 @@ export const presentErrorRecord = (row: ErrorRow): z.input<typeof errorRecordSch
 
 export const presentSeries = (points: { at: number; value: number }[]) =>
   points.map((p) => ({ at: toIso(p.at), value: p.value }));
+
+type Reads = ReturnType<typeof createObservabilityService>;
+
+export const presentMetrics = (
+  environment: Environment,
+  window: string,
+  s: ReturnType<Reads['metrics']>,
+): z.input<typeof metricsSchema> => ({
+  environment,
+  window,
+  resolution: '1m',
+  series: {
+    requests: presentSeries(s.requests),
+    errors: presentSeries(s.errors),
+    messages: presentSeries(s.messages),
+    connections: presentSeries(s.connections),
+    webhookDeliveries: { succeeded: presentSeries(s.webhookSucceeded), failed: presentSeries(s.webhookFailed) },
+    telemetryEvents: presentSeries(s.telemetryEvents),
+  },
+});
+
+/** The deployment's facts (version, mode) beside the environment's own figures. */
+export const presentDiagnostics = (
+  deployment: { version: string; mode: DeploymentMode },
+  environment: Environment,
+  d: ReturnType<Reads['diagnostics']>,
+): z.input<typeof diagnosticsSchema> => ({
+  version: deployment.version,
+  uptimeSeconds: d.uptimeSeconds,
+  mode: deployment.mode,
+  environment,
+  database: { bytes: d.databaseBytes },
+  webhookQueue: { pending: d.webhookPending, oldestPendingAt: toIsoOrNull(d.oldestPendingAt) },
+  connections: d.openConnections,
+  recentErrorRate: d.recentErrorRate,
+});
+
+export const presentUsage = (environment: Environment, u: ReturnType<Reads['usage']>): z.input<typeof usageSchema> => ({
+  environment,
+  period: { month: u.period.month, from: toIso(u.period.from), to: toIso(u.period.to) },
+  messages: u.messages,
+  connectionMinutes: u.connectionMinutes,
+  webhookDeliveries: u.webhookDeliveries,
+  storageBytes: u.storageBytes,
+});

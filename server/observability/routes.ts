@@ -1,10 +1,15 @@
-import { toIso, toIsoOrNull } from '../clock.js';
 import { authenticate } from '../http/authenticate.js';
 import { serveEventStream } from '../http/event-stream.js';
 import { type AnyRoute, defineRoute } from '../http/route.js';
 import { pageOf } from '../shared/schemas.js';
 import type { LiveEvent } from './live-events.js';
-import { presentConnection, presentErrorRecord, presentSeries } from './presenter.js';
+import {
+  presentConnection,
+  presentDiagnostics,
+  presentErrorRecord,
+  presentMetrics,
+  presentUsage,
+} from './presenter.js';
 import {
   connectionSchema,
   connectionsQuery,
@@ -132,20 +137,8 @@ export const observabilityRoutes = [
     query: metricsQuery,
     response: metricsSchema,
     handler: ({ app, auth, query }) => {
-      const s = app.services.observabilityReads.metrics(auth.scope, query.window.minutes);
-      return {
-        environment: auth.scope.environment,
-        window: query.window.text,
-        resolution: '1m' as const,
-        series: {
-          requests: presentSeries(s.requests),
-          errors: presentSeries(s.errors),
-          messages: presentSeries(s.messages),
-          connections: presentSeries(s.connections),
-          webhookDeliveries: { succeeded: presentSeries(s.webhookSucceeded), failed: presentSeries(s.webhookFailed) },
-          telemetryEvents: presentSeries(s.telemetryEvents),
-        },
-      };
+      const series = app.services.observabilityReads.metrics(auth.scope, query.window.minutes);
+      return presentMetrics(auth.scope.environment, query.window.text, series);
     },
   }),
   defineRoute({
@@ -161,17 +154,8 @@ export const observabilityRoutes = [
     capability: 'project:read',
     response: diagnosticsSchema,
     handler: ({ app, auth }) => {
-      const d = app.services.observabilityReads.diagnostics(auth.scope);
-      return {
-        version: app.version,
-        uptimeSeconds: d.uptimeSeconds,
-        mode: app.mode,
-        environment: auth.scope.environment,
-        database: { bytes: d.databaseBytes },
-        webhookQueue: { pending: d.webhookPending, oldestPendingAt: toIsoOrNull(d.oldestPendingAt) },
-        connections: d.openConnections,
-        recentErrorRate: d.recentErrorRate,
-      };
+      const diagnostics = app.services.observabilityReads.diagnostics(auth.scope);
+      return presentDiagnostics(app, auth.scope.environment, diagnostics);
     },
   }),
   defineRoute({
@@ -189,15 +173,7 @@ export const observabilityRoutes = [
     query: usageQuery,
     response: usageSchema,
     handler: ({ app, auth, query }) => {
-      const u = app.services.observabilityReads.usage(auth.scope, query.month);
-      return {
-        environment: auth.scope.environment,
-        period: { month: u.period.month, from: toIso(u.period.from), to: toIso(u.period.to) },
-        messages: u.messages,
-        connectionMinutes: u.connectionMinutes,
-        webhookDeliveries: u.webhookDeliveries,
-        storageBytes: u.storageBytes,
-      };
+      return presentUsage(auth.scope.environment, app.services.observabilityReads.usage(auth.scope, query.month));
     },
   }),
   liveEventsRoute,

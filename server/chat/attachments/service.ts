@@ -6,7 +6,7 @@ import type { Executor, Infrastructure } from '../../context.js';
 import { conflict, notFound, ServiceError, validationFailed } from '../../errors.js';
 import { loadOrCreateSecret } from '../../secrets.js';
 import type { ChatCaller } from '../caller.js';
-import type { ConversationAccess, ConversationService } from '../conversations-service.js';
+import type { ConversationAccess, ConversationService } from '../conversations/service.js';
 import { DOWNLOAD_URL_TTL_MS, INCOMPLETE_ATTACHMENT_TTL_MS, UPLOAD_URL_TTL_MS } from './limits.js';
 import { createUrlSigner } from './signed-urls.js';
 import { createAttachmentStorage } from './storage.js';

@@ -1,14 +1,14 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, max, ne, sql } from 'drizzle-orm';
-import { conversations as conversationTable, messages, reactions } from '../../db/schema/chat.js';
-import { inScope, scopeValues } from '../../db/scope.js';
-import { toIso, toIsoOrNull } from '../clock.js';
-import type { Infrastructure } from '../context.js';
-import { notFound, ServiceError, validationFailed } from '../errors.js';
-import { decodeCursor, encodeCursor } from '../shared/pagination.js';
-import type { AttachmentRow, AttachmentService } from './attachments/service.js';
-import type { ChatCaller } from './caller.js';
-import { emitChatChange } from './chat-change.js';
-import { type ConversationAccess, type ConversationService, requireRight } from './conversations-service.js';
+import { conversations as conversationTable, messages, reactions } from '../../../db/schema/chat.js';
+import { inScope, scopeValues } from '../../../db/scope.js';
+import { toIso, toIsoOrNull } from '../../clock.js';
+import type { Infrastructure } from '../../context.js';
+import { notFound, ServiceError, validationFailed } from '../../errors.js';
+import { decodeCursor, encodeCursor } from '../../shared/pagination.js';
+import type { AttachmentRow, AttachmentService } from '../attachments/service.js';
+import type { ChatCaller } from '../caller.js';
+import { emitChatChange } from '../chat-change.js';
+import { type ConversationAccess, type ConversationService, requireRight } from '../conversations/service.js';
 
 export type MessageRow = typeof messages.$inferSelect;
 

@@ -1,38 +1,10 @@
-import { z } from 'zod';
-import { toIso, toIsoOrNull } from '../../clock.js';
-import { environmentSchema } from '../../environments.js';
 import { defineRoute } from '../../http/route.js';
-import { cursorSchema, limitSchema } from '../../shared/pagination.js';
-import { listOf, pageOf, timestampSchema } from '../../shared/schemas.js';
-import { presenceSchema } from './live.js';
+import { listOf, pageOf } from '../../shared/schemas.js';
+import { presenceSchema } from '../presence/schemas.js';
+import { presentChatConnection, presentChatOverview, presentInspectedConversation } from './presenter.js';
+import { connectionSchema, inspectedConversationSchema, inspectionPageQuery, overviewSchema } from './schemas.js';
 
 const tag = 'Chat inspection';
-
-export const overviewSchema = z
-  .object({
-    environment: environmentSchema,
-    conversations: z.number().int(),
-    members: z.number().int().meta({ description: 'Distinct end users in conversations.' }),
-    messages: z.number().int(),
-    connections: z.number().int().meta({ description: 'Realtime connections now.' }),
-    onlineUsers: z.number().int(),
-  })
-  .meta({ id: 'ChatOverview' });
-
-export const inspectedConversationSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    memberCount: z.number().int(),
-    messageCount: z.number().int(),
-    lastMessageAt: timestampSchema.nullable(),
-    createdAt: timestampSchema,
-  })
-  .meta({ id: 'InspectedConversation', description: 'Metadata only: the dashboard never sees message content.' });
-
-export const connectionSchema = z
-  .object({ id: z.string(), userId: z.string(), connectedAt: timestampSchema })
-  .meta({ id: 'ChatConnection' });
 
 /** The dashboard's view of chat: counts and metadata, never message content. */
 export const chatInspectionRoutes = [
@@ -45,17 +17,12 @@ export const chatInspectionRoutes = [
     auth: 'project-environment',
     capability: 'chat:read',
     response: overviewSchema,
-    handler: ({ app, auth }) => {
-      const scope = auth.scope;
-      const connections = app.services.realtime.connections(scope);
-      return {
-        environment: scope.environment,
-        ...app.services.conversations.stats(scope),
-        messages: app.services.messages.countInScope(scope),
-        connections: connections.length,
-        onlineUsers: new Set(connections.map((c) => c.userId)).size,
-      };
-    },
+    handler: ({ app, auth: { scope } }) =>
+      presentChatOverview(
+        scope.environment,
+        { ...app.services.conversations.stats(scope), messages: app.services.messages.countInScope(scope) },
+        app.services.realtime.connections(scope),
+      ),
   }),
   defineRoute({
     method: 'get',
@@ -66,7 +33,7 @@ export const chatInspectionRoutes = [
     tag,
     auth: 'project-environment',
     capability: 'chat:read',
-    query: z.strictObject({ limit: limitSchema, cursor: cursorSchema }),
+    query: inspectionPageQuery,
     response: pageOf(inspectedConversationSchema),
     handler: ({ app, auth, query }) => {
       const scope = auth.scope;
@@ -75,14 +42,7 @@ export const chatInspectionRoutes = [
       const members = app.services.conversations.memberCounts(ids);
       const activity = app.services.messages.activityOf(ids);
       return {
-        data: page.rows.map((c) => ({
-          id: c.id,
-          name: c.name,
-          memberCount: members.get(c.id) ?? 0,
-          messageCount: activity.get(c.id)?.count ?? 0,
-          lastMessageAt: toIsoOrNull(activity.get(c.id)?.lastAt ?? null),
-          createdAt: toIso(c.createdAt),
-        })),
+        data: page.rows.map((c) => presentInspectedConversation(c, members.get(c.id) ?? 0, activity.get(c.id))),
         nextCursor: page.nextCursor,
       };
     },
@@ -98,9 +58,7 @@ export const chatInspectionRoutes = [
     capability: 'chat:read',
     response: listOf(connectionSchema),
     handler: ({ app, auth }) => ({
-      data: app.services.realtime
-        .connections(auth.scope)
-        .map((c) => ({ id: c.id, userId: c.userId, connectedAt: toIso(c.connectedAt) })),
+      data: app.services.realtime.connections(auth.scope).map(presentChatConnection),
     }),
   }),
   defineRoute({

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { reactions, readStates } from '../../db/schema/chat.js';
-import type { Infrastructure } from '../context.js';
-import { notFound } from '../errors.js';
-import type { ConversationAccess } from './conversations-service.js';
-import type { MessageRow, MessageService } from './messages-service.js';
+import { reactions, readStates } from '../../../db/schema/chat.js';
+import type { Infrastructure } from '../../context.js';
+import { notFound } from '../../errors.js';
+import type { ConversationAccess } from '../conversations/service.js';
+import type { MessageRow, MessageService } from '../messages/service.js';
 
 /** Reactions and read state: what members do with messages besides writing them. */
 export function createEngagementService({ db, clock, events }: Infrastructure, messages: MessageService) {

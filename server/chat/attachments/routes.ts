@@ -1,14 +1,9 @@
 import type { Request } from 'express';
 import { defineRoute } from '../../http/route.js';
-import { MAX_ATTACHMENT_BYTES } from '../attachments/limits.js';
-import { absoluteUrl, presentAttachment } from '../attachments/presenter.js';
-import {
-  attachmentSchema,
-  createAttachmentBody,
-  createdAttachmentSchema,
-  downloadUrlSchema,
-} from '../attachments/schemas.js';
 import { chatCaller } from '../caller.js';
+import { MAX_ATTACHMENT_BYTES } from './limits.js';
+import { absoluteUrl, presentAttachment } from './presenter.js';
+import { attachmentSchema, createAttachmentBody, createdAttachmentSchema, downloadUrlSchema } from './schemas.js';
 
 const tag = 'Chat';
 const attachmentNotFound = {

@@ -1,12 +1,12 @@
 import { and, count, countDistinct, eq, inArray, sql } from 'drizzle-orm';
-import { type ConversationRole, conversationMembers, conversations } from '../../db/schema/chat.js';
-import { type EnvironmentScope, inScope, inScopePrepared, isInScope, scopeValues } from '../../db/scope.js';
-import type { Executor, Infrastructure } from '../context.js';
-import { conflict, notFound, ServiceError } from '../errors.js';
-import { newestFirstPage } from '../shared/scoped-page.js';
-import type { ChatCaller } from './caller.js';
-import { emitChatChange } from './chat-change.js';
-import { atLeast, CONVERSATION_RIGHTS, type ConversationRight, effectiveRole } from './rights.js';
+import { type ConversationRole, conversationMembers, conversations } from '../../../db/schema/chat.js';
+import { type EnvironmentScope, inScope, inScopePrepared, isInScope, scopeValues } from '../../../db/scope.js';
+import type { Executor, Infrastructure } from '../../context.js';
+import { conflict, notFound, ServiceError } from '../../errors.js';
+import { newestFirstPage } from '../../shared/scoped-page.js';
+import type { ChatCaller } from '../caller.js';
+import { emitChatChange } from '../chat-change.js';
+import { atLeast, CONVERSATION_RIGHTS, type ConversationRight, effectiveRole } from '../rights.js';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type ConversationMemberRow = typeof conversationMembers.$inferSelect;

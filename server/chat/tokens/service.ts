@@ -1,9 +1,9 @@
-import type { ConversationRole } from '../../db/schema/chat.js';
-import type { EnvironmentScope } from '../../db/scope.js';
-import { createJwtCodec, isEnvironmentClaim } from '../auth/jwt.js';
-import { wholeSeconds } from '../clock.js';
-import type { Infrastructure } from '../context.js';
-import { loadOrCreateSecret } from '../secrets.js';
+import type { ConversationRole } from '../../../db/schema/chat.js';
+import type { EnvironmentScope } from '../../../db/scope.js';
+import { createJwtCodec, isEnvironmentClaim } from '../../auth/jwt.js';
+import { wholeSeconds } from '../../clock.js';
+import type { Infrastructure } from '../../context.js';
+import { loadOrCreateSecret } from '../../secrets.js';
 
 export const CHAT_TOKEN_DEFAULT_TTL_SECONDS = 24 * 3600;
 export const CHAT_TOKEN_MAX_TTL_SECONDS = 30 * 24 * 3600;

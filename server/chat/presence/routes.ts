@@ -1,25 +1,10 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import { listOf, timestampSchema } from '../../shared/schemas.js';
+import { listOf } from '../../shared/schemas.js';
 import { chatCaller } from '../caller.js';
+import { presenceSchema, typingSchema } from './schemas.js';
 
 const tag = 'Chat';
 const notFound = { SERVICE_CONVERSATION_NOT_FOUND: 'No such conversation that the caller can see.' };
-
-export const presenceSchema = z
-  .object({
-    userId: z.string(),
-    online: z.boolean().meta({ description: 'Connected to /v1/realtime now.' }),
-    connections: z.number().int(),
-  })
-  .meta({ id: 'Presence' });
-
-export const typingSchema = z
-  .object({
-    userId: z.string(),
-    expiresAt: timestampSchema.meta({ description: 'Stops by itself then, unless renewed.' }),
-  })
-  .meta({ id: 'Typing' });
 
 export const liveRoutes = [
   defineRoute({

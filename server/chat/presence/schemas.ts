@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { timestampSchema } from '../../shared/schemas.js';
+
+export const presenceSchema = z
+  .object({
+    userId: z.string(),
+    online: z.boolean().meta({ description: 'Connected to /v1/realtime now.' }),
+    connections: z.number().int(),
+  })
+  .meta({ id: 'Presence' });
+
+export const typingSchema = z
+  .object({
+    userId: z.string(),
+    expiresAt: timestampSchema.meta({ description: 'Stops by itself then, unless renewed.' }),
+  })
+  .meta({ id: 'Typing' });
