@@ -16,8 +16,8 @@ import type {
   inspectedConversationSchema,
   overviewSchema,
 } from '../server/chat/inspection/schemas.js';
+
 import type { presenceSchema, typingSchema } from '../server/chat/presence/schemas.js';
-import type { threadQuery, threadSchema } from '../server/chat/messages/routes.js';
 import type {
   actAsQuery,
   addMemberBody as addChatMemberBody,
@@ -36,6 +36,8 @@ import type {
   readReceiptSchema,
   readStateSchema,
   sendMessageBody,
+  threadQuery,
+  threadSchema,
   updateConversationBody,
 } from '../server/chat/schemas.js';
 import type { environmentQuery, environmentSchema } from '../server/environments.js';

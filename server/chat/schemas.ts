@@ -168,3 +168,12 @@ export const readStateSchema = z
 export const readReceiptSchema = z
   .object({ userId: z.string(), lastReadMessageId: z.string(), readAt: timestampSchema })
   .meta({ id: 'ReadReceipt' });
+
+export const threadQuery = z.strictObject({
+  limit: limitSchema,
+  after: cursorSchema,
+  userId: z.string().min(1).max(128).optional().meta({ description: 'API key only: whose own reactions to mark.' }),
+});
+export const threadSchema = z
+  .object({ parent: messageSchema, data: z.array(messageSchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'Thread' });

@@ -1,6 +1,4 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route.js';
-import { cursorSchema, limitSchema } from '../../shared/pagination.js';
 import { actingUserId, chatCaller } from '../caller.js';
 import { presentMessage } from '../presenter.js';
 import {
@@ -11,6 +9,8 @@ import {
   messageSchema,
   reactionBody,
   sendMessageBody,
+  threadQuery,
+  threadSchema,
 } from '../schemas.js';
 
 const tag = 'Chat';
@@ -18,15 +18,6 @@ const conversationNotFound = {
   SERVICE_CONVERSATION_NOT_FOUND: 'No such conversation that the caller can see.',
 };
 const messageNotFound = { SERVICE_MESSAGE_NOT_FOUND: 'No such message that the caller can see.' };
-
-export const threadQuery = z.strictObject({
-  limit: limitSchema,
-  after: cursorSchema,
-  userId: z.string().min(1).max(128).optional().meta({ description: 'API key only: whose own reactions to mark.' }),
-});
-export const threadSchema = z
-  .object({ parent: messageSchema, data: z.array(messageSchema), nextCursor: z.string().nullable() })
-  .meta({ id: 'Thread' });
 
 export const messageRoutes = [
   defineRoute({
