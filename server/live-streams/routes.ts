@@ -1,7 +1,6 @@
-import { z } from 'zod';
 import { userActor } from '../audit/actor.js';
 import { defineRoute } from '../http/route.js';
-import { cursorSchema, limitSchema } from '../shared/pagination.js';
+import { pageQuery } from '../shared/pagination.js';
 import { pageOf } from '../shared/schemas.js';
 import { presentCredential, presentLiveStream } from './presenter.js';
 import {
@@ -19,7 +18,6 @@ import {
 const tag = 'Live streams';
 const notFound = { SERVICE_LIVE_STREAM_NOT_FOUND: 'No such live stream in the environment.' };
 const stateConflict = { SERVICE_LIVE_STREAM_STATE: 'Not allowed in the stream’s current state.' };
-const pageQuery = z.strictObject({ limit: limitSchema, cursor: cursorSchema });
 
 /** Routes with an API key: the key's environment. */
 const keyRoutes = [

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CONNECTION_KINDS } from '../../db/schema/observability.js';
 import { DELIVERY_STATUSES } from '../../db/schema/webhooks.js';
 import { environmentSchema } from '../environments.js';
-import { cursorSchema, limitSchema } from '../shared/pagination.js';
+import { cursorSchema, limitSchema, pageQuery } from '../shared/pagination.js';
 import { timestampSchema } from '../shared/schemas.js';
 import { EVENT_TYPES } from '../webhooks/catalogue.js';
 
@@ -12,7 +12,7 @@ export const connectionsQuery = z.strictObject({
   cursor: cursorSchema,
 });
 
-export const errorsQuery = z.strictObject({ limit: limitSchema, cursor: cursorSchema });
+export const errorsQuery = pageQuery;
 
 /** The longest metrics window: 1,440 one-minute buckets per series. */
 export const MAX_WINDOW_MINUTES = 24 * 60;

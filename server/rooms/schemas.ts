@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { environmentSchema } from '../environments.js';
-import { cursorSchema, limitSchema } from '../shared/pagination.js';
+import { pageQuery } from '../shared/pagination.js';
 import { timestampSchema } from '../shared/schemas.js';
 
 export const MAX_ROOM_PARTICIPANTS = 100;
@@ -31,7 +31,7 @@ export const createRoomBody = z
   })
   .meta({ id: 'CreateRoomRequest' });
 
-export const roomListQuery = z.strictObject({ limit: limitSchema, cursor: cursorSchema });
+export const roomListQuery = pageQuery;
 
 export const participantPermissionsSchema = z
   .object({

@@ -19,6 +19,9 @@ export const cursorSchema = z
   .optional()
   .meta({ description: 'Opaque cursor: the `nextCursor` of the previous page.' });
 
+/** The query of a route that lists one page and takes nothing else. */
+export const pageQuery = z.strictObject({ limit: limitSchema, cursor: cursorSchema });
+
 /**
  * Cursors are opaque to clients (so their content can change) but are only an id inside, which
  * works because ids sort in creation order.

@@ -1,8 +1,9 @@
 import { defineRoute } from '../../http/route.js';
+import { pageQuery } from '../../shared/pagination.js';
 import { listOf, pageOf } from '../../shared/schemas.js';
 import { presenceSchema } from '../presence/schemas.js';
 import { presentChatConnection, presentChatOverview, presentInspectedConversation } from './presenter.js';
-import { connectionSchema, inspectedConversationSchema, inspectionPageQuery, overviewSchema } from './schemas.js';
+import { connectionSchema, inspectedConversationSchema, overviewSchema } from './schemas.js';
 
 const tag = 'Chat inspection';
 
@@ -33,7 +34,7 @@ export const chatInspectionRoutes = [
     tag,
     auth: 'project-environment',
     capability: 'chat:read',
-    query: inspectionPageQuery,
+    query: pageQuery,
     response: pageOf(inspectedConversationSchema),
     handler: ({ app, auth, query }) => {
       const scope = auth.scope;

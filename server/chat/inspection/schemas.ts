@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { environmentSchema } from '../../environments.js';
-import { cursorSchema, limitSchema } from '../../shared/pagination.js';
 import { timestampSchema } from '../../shared/schemas.js';
-
-export const inspectionPageQuery = z.strictObject({ limit: limitSchema, cursor: cursorSchema });
 
 export const overviewSchema = z
   .object({
