@@ -58,7 +58,7 @@ export const backupPaths = (): ZodOpenApiPathsObject => ({
       description:
         'A consistent copy of the running server (SQLite online backup: the server keeps serving), its webhook ' +
         'secrets key and its attachment files, as one gzip’d tar archive (format `switchboard-archive`, described ' +
-        'in the README under "Backups, export and import"). `switchboard serve --import` restores it. The ' +
+        'in docs/backups.md). `switchboard serve --import` restores it. The ' +
         `credential is the server's admin token, the \`${ADMIN_TOKEN_FILE}\` file of its data folder, not an ` +
         'account: a backup holds every project and account and the keys that sign tokens, so only whoever can read ' +
         'the data folder may take one.',

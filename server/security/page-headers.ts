@@ -3,7 +3,7 @@ import helmet from 'helmet';
 import type { DeploymentMode } from '../context.js';
 
 /**
- * The Content Security Policy of every HTML page the server serves (start page or dashboard, `/docs`): scripts,
+ * The Content Security Policy of every HTML page the server serves (the dashboard, `/docs`): scripts,
  * fonts, images and connections from this server only (WebSockets to it included), styles from it plus the inline
  * `style` attributes that component libraries and the API reference set, no plugins, no framing by anyone.
  */

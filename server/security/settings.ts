@@ -27,7 +27,7 @@ export interface HttpLimits {
   maxConnections: number;
 }
 
-/** The policies of issue 17, resolved from the deployment mode and the settings given. */
+/** The security policies of a server (docs/security.md), resolved from the deployment mode and the settings given. */
 export interface SecuritySettings {
   /**
    * Browser origins (`https://app.example.com`) allowed to call the API cross-origin; `*` allows any. In local mode
