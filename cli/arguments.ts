@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import type { Environment, ProjectRole } from '../sdk/index.js';
-import { ENVIRONMENT_SEGMENTS, ENVIRONMENTS, parseEnvironmentAlias } from '../server/environments.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../server/shared/pagination.js';
+import { ENVIRONMENT_SEGMENTS, ENVIRONMENTS, parseEnvironmentAlias } from '../server/environment-names.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../server/shared/page-size.js';
 
 /*
  * Parsers of option and argument values. Commander reports what they refuse as a usage error

@@ -1,14 +1,13 @@
 import { z } from 'zod';
-import { ENVIRONMENTS, type Environment } from '../db/schema/environment.js';
+import { ENVIRONMENTS } from './environment-names.js';
 
-export { ENVIRONMENTS, type Environment };
-
-/** The short segment people see in key text (`sb_dev_…`), and the CLI's aliases. */
-export const ENVIRONMENT_SEGMENTS: Record<Environment, string> = {
-  development: 'dev',
-  staging: 'stg',
-  production: 'prod',
-};
+export {
+  ENVIRONMENT_SEGMENTS,
+  ENVIRONMENTS,
+  type Environment,
+  parseEnvironmentAlias,
+  upperEnvironment,
+} from './environment-names.js';
 
 const INVALID_ENVIRONMENT = `must be one of ${ENVIRONMENTS.join(', ')} (any letter case)`;
 
@@ -33,11 +32,3 @@ export const environmentQuery = z.strictObject({
     .optional()
     .default('development'),
 });
-
-/** Accepts the canonical names and the CLI aliases (dev, stg, prod), any letter case. */
-export function parseEnvironmentAlias(value: string): Environment | undefined {
-  const lower = value.toLowerCase();
-  return ENVIRONMENTS.find((env) => env === lower || ENVIRONMENT_SEGMENTS[env] === lower);
-}
-
-export const upperEnvironment = (env: Environment) => env.toUpperCase() as Uppercase<Environment>;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Environment } from '../../sdk/index.js';
-import { MAX_ROOM_PARTICIPANTS } from '../../server/rooms/schemas.js';
+import { MAX_ROOM_PARTICIPANTS } from '../../server/rooms/limits.js';
 import { cursorOption, environmentOption, limitOption, projectOption, wholeNumberUpTo } from '../arguments.js';
 import { action } from '../context.js';
 import type { CliIo } from '../io.js';

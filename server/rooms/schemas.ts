@@ -3,7 +3,9 @@ import { environmentSchema } from '../environments.js';
 import { pageQuery } from '../shared/pagination.js';
 import { timestampSchema } from '../shared/schemas.js';
 
-export const MAX_ROOM_PARTICIPANTS = 100;
+import { MAX_ROOM_PARTICIPANTS } from './limits.js';
+
+export { MAX_ROOM_PARTICIPANTS };
 
 const metadataSchema = z
   .record(z.string(), z.unknown())

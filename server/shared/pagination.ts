@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { validationFailed } from '../errors.js';
 
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 200;
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './page-size.js';
+
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
 export const limitSchema = z.coerce
   .number()
