@@ -9,6 +9,7 @@ import { createRealtimeEndpoint, REALTIME_PATH } from './chat/realtime/endpoint.
 import { type Clock, systemClock } from './clock.js';
 import type { AppContext, DeploymentMode, Infrastructure } from './context.js';
 import { createEventBus, type EventBus } from './events/bus.js';
+import { defaultDashboardDir } from './http/dashboard.js';
 import { routeUpgrades } from './http/upgrade-router.js';
 import { createIdGenerator } from './ids.js';
 import { createSignalingEndpoint, SIGNALING_PATH } from './rtc/signaling-endpoint.js';
@@ -40,6 +41,11 @@ export interface ServerOptions {
    * exists only so that the benchmark can measure what recording costs. Never turn it off otherwise.
    */
   observability?: boolean;
+  /**
+   * The dashboard's built files, served at `/`. Default: `dist/renderer` of this package, where `npm run build`
+   * puts them; a packaged server passes its own folder. Without a build there, `/` says how to make one.
+   */
+  dashboardDir?: string;
 }
 
 export interface RunningServer {
@@ -115,7 +121,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ctx = { ...infra, services: createServices(infra, { observability: options.observability }) };
     // Before any socket can connect: rows left open by a previous run are closed first.
     ctx.services.observability.start();
-    server = createApp(ctx).listen(options.port ?? DEFAULT_PORT, host);
+    server = createApp(ctx, { dashboardDir: options.dashboardDir ?? defaultDashboardDir() }).listen(
+      options.port ?? DEFAULT_PORT,
+      host,
+    );
     applyHttpLimits(server, ctx.security.http);
     signaling = createSignalingEndpoint(ctx);
     realtime = createRealtimeEndpoint(ctx);

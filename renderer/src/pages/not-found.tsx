@@ -1,0 +1,14 @@
+import { Center, Stack, Text, Title } from '@mantine/core';
+import { AnchorLink } from '../components/links';
+
+export function NotFoundPage() {
+  return (
+    <Center mih="60vh" p="md">
+      <Stack align="center">
+        <Title order={1}>Page not found</Title>
+        <Text>There is no dashboard page at this address.</Text>
+        <AnchorLink to="/">Go to your projects</AnchorLink>
+      </Stack>
+    </Center>
+  );
+}

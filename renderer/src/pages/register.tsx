@@ -1,0 +1,52 @@
+import { Alert, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation } from '@tanstack/react-query';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { ErrorDetails } from '../api/errors';
+import { AnchorLink } from '../components/links';
+import { useSessionStore } from '../session/session-context';
+import { AuthLayout } from './auth-layout';
+import { safeRedirect } from './sign-in';
+
+export function RegisterPage() {
+  const search = useSearch({ from: '/register' });
+  const store = useSessionStore();
+  const navigate = useNavigate();
+  const form = useForm({ initialValues: { name: '', email: '', password: '' } });
+  const register = useMutation({
+    mutationFn: ({ name, ...rest }: typeof form.values) =>
+      store.register({ ...rest, ...(name.trim() ? { name: name.trim() } : {}) }),
+    onSuccess: () => navigate({ href: safeRedirect(search.redirect), replace: true }),
+  });
+  return (
+    <AuthLayout title="Create an account">
+      <form onSubmit={form.onSubmit((values) => register.mutate(values))}>
+        <Stack>
+          <TextInput label="Name" autoComplete="name" {...form.getInputProps('name')} />
+          <TextInput label="Email" type="email" autoComplete="email" required {...form.getInputProps('email')} />
+          <PasswordInput
+            label="Password"
+            description="At least 8 characters"
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('password')}
+          />
+          {register.error ? (
+            <Alert color="red" title="Could not create the account">
+              <ErrorDetails error={register.error} />
+            </Alert>
+          ) : null}
+          <Button type="submit" loading={register.isPending}>
+            Create account
+          </Button>
+        </Stack>
+      </form>
+      <Text size="sm">
+        Already have an account?{' '}
+        <AnchorLink to="/sign-in" search={{ redirect: search.redirect }}>
+          Sign in
+        </AnchorLink>
+      </Text>
+    </AuthLayout>
+  );
+}

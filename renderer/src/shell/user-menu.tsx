@@ -1,0 +1,38 @@
+import { Button, Menu } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useSession, useSessionStore } from '../session/session-context';
+
+/** The signed-in account: who it is, the API reference, and signing out (which revokes the session on the server). */
+export function UserMenu() {
+  const { user } = useSession();
+  const store = useSessionStore();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const signOut = useMutation({
+    mutationFn: () => store.signOut(),
+    onSettled: () => {
+      queryClient.clear();
+      return navigate({ to: '/sign-in', search: {} });
+    },
+  });
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Button variant="default" aria-label={`Account: ${user?.email ?? ''}`}>
+          {user?.name || user?.email}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{user?.email}</Menu.Label>
+        <Menu.Item component="a" href="/docs" target="_blank" rel="noreferrer">
+          API reference
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item color="red" onClick={() => signOut.mutate()}>
+          Sign out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
