@@ -18,7 +18,9 @@ export function makeDataDir(): string {
 
 /** A real server on loopback (a free port unless given) with a fresh SQLite file in a temp folder. */
 export async function startTestServer(
-  options: Partial<Pick<ServerOptions, 'dataDir' | 'port' | 'mode' | 'clock' | 'fetch' | 'events' | 'security'>> = {},
+  options: Partial<
+    Pick<ServerOptions, 'dataDir' | 'port' | 'mode' | 'clock' | 'fetch' | 'events' | 'security' | 'dashboardDir'>
+  > = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? makeDataDir();
   const server = await startServer({
