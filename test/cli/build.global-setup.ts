@@ -7,7 +7,12 @@ import { execFileSync } from 'node:child_process';
 export default function buildOnce(): void {
   const started = Date.now();
   try {
-    execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'pipe', encoding: 'utf8' });
+    // NODE_ENV=production: `npm run build` includes the dashboard, which Vitest's NODE_ENV=test would build for development.
+    execFileSync('npm', ['run', 'build', '--silent'], {
+      stdio: 'pipe',
+      encoding: 'utf8',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
   } catch (err) {
     const { stdout, stderr } = err as { stdout?: string; stderr?: string };
     throw new Error(`npm run build failed:\n${stdout ?? ''}${stderr ?? ''}`);

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Capability, Project } from '../sdk';
 import { useClient } from '../session/session-context';
 
@@ -48,9 +48,13 @@ export function useDeleteProject(projectId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => client.projects.delete(projectId),
-    onSuccess: () => {
-      queryClient.removeQueries({ queryKey: projectKeys.one(projectId) });
-      return queryClient.invalidateQueries({ queryKey: projectKeys.all, exact: true });
-    },
+    // The project's own queries go once its pages are left (see forgetProject): removed while a page still
+    // watches them, they would be fetched again and answer 404.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: projectKeys.all, exact: true }),
   });
+}
+
+/** Drops what was cached about a deleted project, after leaving its pages. */
+export function forgetProject(queryClient: QueryClient, projectId: string): void {
+  queryClient.removeQueries({ queryKey: projectKeys.one(projectId) });
 }

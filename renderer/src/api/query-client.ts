@@ -15,15 +15,21 @@ export interface QueryClientHooks {
  * retried, nor is any 4xx answer (it would only fail again).
  */
 export function createQueryClient(hooks: QueryClientHooks): QueryClient {
-  const onError = (error: unknown) => {
+  // A query runs only with a session: its 401 means the session ended (later ones, once signed out, say nothing
+  // new). A mutation's 401 can also be a refused sign-in, which is shown as any other error.
+  const onQueryError = (error: unknown) => {
+    if (isSessionRefused(error)) hooks.onSessionRefused();
+    else notifyError(error);
+  };
+  const onMutationError = (error: unknown) => {
     if (isSessionRefused(error) && hooks.onSessionRefused()) return;
     notifyError(error);
   };
   const queryClient: QueryClient = new QueryClient({
-    queryCache: new QueryCache({ onError }),
+    queryCache: new QueryCache({ onError: onQueryError }),
     // Every change the dashboard makes is recorded in the audit log: a log on screen shows it on its next read.
     mutationCache: new MutationCache({
-      onError,
+      onError: onMutationError,
       onSuccess: (): Promise<void> => queryClient.invalidateQueries({ queryKey: ['audit'] }),
     }),
     defaultOptions: {

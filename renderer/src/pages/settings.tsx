@@ -2,10 +2,11 @@ import { Alert, Button, Group, Modal, Paper, Stack, Text, TextInput, Title } fro
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { ErrorDetails } from '../api/errors';
-import { can, useDeleteProject, useRenameProject } from '../api/projects';
+import { can, forgetProject, useDeleteProject, useRenameProject } from '../api/projects';
 import type { Project } from '../sdk';
 import { MissingCapability, ProjectPage } from '../shell/project-page';
 
@@ -67,6 +68,7 @@ function DeleteProject({ project }: { project: Project }) {
   const [typed, setTyped] = useState('');
   const remove = useDeleteProject(project.id);
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const allowed = can(project, 'project:delete');
   return (
     <Paper withBorder p="md" style={{ borderColor: 'var(--mantine-color-red-outline)' }}>
@@ -92,9 +94,10 @@ function DeleteProject({ project }: { project: Project }) {
             event.preventDefault();
             if (typed !== project.name) return;
             remove.mutate(undefined, {
-              onSuccess: () => {
+              onSuccess: async () => {
                 notifications.show({ color: 'green', message: `Deleted ${project.name}` });
-                void navigate({ to: '/' });
+                await navigate({ to: '/' });
+                forgetProject(queryClient, project.id);
               },
             });
           }}

@@ -1,4 +1,4 @@
-import { Alert, Badge, Group, Loader, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Loader, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { ErrorDetails } from '../api/errors';
@@ -44,9 +44,9 @@ function ProductionBanner() {
   return (
     <Alert color="red" variant="filled" radius="md" py="xs" role="status" aria-label="Production environment">
       <Group gap="xs">
-        <Badge color="white" c="red" variant="filled">
-          PRODUCTION
-        </Badge>
+        <Text fw={800} size="sm" tt="uppercase" style={{ letterSpacing: '0.08em' }}>
+          Production
+        </Text>
         <Text size="sm" fw={500}>
           You are working on live data: keys and changes here affect your production app.
         </Text>

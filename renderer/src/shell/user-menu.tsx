@@ -19,7 +19,7 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
-        <Button variant="default" aria-label={`Account: ${user?.email ?? ''}`}>
+        <Button variant="default" title={`Signed in as ${user?.email ?? ''}`}>
           {user?.name || user?.email}
         </Button>
       </Menu.Target>
