@@ -41,7 +41,14 @@ const theme = createTheme({
 });
 const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    // Text of light and subtle variants (badges, subtle buttons, the active page in the navigation).
+    '--mantine-color-blue-light-color': 'var(--mantine-color-blue-9)',
+    '--mantine-color-red-light-color': 'var(--mantine-color-red-9)',
+    '--mantine-color-blue-light-hover': 'var(--mantine-color-blue-1)',
+    '--mantine-color-red-light-hover': 'var(--mantine-color-red-1)',
+  },
   dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
 });
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'switchboard.color-scheme' });

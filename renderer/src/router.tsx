@@ -110,7 +110,14 @@ const routeTree = rootRoute.addChildren([
 ]);
 
 export function createAppRouter(context: RouterContext) {
-  return createRouter({ routeTree, context, defaultPreload: 'intent', scrollRestoration: true });
+  return createRouter({
+    routeTree,
+    context,
+    defaultPreload: 'intent',
+    scrollRestoration: true,
+    // A page that fails shows its error in place of the page: the shell around it (navigation, sign-out) stays.
+    defaultErrorComponent: RouteError,
+  });
 }
 
 declare module '@tanstack/react-router' {

@@ -190,7 +190,9 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
       {open ? (
         <Table.Tr id={detailsId}>
           <Table.Td colSpan={6}>
-            <Code block>{JSON.stringify({ id: entry.id, actor: entry.actor, details: entry.details }, null, 2)}</Code>
+            <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+              {JSON.stringify({ id: entry.id, actor: entry.actor, details: entry.details }, null, 2)}
+            </Code>
           </Table.Td>
         </Table.Tr>
       ) : null}

@@ -1,4 +1,4 @@
-import { Button, Center, Code, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Center, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 
 interface State {
@@ -30,10 +30,16 @@ export function CrashNotice({ error, onRetry }: { error: Error; onRetry(): void 
         <Stack>
           <Title order={2}>Something went wrong on this page</Title>
           <Text>The dashboard hit an error it did not expect. Your data on the server is unaffected.</Text>
-          <Code block>{error.message}</Code>
-          <Button onClick={onRetry} w="fit-content">
-            Try again
-          </Button>
+          <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+            {error.message}
+          </Code>
+          <Group>
+            <Button onClick={onRetry}>Try again</Button>
+            {/* A script that cannot load any more (the server was updated) comes back with a reload. */}
+            <Button variant="default" onClick={() => window.location.reload()}>
+              Reload the dashboard
+            </Button>
+          </Group>
         </Stack>
       </Paper>
     </Center>
