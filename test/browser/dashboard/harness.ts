@@ -86,7 +86,7 @@ export function useDashboard() {
           await page.emulateMedia({ colorScheme: scheme });
           // Axe reads colours: let fades and transitions (notifications, modals) start and finish first.
           await page.waitForTimeout(300);
-          await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+          await animationsSettled(page);
           const { violations } = await new AxeBuilder({ page }).analyze();
           const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
           expect(
@@ -122,15 +122,41 @@ export function useDashboard() {
   };
 }
 
+/** What functions run in the page use of it (this file is compiled without the DOM types). */
+interface PageGlobals {
+  document: { getAnimations(): { playState: string }[] };
+}
+
+/**
+ * Waits until no CSS animation or transition runs. Polled with evaluate: waitForFunction's polling evaluates its
+ * predicate with eval in the page, which the page's Content Security Policy refuses.
+ */
+async function animationsSettled(page: Page): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    const running = await page.evaluate(
+      () =>
+        (globalThis as unknown as PageGlobals).document.getAnimations().filter((a) => a.playState === 'running').length,
+    );
+    if (running === 0) return;
+    await page.waitForTimeout(100);
+  }
+}
+
 /** Presses Tab until `target` has the focus (at most `max` times): proof that the keyboard reaches it. */
 export async function tabTo(page: Page, target: Locator, max = 40): Promise<void> {
   for (let i = 0; i < max; i++) {
     await page.keyboard.press('Tab');
-    if (await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))) return;
+    if (await target.evaluate((el) => el.contains(el.ownerDocument.activeElement))) return;
   }
   throw new Error(`Tab never reached ${target}`);
 }
 
 export function visible(locator: Locator): Promise<void> {
   return locator.waitFor({ state: 'visible' });
+}
+
+/** The session token the dashboard keeps in the page's localStorage (undefined when signed out). */
+export async function storedToken(page: Page): Promise<string | undefined> {
+  const raw = (await page.evaluate("localStorage.getItem('switchboard.session')")) as string | null;
+  return raw ? (JSON.parse(raw) as { token: string }).token : undefined;
 }

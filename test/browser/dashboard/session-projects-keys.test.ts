@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { chromiumUnavailable } from '../../support/chromium.js';
 import { PASSWORD, registerUser } from '../../support/factories.js';
-import { type DashboardPage, tabTo, useDashboard, visible } from './harness.js';
+import { type DashboardPage, storedToken, tabTo, useDashboard, visible } from './harness.js';
 
 const address = () => `user-${randomUUID().slice(0, 8)}@example.test`;
 
@@ -53,13 +53,13 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))(
       await visible(page.getByRole('button', { name: 'Ada Lovelace' }));
 
       // Sign out revokes the token on the server: the stored one no longer works.
-      const token = await page.evaluate(() => JSON.parse(localStorage.getItem('switchboard.session') ?? '{}').token);
+      const token = await storedToken(page);
       expect((await dash.api.get('/v1/whoami', { token })).status).toBe(200);
       await page.getByRole('button', { name: 'Ada Lovelace' }).click();
       await page.getByRole('menuitem', { name: 'Sign out' }).click();
       await visible(page.getByRole('heading', { name: 'Sign in' }));
       expect((await dash.api.get('/v1/whoami', { token })).status).toBe(401);
-      expect(await page.evaluate(() => localStorage.getItem('switchboard.session'))).toBeNull();
+      expect(await storedToken(page)).toBeUndefined();
 
       dp.expectFailure(401, /^\/v1\/auth\/login$/);
       await signIn(dp, email, 'not the password');
@@ -81,7 +81,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))(
       expect(page.url()).toBe(`${dash.url}/projects/${project.id}/keys?env=staging`);
       await visible(page.getByText('No staging keys yet.'));
 
-      const token = await page.evaluate(() => JSON.parse(localStorage.getItem('switchboard.session') ?? '{}').token);
+      const token = await storedToken(page);
       expect((await dash.api.post('/v1/auth/logout', { token })).status).toBe(204);
       // The next calls with the revoked token (the members list, then any refetch) are refused.
       dp.expectFailure(401, /^\/v1\/projects/);
@@ -166,7 +166,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))(
       await dp.checkPage('keys-created-production');
       await dialog.getByRole('button', { name: 'Copy key' }).click();
       await visible(dialog.getByRole('button', { name: 'Copied', exact: true }));
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+      expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
       await dialog.getByRole('button', { name: 'I have copied it' }).click();
 
       // The key works, and its last use shows after a reload; its secret is nowhere on the page any more.
