@@ -1,21 +1,9 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Code,
-  Group,
-  Loader,
-  Select,
-  Table,
-  Text,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Badge, Button, Code, Group, Select, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { Fragment, useState } from 'react';
 import { useAuditPage } from '../api/audit';
-import { ErrorDetails } from '../api/errors';
 import { can } from '../api/projects';
+import { QueryStatus } from '../components/error-alert';
 import { Time } from '../components/time';
 import { type AuditEntry, ENVIRONMENTS, type Project } from '../sdk';
 import { environmentOf } from '../search';
@@ -91,12 +79,7 @@ function AuditLog({ project }: { project: Project }) {
           ) : null}
         </Group>
       </form>
-      {page.isPending ? <Loader aria-label="Loading the audit log" /> : null}
-      {page.error ? (
-        <Alert color="red" title="The audit log could not be loaded">
-          <ErrorDetails error={page.error} />
-        </Alert>
-      ) : null}
+      <QueryStatus query={page} loading="Loading the audit log" failed="The audit log could not be loaded" />
       {page.data?.data.length === 0 ? <Text c="dimmed">No entries match.</Text> : null}
       {page.data?.data.length ? (
         <Table.ScrollContainer minWidth={760}>

@@ -1,8 +1,8 @@
-import { Alert, Button, Code, CopyButton, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Button, Code, CopyButton, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { ErrorDetails } from '../api/errors';
 import { useCreateKey } from '../api/keys';
 import { can } from '../api/projects';
+import { ErrorAlert } from '../components/error-alert';
 import { SecretOnce } from '../components/secret-once';
 import type { CreatedApiKey, Environment, Project } from '../sdk';
 import { environmentLabel, MissingCapability, ProjectPage } from '../shell/project-page';
@@ -75,11 +75,7 @@ function Connect({ project, environment }: { project: Project; environment: Envi
               >
                 Create a {environmentLabel(environment).toLowerCase()} key
               </Button>
-              {createKey.error ? (
-                <Alert color="red" title="The key was not created">
-                  <ErrorDetails error={createKey.error} />
-                </Alert>
-              ) : null}
+              <ErrorAlert title="The key was not created" error={createKey.error} />
             </>
           ) : (
             <MissingCapability project={project} what="create API keys" capability="keys:manage" />

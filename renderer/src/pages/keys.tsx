@@ -1,11 +1,11 @@
-import { Alert, Button, Group, Loader, Modal, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Modal, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { ErrorDetails } from '../api/errors';
 import { useCreateKey, useKeys, useRevokeKey } from '../api/keys';
 import { can } from '../api/projects';
+import { confirmDanger } from '../components/confirm';
+import { ErrorAlert, QueryStatus } from '../components/error-alert';
 import { SecretOnce } from '../components/secret-once';
 import { Time } from '../components/time';
 import type { ApiKey, CreatedApiKey, Environment, Project } from '../sdk';
@@ -40,12 +40,7 @@ function KeysOfEnvironment({ project, environment }: { project: Project; environ
       ) : (
         <MissingCapability project={project} what="create or revoke keys" capability="keys:manage" />
       )}
-      {keys.isPending ? <Loader aria-label="Loading keys" /> : null}
-      {keys.error ? (
-        <Alert color="red" title="The keys could not be loaded">
-          <ErrorDetails error={keys.error} />
-        </Alert>
-      ) : null}
+      <QueryStatus query={keys} loading="Loading keys" failed="The keys could not be loaded" />
       {keys.data?.length === 0 ? (
         <Text c="dimmed">No {environmentLabel(environment).toLowerCase()} keys yet.</Text>
       ) : null}
@@ -92,16 +87,10 @@ function KeysOfEnvironment({ project, environment }: { project: Project; environ
 function KeyRow({ project, apiKey, manage }: { project: Project; apiKey: ApiKey; manage: boolean }) {
   const revoke = useRevokeKey(project.id, apiKey.environment);
   const confirmRevoke = () =>
-    modals.openConfirmModal({
+    confirmDanger({
       title: `Revoke “${apiKey.name}”?`,
-      children: (
-        <Text size="sm">
-          Every request with this {environmentLabel(apiKey.environment).toLowerCase()} key is refused from now on. This
-          cannot be undone.
-        </Text>
-      ),
-      labels: { confirm: 'Revoke key', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
+      message: `Every request with this ${environmentLabel(apiKey.environment).toLowerCase()} key is refused from now on. This cannot be undone.`,
+      confirm: 'Revoke key',
       onConfirm: () =>
         revoke.mutate(apiKey.id, {
           onSuccess: () => notifications.show({ color: 'green', message: `Revoked ${apiKey.name}` }),
@@ -180,11 +169,7 @@ function CreateKeyForm({
               Create key
             </Button>
           </Group>
-          {create.error ? (
-            <Alert color="red" title="The key was not created">
-              <ErrorDetails error={create.error} />
-            </Alert>
-          ) : null}
+          <ErrorAlert title="The key was not created" error={create.error} />
         </Stack>
       </form>
     </Paper>

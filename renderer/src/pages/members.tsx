@@ -1,23 +1,10 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { ErrorDetails } from '../api/errors';
 import { useAddMember, useMembers, useRemoveMember, useSetMemberRole } from '../api/members';
 import { can } from '../api/projects';
+import { confirmDanger } from '../components/confirm';
+import { ErrorAlert, QueryStatus } from '../components/error-alert';
 import { Time } from '../components/time';
 import { type Member, PROJECT_ROLES, type Project, type ProjectRole } from '../sdk';
 import { useSession } from '../session/session-context';
@@ -49,12 +36,7 @@ function MembersOfProject({ project }: { project: Project }) {
       ) : (
         <MissingCapability project={project} what="add, change or remove members" capability="members:manage" />
       )}
-      {members.isPending ? <Loader aria-label="Loading members" /> : null}
-      {members.error ? (
-        <Alert color="red" title="The members could not be loaded">
-          <ErrorDetails error={members.error} />
-        </Alert>
-      ) : null}
+      <QueryStatus query={members} loading="Loading members" failed="The members could not be loaded" />
       {members.data ? (
         <Table.ScrollContainer minWidth={700}>
           <Table verticalSpacing="sm">
@@ -85,11 +67,10 @@ function MemberRow({ project, member, manage }: { project: Project; member: Memb
   const remove = useRemoveMember(project.id);
   const who = member.name ? `${member.name} (${member.email})` : member.email;
   const confirmRemove = () =>
-    modals.openConfirmModal({
+    confirmDanger({
       title: `Remove ${member.email}?`,
-      children: <Text size="sm">They lose access to {project.name} at once. Their account stays.</Text>,
-      labels: { confirm: 'Remove member', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
+      message: `They lose access to ${project.name} at once. Their account stays.`,
+      confirm: 'Remove member',
       onConfirm: () =>
         remove.mutate(member.userId, {
           onSuccess: () => notifications.show({ color: 'green', message: `Removed ${member.email}` }),
@@ -198,11 +179,7 @@ function AddMemberForm({ project }: { project: Project }) {
               Add member
             </Button>
           </Group>
-          {add.error ? (
-            <Alert color="red" title="The member was not added">
-              <ErrorDetails error={add.error} />
-            </Alert>
-          ) : null}
+          <ErrorAlert title="The member was not added" error={add.error} />
         </Stack>
       </form>
     </Paper>

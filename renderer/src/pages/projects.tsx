@@ -1,8 +1,8 @@
-import { Alert, Badge, Button, Group, Loader, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useNavigate } from '@tanstack/react-router';
-import { ErrorDetails } from '../api/errors';
 import { useCreateProject, useProjects } from '../api/projects';
+import { ErrorAlert, QueryStatus } from '../components/error-alert';
 import { AnchorLink } from '../components/links';
 import { Time } from '../components/time';
 
@@ -14,12 +14,7 @@ export function ProjectsPage() {
         Projects
       </Title>
       <CreateProjectForm first={projects.data?.length === 0} />
-      {projects.isPending ? <Loader aria-label="Loading projects" /> : null}
-      {projects.error ? (
-        <Alert color="red" title="Your projects could not be loaded">
-          <ErrorDetails error={projects.error} />
-        </Alert>
-      ) : null}
+      <QueryStatus query={projects} loading="Loading projects" failed="Your projects could not be loaded" />
       {projects.data?.length ? (
         <Table.ScrollContainer minWidth={500}>
           <Table highlightOnHover>
@@ -89,11 +84,7 @@ function CreateProjectForm({ first }: { first: boolean }) {
               Create project
             </Button>
           </Group>
-          {create.error ? (
-            <Alert color="red" title="The project was not created">
-              <ErrorDetails error={create.error} />
-            </Alert>
-          ) : null}
+          <ErrorAlert title="The project was not created" error={create.error} />
         </Stack>
       </form>
     </Paper>

@@ -1,8 +1,8 @@
-import { Alert, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { ErrorDetails } from '../api/errors';
+import { ErrorAlert } from '../components/error-alert';
 import { AnchorLink } from '../components/links';
 import { useSessionStore } from '../session/session-context';
 import { AuthLayout } from './auth-layout';
@@ -31,11 +31,7 @@ export function RegisterPage() {
             required
             {...form.getInputProps('password')}
           />
-          {register.error ? (
-            <Alert color="red" title="Could not create the account">
-              <ErrorDetails error={register.error} />
-            </Alert>
-          ) : null}
+          <ErrorAlert title="Could not create the account" error={register.error} />
           <Button type="submit" loading={register.isPending}>
             Create account
           </Button>

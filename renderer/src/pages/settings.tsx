@@ -1,12 +1,12 @@
-import { Alert, Button, Group, Modal, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Modal, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { ErrorDetails } from '../api/errors';
 import { can, forgetProject, useDeleteProject, useRenameProject } from '../api/projects';
+import { ErrorAlert } from '../components/error-alert';
 import type { Project } from '../sdk';
 import { MissingCapability, ProjectPage } from '../shell/project-page';
 
@@ -50,11 +50,7 @@ function RenameProject({ project }: { project: Project }) {
           </Group>
         </form>
         {allowed ? null : <MissingCapability project={project} what="rename the project" capability="project:write" />}
-        {rename.error ? (
-          <Alert color="red" title="The project was not renamed">
-            <ErrorDetails error={rename.error} />
-          </Alert>
-        ) : null}
+        <ErrorAlert title="The project was not renamed" error={rename.error} />
         <Text size="xs" c="dimmed" ff="monospace">
           {project.id}
         </Text>
@@ -113,11 +109,7 @@ function DeleteProject({ project }: { project: Project }) {
               autoComplete="off"
               data-autofocus
             />
-            {remove.error ? (
-              <Alert color="red" title="The project was not deleted">
-                <ErrorDetails error={remove.error} />
-              </Alert>
-            ) : null}
+            <ErrorAlert title="The project was not deleted" error={remove.error} />
             <Group justify="flex-end">
               <Button variant="default" onClick={close}>
                 Cancel

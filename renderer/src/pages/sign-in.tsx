@@ -2,7 +2,7 @@ import { Alert, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/c
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { ErrorDetails } from '../api/errors';
+import { ErrorAlert } from '../components/error-alert';
 import { AnchorLink } from '../components/links';
 import { useSession, useSessionStore } from '../session/session-context';
 import { AuthLayout } from './auth-layout';
@@ -38,11 +38,7 @@ export function SignInPage() {
             required
             {...form.getInputProps('password')}
           />
-          {signIn.error ? (
-            <Alert color="red" title="Could not sign in">
-              <ErrorDetails error={signIn.error} />
-            </Alert>
-          ) : null}
+          <ErrorAlert title="Could not sign in" error={signIn.error} />
           <Button type="submit" loading={signIn.isPending}>
             Sign in
           </Button>

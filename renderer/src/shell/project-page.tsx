@@ -1,8 +1,8 @@
-import { Alert, Group, Loader, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { ErrorDetails } from '../api/errors';
 import { useProject } from '../api/projects';
+import { QueryStatus } from '../components/error-alert';
 import { ENVIRONMENTS, type Environment, type Project } from '../sdk';
 
 /** The project id of the page and its environment (`?env=`, development when absent). */
@@ -87,12 +87,7 @@ export function ProjectPage({ title, environmentScoped = false, description, chi
         {environmentScoped ? <EnvironmentSwitcher environment={environment} /> : null}
       </Group>
       {description ? <Text c="dimmed">{description}</Text> : null}
-      {project.isPending ? <Loader aria-label="Loading the project" /> : null}
-      {project.error ? (
-        <Alert color="red" title="This project could not be loaded">
-          <ErrorDetails error={project.error} />
-        </Alert>
-      ) : null}
+      <QueryStatus query={project} loading="Loading the project" failed="This project could not be loaded" />
       {project.data ? children(project.data, environment) : null}
     </Stack>
   );

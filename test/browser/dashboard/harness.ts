@@ -4,6 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { launchChromium, type OfflineContext, type TestBrowser } from '../../support/chromium.js';
+import { PASSWORD } from '../../support/factories.js';
 import { type Client, client } from '../../support/http.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
@@ -159,4 +160,12 @@ export function visible(locator: Locator): Promise<void> {
 export async function storedToken(page: Page): Promise<string | undefined> {
   const raw = (await page.evaluate("localStorage.getItem('switchboard.session')")) as string | null;
   return raw ? (JSON.parse(raw) as { token: string }).token : undefined;
+}
+
+/** Signs in on the sign-in page the page is showing, as a user types it. */
+export async function signIn({ page }: DashboardPage, email: string, password = PASSWORD): Promise<void> {
+  await visible(page.getByRole('heading', { name: 'Sign in' }));
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
 }

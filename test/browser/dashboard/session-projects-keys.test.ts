@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { chromiumUnavailable } from '../../support/chromium.js';
 import { PASSWORD, registerUser } from '../../support/factories.js';
-import { type DashboardPage, storedToken, tabTo, useDashboard, visible } from './harness.js';
+import { signIn, storedToken, tabTo, useDashboard, visible } from './harness.js';
 
 const address = () => `user-${randomUUID().slice(0, 8)}@example.test`;
 
@@ -10,13 +10,6 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))(
   'dashboard: session, projects, keys, connect',
   () => {
     const dash = useDashboard();
-
-    async function signIn({ page }: DashboardPage, email: string, password = PASSWORD) {
-      await visible(page.getByRole('heading', { name: 'Sign in' }));
-      await page.getByRole('textbox', { name: 'Email' }).fill(email);
-      await page.getByRole('textbox', { name: 'Password' }).fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-    }
 
     it('registers (with the server’s message for a short password), keeps the session over a reload, signs out and in again', async () => {
       const dp = await dash.openPage('/');

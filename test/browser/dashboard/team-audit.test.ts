@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { chromiumUnavailable } from '../../support/chromium.js';
-import { addMember, createKey, createProject, PASSWORD, registerUser, type TestUser } from '../../support/factories.js';
-import { type DashboardPage, useDashboard, visible } from './harness.js';
+import { addMember, createKey, createProject, registerUser, type TestUser } from '../../support/factories.js';
+import { type DashboardPage, signIn, useDashboard, visible } from './harness.js';
 
 describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: members, roles, audit log', () => {
   const dash = useDashboard();
 
   async function signedIn(user: TestUser, path: string): Promise<DashboardPage> {
     const dp = await dash.openPage(path);
-    await visible(dp.page.getByRole('heading', { name: 'Sign in' }));
-    await dp.page.getByRole('textbox', { name: 'Email' }).fill(user.email);
-    await dp.page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
-    await dp.page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(dp, user.email);
     return dp;
   }
 
