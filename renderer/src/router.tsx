@@ -9,7 +9,7 @@ import {
 } from '@tanstack/react-router';
 import { NotFoundPage } from './pages/not-found';
 import { SignInPage } from './pages/sign-in';
-import { auditSearch, projectSearch, signInSearch } from './search';
+import { auditSearch, projectSearch, registerSearch, signInSearch } from './search';
 import type { SessionStore } from './session/session-store';
 import { AppShellLayout } from './shell/app-shell';
 import { RouteError } from './shell/route-error';
@@ -35,7 +35,7 @@ const signInRoute = createRoute({
 const registerRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/register',
-  validateSearch: signInSearch,
+  validateSearch: registerSearch,
   component: lazyRouteComponent(() => import('./pages/register'), 'RegisterPage'),
 });
 

@@ -23,6 +23,18 @@ export interface SignInSearch {
 
 export const signInSearch = (raw: Raw): SignInSearch => ({ redirect: text(raw.redirect) });
 
+export interface RegisterSearch extends SignInSearch {
+  /** An invitation token (from a project's Members page) and the address it was made for. */
+  invitation?: string;
+  email?: string;
+}
+
+export const registerSearch = (raw: Raw): RegisterSearch => ({
+  ...signInSearch(raw),
+  invitation: text(raw.invitation),
+  email: text(raw.email),
+});
+
 export interface AuditSearch extends ProjectSearch {
   action?: string;
   /** Filter: entries about this environment only. */

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AddMemberInput, ProjectRole } from '../sdk';
+import type { AddMemberInput, CreateInvitationInput, ProjectRole } from '../sdk';
 import { useClient } from '../session/session-context';
 import { projectKeys } from './projects';
 
@@ -42,4 +42,10 @@ export function useSetMemberRole(projectId: string) {
 export function useRemoveMember(projectId: string) {
   const client = useClient();
   return useMemberMutation(projectId, (userId: string) => client.members.remove(projectId, userId));
+}
+
+/** An invitation for an address without an account: registering with its token makes them a member. */
+export function useInviteMember(projectId: string) {
+  const client = useClient();
+  return useMutation({ mutationFn: (input: CreateInvitationInput) => client.members.invite(projectId, input) });
 }

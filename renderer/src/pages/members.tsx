@@ -1,12 +1,26 @@
-import { Badge, Button, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useAddMember, useMembers, useRemoveMember, useSetMemberRole } from '../api/members';
+import { useAddMember, useInviteMember, useMembers, useRemoveMember, useSetMemberRole } from '../api/members';
 import { can } from '../api/projects';
 import { confirmDanger } from '../components/confirm';
 import { ErrorAlert, QueryStatus } from '../components/error-alert';
 import { Time } from '../components/time';
-import { type Member, PROJECT_ROLES, type Project, type ProjectRole } from '../sdk';
+import { type Invitation, type Member, PROJECT_ROLES, type Project, type ProjectRole, SwitchboardError } from '../sdk';
 import { useSession } from '../session/session-context';
 import { MissingCapability, ProjectPage } from '../shell/project-page';
 
@@ -149,18 +163,22 @@ function MemberRow({ project, member, manage }: { project: Project; member: Memb
 
 function AddMemberForm({ project }: { project: Project }) {
   const add = useAddMember(project.id);
+  const invite = useInviteMember(project.id);
   const form = useForm<{ email: string; role: ProjectRole }>({ initialValues: { email: '', role: 'DEVELOPER' } });
+  // The server's answer for an address without an account: offer what it suggests, an invitation.
+  const noAccount = add.error instanceof SwitchboardError && add.error.code === 'SERVICE_USER_NOT_FOUND';
   return (
     <Paper withBorder p="md">
       <form
-        onSubmit={form.onSubmit((values) =>
+        onSubmit={form.onSubmit((values) => {
+          invite.reset();
           add.mutate(values, {
             onSuccess: (member) => {
               notifications.show({ color: 'green', message: `Added ${member.email} as ${member.role}` });
               form.reset();
             },
-          }),
-        )}
+          });
+        })}
       >
         <Stack gap="xs">
           <Title order={2} size="h4">
@@ -179,9 +197,46 @@ function AddMemberForm({ project }: { project: Project }) {
               Add member
             </Button>
           </Group>
-          <ErrorAlert title="The member was not added" error={add.error} />
+          {invite.data ? null : <ErrorAlert title="The member was not added" error={add.error} />}
+          {noAccount && !invite.data ? (
+            <Button
+              variant="light"
+              w="fit-content"
+              loading={invite.isPending}
+              onClick={() => invite.mutate({ email: form.values.email, role: form.values.role })}
+            >
+              Invite {form.values.email} as {form.values.role} instead
+            </Button>
+          ) : null}
+          {invite.data ? <InvitationLink invitation={invite.data} /> : null}
         </Stack>
       </form>
     </Paper>
+  );
+}
+
+/** The link an invitee opens to register (and so join): shown once, as the server keeps only its signature. */
+function InvitationLink({ invitation }: { invitation: Invitation }) {
+  const params = new URLSearchParams({ invitation: invitation.token, email: invitation.email });
+  const link = `${window.location.origin}/register?${params}`;
+  return (
+    <Alert color="green" title={`Invitation for ${invitation.email} (${invitation.role})`}>
+      <Stack gap="xs">
+        <Text size="sm">
+          Send them this link: registering with it makes them a member. It works until{' '}
+          <Time value={invitation.expiresAt} />.
+        </Text>
+        <Code block aria-label="Invitation link" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+          {link}
+        </Code>
+        <CopyButton value={link}>
+          {({ copied, copy }) => (
+            <Button size="xs" variant="default" w="fit-content" onClick={copy}>
+              {copied ? 'Copied' : 'Copy invitation link'}
+            </Button>
+          )}
+        </CopyButton>
+      </Stack>
+    </Alert>
   );
 }

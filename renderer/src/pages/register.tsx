@@ -1,4 +1,4 @@
-import { Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
@@ -12,14 +12,23 @@ export function RegisterPage() {
   const search = useSearch({ from: '/register' });
   const store = useSessionStore();
   const navigate = useNavigate();
-  const form = useForm({ initialValues: { name: '', email: '', password: '' } });
+  const form = useForm({ initialValues: { name: '', email: search.email ?? '', password: '' } });
   const register = useMutation({
     mutationFn: ({ name, ...rest }: typeof form.values) =>
-      store.register({ ...rest, ...(name.trim() ? { name: name.trim() } : {}) }),
+      store.register({
+        ...rest,
+        ...(name.trim() ? { name: name.trim() } : {}),
+        ...(search.invitation ? { invitation: search.invitation } : {}),
+      }),
     onSuccess: () => navigate({ href: safeRedirect(search.redirect), replace: true }),
   });
   return (
     <AuthLayout title="Create an account">
+      {search.invitation ? (
+        <Alert color="blue" title="You have been invited to a project">
+          Create your account with the invited address: you join the project as soon as it exists.
+        </Alert>
+      ) : null}
       <form onSubmit={form.onSubmit((values) => register.mutate(values))}>
         <Stack>
           <TextInput label="Name" autoComplete="name" {...form.getInputProps('name')} />

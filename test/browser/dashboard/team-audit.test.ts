@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chromiumUnavailable } from '../../support/chromium.js';
-import { addMember, createKey, createProject, registerUser, type TestUser } from '../../support/factories.js';
+import { addMember, createKey, createProject, PASSWORD, registerUser, type TestUser } from '../../support/factories.js';
 import { type DashboardPage, signIn, useDashboard, visible } from './harness.js';
 
 describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: members, roles, audit log', () => {
@@ -37,6 +37,23 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     expect(await notification.innerText()).toMatch(/request req_[0-9A-Z]+/);
     await dp.checkPage('members-no-account');
 
+    // The server suggests an invitation: one click makes one, whose link registers the invitee into the project.
+    await page.getByRole('button', { name: 'Invite nobody@example.test as DEVELOPER instead' }).click();
+    const link = (await page.getByLabel('Invitation link').innerText()).trim();
+    expect(link.startsWith(`${dash.url}/register?invitation=`)).toBe(true);
+    await dp.checkPage('members-invitation');
+    const invitee = await dash.openPage(new URL(link).pathname + new URL(link).search);
+    await visible(invitee.page.getByText('You have been invited to a project'));
+    expect(await invitee.page.getByRole('textbox', { name: 'Email' }).inputValue()).toBe('nobody@example.test');
+    await invitee.page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
+    await invitee.page.getByRole('button', { name: 'Create account' }).click();
+    await visible(invitee.page.getByRole('link', { name: 'Team' }));
+    await visible(invitee.page.getByRole('row').filter({ hasText: 'Team' }).getByText('DEVELOPER'));
+    invitee.expectClean();
+    await invitee.close();
+    await page.reload();
+    await visible(page.getByRole('row').filter({ hasText: 'nobody@example.test' }));
+
     await page.getByRole('textbox', { name: 'Email of their account' }).fill(colleague.email);
     await page.getByRole('combobox', { name: 'Role', exact: true }).click();
     await page.getByRole('option', { name: 'VIEWER' }).click();
@@ -66,7 +83,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     await page.getByRole('dialog').getByRole('button', { name: 'Remove member' }).click();
     await page.getByRole('row').filter({ hasText: colleague.email }).waitFor({ state: 'detached' });
     const left = (await dash.api.get(`/v1/projects/${project.id}/members`, { token: owner.token })).body.data;
-    expect(left.map((m: { email: string }) => m.email)).toEqual([owner.email]);
+    expect(left.map((m: { email: string }) => m.email)).toEqual([owner.email, 'nobody@example.test']);
     dp.expectClean();
     await dp.close();
   }, 90_000);
