@@ -132,6 +132,13 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))(
       await visible(page.getByText('Deleted Alpha renamed'));
       expect(await page.getByRole('link', { name: 'Alpha renamed' }).count()).toBe(0);
       expect((await dash.api.get(`/v1/projects/${alphaId}`, { token: owner.token })).status).toBe(404);
+
+      // An address that is no page says so, with a way back.
+      await page.goto(`${dash.url}/no/such/page`);
+      await visible(page.getByRole('heading', { name: 'Page not found' }));
+      await dp.checkPage('not-found');
+      await page.getByRole('link', { name: 'Go to your projects' }).click();
+      await visible(page.getByRole('link', { name: 'Beta' }));
       dp.expectClean();
       await dp.close();
     }, 90_000);
