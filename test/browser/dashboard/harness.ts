@@ -23,6 +23,8 @@ export interface DashboardPage {
   context: OfflineContext;
   /** Declares failing answers (any number) that the test provokes; any other failing request fails the test. */
   expectFailure(status: number, path: RegExp): void;
+  /** Declares console errors (any number) that the test provokes, e.g. the dashboard logging a page that failed. */
+  expectConsoleError(text: RegExp): void;
   /** Axe (no serious or critical violation) and a screenshot, in light and in dark. */
   checkPage(name: string): Promise<void>;
   /** No uncaught error, console error, unexpected failed request or request off the machine so far. */
@@ -56,6 +58,7 @@ export function useDashboard() {
     const problems: string[] = [];
     const expected: ExpectedFailure[] = [];
     let provokedConsoleErrors = 0;
+    const expectedConsole: RegExp[] = [];
     page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
     page.on('requestfailed', (request) => {
       const { pathname } = new URL(request.url());
@@ -76,12 +79,13 @@ export function useDashboard() {
         provokedConsoleErrors--;
         return;
       }
-      problems.push(`console error: ${message.text()}`);
+      if (!expectedConsole.some((text) => text.test(message.text()))) problems.push(`console error: ${message.text()}`);
     });
     const dashboardPage: DashboardPage = {
       page,
       context,
       expectFailure: (status, path) => expected.push({ status, path }),
+      expectConsoleError: (text) => expectedConsole.push(text),
       async checkPage(name) {
         for (const scheme of ['light', 'dark'] as const) {
           await page.emulateMedia({ colorScheme: scheme });
