@@ -1,7 +1,9 @@
 import { Center, Stack, Text, Title } from '@mantine/core';
 import { AnchorLink } from '../components/links';
+import { usePageTitle } from '../components/page-title';
 
 export function NotFoundPage() {
+  usePageTitle('Page not found');
   return (
     <Center mih="60vh" p="md">
       <Stack align="center">

@@ -4,10 +4,12 @@ import { useNavigate } from '@tanstack/react-router';
 import { useCreateProject, useProjects } from '../api/projects';
 import { ErrorAlert, QueryStatus } from '../components/error-alert';
 import { AnchorLink } from '../components/links';
+import { usePageTitle } from '../components/page-title';
 import { Time } from '../components/time';
 
 export function ProjectsPage() {
   const projects = useProjects();
+  usePageTitle('Projects');
   return (
     <Stack maw={900} gap="lg">
       <Title order={1} size="h2">

@@ -3,6 +3,7 @@ import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useProject } from '../api/projects';
 import { QueryStatus } from '../components/error-alert';
+import { usePageTitle } from '../components/page-title';
 import { ENVIRONMENTS, type Environment, type Project } from '../sdk';
 
 /** The project id of the page and its environment (`?env=`, development when absent). */
@@ -68,6 +69,7 @@ export function ProjectPage({ title, environmentScoped = false, description, chi
   const { projectId, environment } = useProjectRoute();
   const project = useProject(projectId);
   const production = environmentScoped && environment === 'production';
+  usePageTitle(title, project.data?.name, environmentScoped ? environmentLabel(environment) : undefined);
   return (
     <Stack
       gap="md"

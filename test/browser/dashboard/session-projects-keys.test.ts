@@ -163,6 +163,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))(
       await visible(dialog.getByText('A production key stays server-side'));
       const key = (await dialog.getByLabel('The new API key').innerText()).trim();
       expect(key).toMatch(/_prod_/);
+      expect(await page.title()).toBe('API keys · Keys · Production · Switchboard');
       await dp.checkPage('keys-created-production');
       await dialog.getByRole('button', { name: 'Copy key' }).click();
       await visible(dialog.getByRole('button', { name: 'Copied', exact: true }));
