@@ -57,16 +57,21 @@ function createApp() {
   // API calls go to the origin that served the page: the server itself, or Vite's dev server, which proxies /v1.
   const session = new SessionStore('');
   const queryClient = createQueryClient({
+    // Expiring the session takes the page to sign-in (the subscription below).
     onSessionRefused: () => {
       if (!session.signedIn) return false;
       session.expire();
-      queryClient.clear();
-      const { href } = router.state.location;
-      if (!href.startsWith('/sign-in')) void router.navigate({ to: '/sign-in', search: { redirect: href } });
       return true;
     },
   });
   const router = createAppRouter({ session, queryClient });
+  // Signed out by the server (expired, revoked) or in another tab: leave the signed-in pages, keeping the way back.
+  session.subscribe(() => {
+    const { pathname, href } = router.state.location;
+    if (session.signedIn || pathname === '/sign-in' || pathname === '/register') return;
+    // Cleared once the signed-in pages are gone: cleared before, their queries would refetch without a session.
+    void router.navigate({ to: '/sign-in', search: { redirect: href } }).then(() => queryClient.clear());
+  });
   return { session, queryClient, router };
 }
 

@@ -37,6 +37,10 @@ export class SessionStore {
   constructor(private readonly baseUrl = '') {
     const stored = readStored();
     this.state = { client: this.newClient(stored?.token), user: stored?.user ?? null, endedBecause: null };
+    // Another tab (or window) of the dashboard signed in or out: follow it rather than act on a stale session.
+    window.addEventListener('storage', (event) => {
+      if (event.key === STORAGE_KEY) this.followOtherTab();
+    });
   }
 
   get = (): SessionState => this.state;
@@ -75,6 +79,14 @@ export class SessionStore {
   expire(): void {
     if (!this.signedIn) return;
     this.forget('Your session has ended (it expired or was signed out elsewhere). Sign in again to continue.');
+  }
+
+  private followOtherTab(): void {
+    const stored = readStored();
+    if (stored?.token === this.state.client.token) return;
+    if (stored) this.set({ client: this.newClient(stored.token), user: stored.user, endedBecause: null });
+    else if (this.signedIn)
+      this.set({ client: this.newClient(), user: null, endedBecause: 'You signed out in another window.' });
   }
 
   private adopt(client: ConsoleClient, user: User): void {

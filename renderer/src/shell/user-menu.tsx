@@ -1,5 +1,5 @@
 import { Button, Menu } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useSession, useSessionStore } from '../session/session-context';
 
@@ -7,14 +7,12 @@ import { useSession, useSessionStore } from '../session/session-context';
 export function UserMenu() {
   const { user } = useSession();
   const store = useSessionStore();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const signOut = useMutation({
     mutationFn: () => store.signOut(),
-    onSettled: () => {
-      queryClient.clear();
-      return navigate({ to: '/sign-in', search: {} });
-    },
+    // The session store's subscriber (app.tsx) leaves the signed-in pages and clears the cache; an explicit sign-out
+    // lands on a plain sign-in page rather than one that leads back.
+    onSettled: () => navigate({ to: '/sign-in', search: {} }),
   });
   return (
     <Menu position="bottom-end" withinPortal>

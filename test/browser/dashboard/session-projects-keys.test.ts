@@ -89,6 +89,25 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))(
       await dp.close();
     }, 90_000);
 
+    it('follows a sign-out in another tab of the same browser', async () => {
+      const owner = await registerUser(dash.api);
+      const first = await dash.openPage('/');
+      await signIn(first, owner.email);
+      await visible(first.page.getByRole('heading', { name: 'Projects' }));
+      // A second tab of the same browser profile shares the session.
+      const second = await first.context.newPage();
+      await second.goto(`${dash.url}/`);
+      await visible(second.getByRole('heading', { name: 'Projects' }));
+      await second.getByRole('button', { name: owner.email }).click();
+      await second.getByRole('menuitem', { name: 'Sign out' }).click();
+      await visible(second.getByRole('heading', { name: 'Sign in' }));
+      // The first tab leaves its signed-in page at once, and says why.
+      await visible(first.page.getByText('You signed out in another window.'));
+      expect(new URL(first.page.url()).pathname).toBe('/sign-in');
+      first.expectClean();
+      await first.close();
+    }, 60_000);
+
     it('creates, switches, renames and deletes projects (deleting takes typing the name)', async () => {
       const owner = await registerUser(dash.api);
       const dp = await dash.openPage('/');
