@@ -140,7 +140,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     await page.goto(`${dash.url}/projects/${project.id}/members`);
     await visible(page.getByText('Your role (BILLING) cannot see the members'));
     expect(await page.getByText(owner.email).count()).toBe(0);
-    await dp.checkPage('role-billing-keys');
+    await dp.checkPage('role-billing-members');
     dp.expectClean();
     await dp.close();
 
