@@ -8,11 +8,23 @@ export default defineConfig({
     hookTimeout: 30_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: ['test/cli/**'] } },
+      {
+        extends: true,
+        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: ['test/cli/**', 'test/browser/dashboard/**'] },
+      },
       {
         extends: true,
         // The CLI tests run the built binary: its own project, so that only a run with CLI tests builds.
         test: { name: 'cli', include: ['test/cli/**/*.test.ts'], globalSetup: ['test/cli/build.global-setup.ts'] },
+      },
+      {
+        extends: true,
+        // The dashboard's browser tests drive its Vite build: built once per run, only when one of them is queued.
+        test: {
+          name: 'dashboard',
+          include: ['test/browser/dashboard/**/*.test.ts'],
+          globalSetup: ['test/browser/dashboard/build.global-setup.ts'],
+        },
       },
     ],
   },

@@ -20,10 +20,10 @@ export interface BenchConfig {
   relayMessages: number;
   /**
    * Which parts run (BENCH_ONLY): `core` only the first scenarios (key-auth GET, tokens, login, signaling
-   * relay), `chat` only the chat fan-out benchmark, `observability` only the recording-overhead comparison;
+   * relay), `chat` only the chat fan-out benchmark, `observability` only the recording-overhead comparison; `dashboard` only the dashboard's bundle size and time to shell;
    * unset or `all`, every part.
    */
-  only: 'all' | 'binary' | 'chat' | 'core' | 'observability' | 'sockets' | 'startup' | 'webhooks';
+  only: 'all' | 'binary' | 'chat' | 'core' | 'dashboard' | 'observability' | 'sockets' | 'startup' | 'webhooks';
   /** Realtime subscriber counts of the chat benchmark, ascending (BENCH_CHAT_SUBSCRIBERS, default `100,1000`). */
   chatSubscribers: number[];
   /** Messages timed for the post-to-receive latency at each subscriber count (BENCH_CHAT_MESSAGES, default 100). */
@@ -61,6 +61,7 @@ const BENCH_PARTS: readonly BenchConfig['only'][] = [
   'binary',
   'chat',
   'core',
+  'dashboard',
   'observability',
   'sockets',
   'startup',

@@ -11,7 +11,8 @@
  * Settings: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_LOGIN_CONNECTIONS, BENCH_LOGIN_DURATION,
  * BENCH_RELAY_MESSAGES, BENCH_ONLY, BENCH_CHAT_SUBSCRIBERS, BENCH_CHAT_MESSAGES, BENCH_CHAT_RATE,
  * BENCH_OBSERVABILITY_ROUNDS, BENCH_CPU_PROF, BENCH_PIN, BENCH_STARTUP_RUNS (see bench/config.ts). Start-up
- * (bench/startup.ts, BENCH_ONLY=startup) runs first, then the single executable (bench/binary.ts, BENCH_ONLY=binary).
+ * (bench/startup.ts, BENCH_ONLY=startup) runs first, then the single executable (bench/binary.ts, BENCH_ONLY=binary)
+ * and the dashboard's size and time to shell (bench/dashboard.ts, BENCH_ONLY=dashboard).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import { runBinaryBench } from './binary.js';
 import { measureChat, printChatReport } from './chat.js';
 import { killAllServers, pinProcesses, spawnServer } from './child.js';
 import { type BenchConfig, readConfig } from './config.js';
+import { runDashboardBench } from './dashboard.js';
 import { type LoadOptions, type Measurement, measure, requireAllOk } from './load.js';
 import { runObservabilityBench } from './observability.js';
 import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './report.js';
@@ -157,6 +159,9 @@ async function main(): Promise<void> {
   // BENCH_ONLY=binary: the single executable's size and start-up beside node's (bench/binary.ts).
   if (config.only === 'binary' || config.only === 'all') await runBinaryBench(config);
   if (config.only === 'binary') return;
+  // BENCH_ONLY=dashboard: the dashboard's first-page JavaScript and time to its shell (bench/dashboard.ts).
+  if (config.only === 'dashboard' || config.only === 'all') await runDashboardBench();
+  if (config.only === 'dashboard') return;
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-bench-'));
   // Ctrl-C (or a kill) skips `finally`: kill the servers and delete the data ourselves.
   const interrupted = (signal: NodeJS.Signals) => {

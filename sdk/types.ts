@@ -114,6 +114,8 @@ export type KeyWhoami = Extract<Whoami, { type: 'api_key' }>;
 export type CreateProjectInput = RequestOf<typeof createProjectBody>;
 export type UpdateProjectInput = RequestOf<typeof updateProjectBody>;
 export type Project = z.output<typeof projectSchema>;
+/** What a role allows, e.g. `keys:manage`: a project lists the caller's, a member listing each member's. */
+export type Capability = Project['capabilities'][number];
 
 export type AddMemberInput = RequestOf<typeof addMemberBody>;
 export type CreateInvitationInput = RequestOf<typeof createInvitationBody>;

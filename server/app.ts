@@ -3,8 +3,8 @@ import { BACKUP_PATH, backupHandler } from './backups/route.js';
 import { attachmentContentRouter, CONTENT_MOUNT } from './chat/attachments/content-routes.js';
 import type { AppContext } from './context.js';
 import { notFound } from './errors.js';
+import { dashboardRouter } from './http/dashboard.js';
 import { errorMiddleware } from './http/error-middleware.js';
-import { homePage } from './http/home.js';
 import { lazyHandler } from './http/lazy-router.js';
 import { type ObservedRequest, registerRoutes } from './http/register-routes.js';
 import { requestId } from './http/request-id.js';
@@ -12,8 +12,13 @@ import { routes } from './routes.js';
 import { crossOriginPolicy } from './security/cross-origin.js';
 import { pageHeaders } from './security/page-headers.js';
 
+export interface AppOptions {
+  /** The dashboard's built files (index.html and assets/), served at `/`. */
+  dashboardDir: string;
+}
+
 /** The Express application: a value built from its context, with no state of its own. */
-export function createApp(ctx: AppContext): Express {
+export function createApp(ctx: AppContext, options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -22,7 +27,6 @@ export function createApp(ctx: AppContext): Express {
   app.use(requestId(ctx.ids));
 
   const htmlPage = pageHeaders(ctx.mode);
-  app.get('/', htmlPage, homePage(ctx));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', version: ctx.version, mode: ctx.mode });
   });
@@ -52,6 +56,7 @@ export function createApp(ctx: AppContext): Express {
     htmlPage,
     lazyHandler(async () => (await import('./openapi/docs.js')).docsRouter()),
   );
+  app.use(dashboardRouter(options.dashboardDir, htmlPage));
 
   app.use(crossOriginPolicy(ctx.mode, ctx.security, ctx.logger));
   // Attachment bytes are the request body itself: mounted before the JSON parser sees them.

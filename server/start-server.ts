@@ -5,6 +5,7 @@ import pino, { type Logger } from 'pino';
 import { appDatabaseFiles, type Db, openDatabase } from '../db/connection.js';
 import { lockDataDir } from '../db/data-dir-lock.js';
 import { createApp } from './app.js';
+import { appFiles } from './app-files/app-files.js';
 import { createRealtimeEndpoint, REALTIME_PATH } from './chat/realtime/endpoint.js';
 import { type Clock, systemClock } from './clock.js';
 import type { AppContext, DeploymentMode, Infrastructure } from './context.js';
@@ -49,6 +50,11 @@ export interface ServerOptions {
    * secrets) makes a production-mode server refuse to start (SeedError).
    */
   seed?: Seed;
+  /**
+   * The dashboard's built files, served at `/`. Default: `dist/renderer` of this package, where `npm run build`
+   * puts them; a packaged server passes its own folder. Without a build there, `/` says how to make one.
+   */
+  dashboardDir?: string;
 }
 
 export interface RunningServer {
@@ -139,7 +145,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // Before any socket can connect: rows left open by a previous run are closed first.
     ctx.services.observability.start();
     if (options.seed) seeded = await applySeed(ctx, options.seed);
-    server = createHttpServer(createApp(ctx), ctx.security.http).listen(options.port ?? DEFAULT_PORT, host);
+    const app = createApp(ctx, { dashboardDir: options.dashboardDir ?? appFiles.dashboardDir() });
+    server = createHttpServer(app, ctx.security.http).listen(options.port ?? DEFAULT_PORT, host);
     signaling = createSignalingEndpoint(ctx);
     realtime = createRealtimeEndpoint(ctx);
     routeUpgrades(server, { [SIGNALING_PATH]: signaling.handleUpgrade, [REALTIME_PATH]: realtime.handleUpgrade });

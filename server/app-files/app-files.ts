@@ -16,8 +16,8 @@ export interface AppFiles {
   scalarScript(): string;
   /** better-sqlite3's compiled addon to load, or undefined to let better-sqlite3 find its own in node_modules. */
   sqliteAddon(): string | undefined;
-  /** The built dashboard (index.html and assets/), or undefined when it was not built. */
-  dashboardDir(): string | undefined;
+  /** Where the built dashboard (index.html and assets/) is, or would be: the server says how to build it when it is not there. */
+  dashboardDir(): string;
 }
 
 export { appFiles } from './package-files.js';

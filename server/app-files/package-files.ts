@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,8 +38,6 @@ export const appFiles: AppFiles = {
   },
   scalarScript: () => createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'),
   sqliteAddon: () => undefined,
-  dashboardDir: () => {
-    const folder = join(readPackage().root, 'dist', 'renderer');
-    return existsSync(join(folder, 'index.html')) ? folder : undefined;
-  },
+  // Where `npm run build` puts it, whichever way the server runs.
+  dashboardDir: () => join(readPackage().root, 'dist', 'renderer'),
 };

@@ -38,8 +38,6 @@ export const appFiles: AppFiles = {
   migrationsFolder: () => join(unpackedFolder(), CARRIED.migrations),
   scalarScript: () => join(unpackedFolder(), CARRIED.scalarScript),
   sqliteAddon: () => join(unpackedFolder(), CARRIED.sqliteAddon),
-  dashboardDir: () =>
-    readManifest().files.includes(`${CARRIED.dashboard}/index.html`)
-      ? join(unpackedFolder(), CARRIED.dashboard)
-      : undefined,
+  // Unpacked with the rest; an executable built without the dashboard has none there, and says so at `/`.
+  dashboardDir: () => join(unpackedFolder(), CARRIED.dashboard),
 };

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ProjectRole } from '../../db/schema/projects.js';
 import { toIso } from '../clock.js';
+import { capabilitiesOf } from '../roles/capabilities.js';
 import type { projectSchema } from './schemas.js';
 import type { ProjectRow } from './service.js';
 
@@ -9,6 +10,7 @@ export const presentProject = (project: ProjectRow, role: ProjectRole): z.input<
   name: project.name,
   ownerId: project.ownerId,
   role,
+  capabilities: capabilitiesOf(role),
   createdAt: toIso(project.createdAt),
   updatedAt: toIso(project.updatedAt),
 });

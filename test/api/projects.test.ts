@@ -36,6 +36,28 @@ describe('projects', () => {
     ]);
   });
 
+  it('carries the caller’s capabilities, the same list the member listing shows for that member', async () => {
+    const owner = await registerUser(t.api);
+    const billing = await registerUser(t.api);
+    const viewer = await registerUser(t.api);
+    const project = await createProject(t.api, owner);
+    await addMember(t.api, project.id, owner, billing, 'BILLING');
+    await addMember(t.api, project.id, owner, viewer, 'VIEWER');
+    const members = await t.api.get(`/v1/projects/${project.id}/members`, { token: owner.token });
+    for (const user of [owner, billing, viewer]) {
+      const listed = members.body.data.find((m: { userId: string }) => m.userId === user.id);
+      const one = await t.api.get(`/v1/projects/${project.id}`, { token: user.token });
+      const all = await t.api.get('/v1/projects', { token: user.token });
+      expect(one.body.capabilities).toEqual(listed.capabilities);
+      expect(all.body.data[0].capabilities).toEqual(listed.capabilities);
+    }
+    const forBilling = await t.api.get(`/v1/projects/${project.id}`, { token: billing.token });
+    expect(forBilling.body.capabilities).toEqual(['usage:read', 'billing:manage']);
+    const forViewer = await t.api.get(`/v1/projects/${project.id}`, { token: viewer.token });
+    expect(forViewer.body.capabilities).toContain('keys:read');
+    expect(forViewer.body.capabilities).not.toContain('keys:manage');
+  });
+
   it('answers a non-member exactly as for a project that does not exist (404 SERVICE_PROJECT_NOT_FOUND)', async () => {
     const owner = await registerUser(t.api);
     const stranger = await registerUser(t.api);

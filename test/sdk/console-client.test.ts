@@ -66,7 +66,11 @@ describe('ConsoleClient: members', () => {
 
     const promoted = await owner.members.setRole(project.id, mateUser.id, 'DEVELOPER');
     expect(promoted.capabilities).toContain('keys:manage');
-    expect((await mate.projects.get(project.id)).role).toBe('DEVELOPER');
+    // The project carries the caller's own capabilities: what the member listing shows for them.
+    expect(await mate.projects.get(project.id)).toMatchObject({
+      role: 'DEVELOPER',
+      capabilities: promoted.capabilities,
+    });
 
     await owner.members.remove(project.id, mateUser.id);
     await expect(mate.projects.get(project.id)).rejects.toMatchObject({ status: 404 });

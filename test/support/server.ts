@@ -19,7 +19,10 @@ export function makeDataDir(): string {
 /** A real server on loopback (a free port unless given) with a fresh SQLite file in a temp folder. */
 export async function startTestServer(
   options: Partial<
-    Pick<ServerOptions, 'dataDir' | 'port' | 'mode' | 'clock' | 'fetch' | 'events' | 'security' | 'seed'>
+    Pick<
+      ServerOptions,
+      'dataDir' | 'port' | 'mode' | 'clock' | 'fetch' | 'events' | 'security' | 'seed' | 'dashboardDir'
+    >
   > = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? makeDataDir();

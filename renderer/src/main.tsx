@@ -1,0 +1,8 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { createRoot } from 'react-dom/client';
+import { App } from './app';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+createRoot(root).render(<App />);

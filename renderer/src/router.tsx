@@ -1,0 +1,127 @@
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+  redirect,
+} from '@tanstack/react-router';
+import { NotFoundPage } from './pages/not-found';
+import { SignInPage } from './pages/sign-in';
+import { auditSearch, projectSearch, registerSearch, signInSearch } from './search';
+import type { SessionStore } from './session/session-store';
+import { AppShellLayout } from './shell/app-shell';
+import { RouteError } from './shell/route-error';
+
+export interface RouterContext {
+  session: SessionStore;
+  queryClient: QueryClient;
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: Outlet,
+  notFoundComponent: NotFoundPage,
+  errorComponent: RouteError,
+});
+
+const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sign-in',
+  validateSearch: signInSearch,
+  component: SignInPage,
+});
+
+const registerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/register',
+  validateSearch: registerSearch,
+  component: lazyRouteComponent(() => import('./pages/register'), 'RegisterPage'),
+});
+
+/** Every page below needs a session: without one, sign-in, keeping the page asked for. */
+const signedInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'signed-in',
+  beforeLoad: ({ context, location }) => {
+    if (!context.session.signedIn) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
+  },
+  component: AppShellLayout,
+});
+
+const projectsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/',
+  component: lazyRouteComponent(() => import('./pages/projects'), 'ProjectsPage'),
+});
+
+const projectRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/projects/$projectId',
+  validateSearch: projectSearch,
+});
+
+const projectIndexRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: '/',
+  beforeLoad: ({ params, search }) => {
+    throw redirect({ to: '/projects/$projectId/connect', params, search });
+  },
+});
+
+const connectRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'connect',
+  component: lazyRouteComponent(() => import('./pages/connect'), 'ConnectPage'),
+});
+
+const keysRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'keys',
+  component: lazyRouteComponent(() => import('./pages/keys'), 'KeysPage'),
+});
+
+const membersRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'members',
+  component: lazyRouteComponent(() => import('./pages/members'), 'MembersPage'),
+});
+
+const auditRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'audit',
+  validateSearch: auditSearch,
+  component: lazyRouteComponent(() => import('./pages/audit'), 'AuditPage'),
+});
+
+const settingsRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'settings',
+  component: lazyRouteComponent(() => import('./pages/settings'), 'SettingsPage'),
+});
+
+const routeTree = rootRoute.addChildren([
+  signInRoute,
+  registerRoute,
+  signedInRoute.addChildren([
+    projectsRoute,
+    projectRoute.addChildren([projectIndexRoute, connectRoute, keysRoute, membersRoute, auditRoute, settingsRoute]),
+  ]),
+]);
+
+export function createAppRouter(context: RouterContext) {
+  return createRouter({
+    routeTree,
+    context,
+    defaultPreload: 'intent',
+    scrollRestoration: true,
+    // A page that fails shows its error in place of the page: the shell around it (navigation, sign-out) stays.
+    defaultErrorComponent: RouteError,
+  });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

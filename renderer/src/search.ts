@@ -1,0 +1,51 @@
+import { ENVIRONMENTS, type Environment } from './sdk';
+
+/** Search parameters are the page's state: a copied link reproduces the view. Anything unknown is dropped. */
+type Raw = Record<string, unknown>;
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+export function environmentOf(value: unknown): Environment | undefined {
+  return ENVIRONMENTS.find((env) => env === value);
+}
+
+/** `?env=` of every project page (development when absent). */
+export interface ProjectSearch {
+  env?: Environment;
+}
+
+export const projectSearch = (raw: Raw): ProjectSearch => ({ env: environmentOf(raw.env) });
+
+export interface SignInSearch {
+  /** The page the user wanted, to go back to after signing in. */
+  redirect?: string;
+}
+
+export const signInSearch = (raw: Raw): SignInSearch => ({ redirect: text(raw.redirect) });
+
+export interface RegisterSearch extends SignInSearch {
+  /** An invitation token (from a project's Members page) and the address it was made for. */
+  invitation?: string;
+  email?: string;
+}
+
+export const registerSearch = (raw: Raw): RegisterSearch => ({
+  ...signInSearch(raw),
+  invitation: text(raw.invitation),
+  email: text(raw.email),
+});
+
+export interface AuditSearch extends ProjectSearch {
+  action?: string;
+  /** Filter: entries about this environment only. */
+  environment?: Environment;
+  /** The cursors of the pages walked through, oldest first: the last one is the page shown; none is the first. */
+  cursors?: string[];
+}
+
+export const auditSearch = (raw: Raw): AuditSearch => ({
+  ...projectSearch(raw),
+  action: text(raw.action),
+  environment: environmentOf(raw.environment),
+  cursors: Array.isArray(raw.cursors) ? raw.cursors.filter((c): c is string => typeof c === 'string') : undefined,
+});

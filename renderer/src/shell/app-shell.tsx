@@ -1,0 +1,80 @@
+import { AppShell, Burger, Group, ScrollArea, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Link, Outlet, useMatchRoute, useParams, useSearch } from '@tanstack/react-router';
+import { can, useProject } from '../api/projects';
+import { NavLinkLink } from '../components/links';
+import { ColorSchemeToggle } from './color-scheme-toggle';
+import { ProjectSwitcher } from './project-switcher';
+import { UserMenu } from './user-menu';
+
+/** The signed-in frame: header (project switcher, theme, account), the project's pages on the side, the page. */
+export function AppShellLayout() {
+  const [navOpen, { toggle, close }] = useDisclosure();
+  const { projectId } = useParams({ strict: false });
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !navOpen, desktop: !projectId } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            {projectId ? (
+              <Burger opened={navOpen} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Project pages" />
+            ) : null}
+            <Text component={Link} to="/" fw={700} size="lg" c="blue" td="none">
+              Switchboard
+            </Text>
+            <ProjectSwitcher projectId={projectId} />
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <ColorSchemeToggle />
+            <UserMenu />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      {projectId ? (
+        <AppShell.Navbar p="xs" component="nav" aria-label="Project pages">
+          <ScrollArea>
+            <ProjectNav projectId={projectId} onNavigate={close} />
+          </ScrollArea>
+        </AppShell.Navbar>
+      ) : null}
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+const PAGES = [
+  { to: '/projects/$projectId/connect', label: 'Connect', needs: null },
+  { to: '/projects/$projectId/keys', label: 'API keys', needs: 'keys:read' },
+  { to: '/projects/$projectId/members', label: 'Members', needs: 'members:read' },
+  { to: '/projects/$projectId/audit', label: 'Audit log', needs: 'audit:read' },
+  { to: '/projects/$projectId/settings', label: 'Settings', needs: null },
+] as const;
+
+/** The project's pages the user's role may see; the environment stays as it is when moving between them. */
+function ProjectNav({ projectId, onNavigate }: { projectId: string; onNavigate(): void }) {
+  const { data: project } = useProject(projectId);
+  const search = useSearch({ strict: false });
+  const matchRoute = useMatchRoute();
+  return (
+    <>
+      {PAGES.filter((page) => page.needs === null || can(project, page.needs)).map((page) => (
+        <NavLinkLink
+          key={page.to}
+          to={page.to}
+          params={{ projectId }}
+          search={{ env: search.env }}
+          label={page.label}
+          onClick={onNavigate}
+          active={Boolean(matchRoute({ to: page.to, params: { projectId } }))}
+          styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
+        />
+      ))}
+    </>
+  );
+}
