@@ -56,14 +56,15 @@ export function createApp(ctx: AppContext, options: AppOptions): Express {
     htmlPage,
     lazyHandler(async () => (await import('./openapi/docs.js')).docsRouter()),
   );
-  app.use(dashboardRouter(options.dashboardDir, htmlPage));
-
   app.use(crossOriginPolicy(ctx.mode, ctx.security, ctx.logger));
   // Attachment bytes are the request body itself: mounted before the JSON parser sees them.
   app.use(CONTENT_MOUNT, attachmentContentRouter(ctx));
   app.get(BACKUP_PATH, backupHandler(ctx));
   app.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));
   registerRoutes(app, ctx, routes);
+  // After the API: its catch-all GET would otherwise make Express answer every OPTIONS itself (200, Allow: GET),
+  // before the CORS policy could answer a browser's preflight.
+  app.use(dashboardRouter(options.dashboardDir, htmlPage));
 
   app.use((req, _res, next) => {
     next(notFound('SERVICE_ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`));

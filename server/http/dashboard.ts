@@ -22,7 +22,8 @@ export function dashboardRouter(dir: string, htmlHeaders: RequestHandler): Route
       res.status(503).type('html').send(notBuiltPage(dir));
       return;
     }
-    res.sendFile(indexFile);
+    // Relative to `root`: send refuses a path with a dot-folder in it, as the executable's ~/.cache/… has.
+    res.sendFile('index.html', { root: dir });
   });
   return router;
 }

@@ -159,7 +159,7 @@ describe('bad input never gives a 500', () => {
       `/v1/projects/${projectId}/audit-logs?cursor=%%%`,
       `/v1/projects/${projectId}/audit-logs?cursor=bm90LWpzb24`,
       `/v1/projects/${'x'.repeat(5000)}`,
-      '/v1/projects/../../etc/passwd',
+      '/v1/projects/..%2f..%2fetc%2fpasswd',
     ];
     for (const path of odd) {
       const res = await t.api.get(path, { token: user.token });
@@ -167,5 +167,9 @@ describe('bad input never gives a 500', () => {
       expect(res.status, path).toBeLessThan(500);
       expect(res.body.code, path).toMatch(/^SERVICE_/);
     }
+    // A path that climbs out of /v1 is the dashboard's (a page address), never a file of the machine.
+    const climbed = await t.api.get('/v1/projects/../../etc/passwd');
+    expect(climbed.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(climbed.body).not.toContain('root:');
   });
 });

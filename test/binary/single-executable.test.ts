@@ -93,6 +93,14 @@ describe('the single executable', () => {
     expect(home.status).toBe(200);
     expect(home.headers.get('content-type')).toMatch(/^text\/html/);
     expect(home.body).toMatch(/^<!doctype html>/i);
+    // The dashboard it carries (npm test builds dist/renderer before this file's executable, for the CLI tests).
+    const script = /<script type="module"[^>]* src="(\/assets\/[^"]+\.js)"/.exec(home.body as string)?.[1];
+    if (existsSync('dist/renderer/index.html')) {
+      expect(script, 'the dashboard page').toBeDefined();
+      const asset = await fetch(first.url + script);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('cache-control')).toContain('immutable');
+    }
 
     const docs = await api.get('/docs');
     expect(docs.status).toBe(200);
