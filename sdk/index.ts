@@ -26,5 +26,6 @@ export { ENVIRONMENTS, PROJECT_ROLES } from './enums.js';
 export { NETWORK_ERROR, SwitchboardError, UNEXPECTED_RESPONSE } from './errors.js';
 export { paginate } from './paginate.js';
 export { ServerClient, type ServerClientOptions } from './server-client.js';
+export { TelemetryClient, type TelemetryClientOptions } from './telemetry-client.js';
 export { type ClientOptions, DEFAULT_BASE_URL } from './transport.js';
 export type * from './types.js';

@@ -75,6 +75,7 @@ import type { createProjectBody, projectSchema, updateProjectBody } from '../ser
 import type { createRoomBody, participantSchema, roomSchema } from '../server/rooms/schemas.js';
 import type { createRtcTokenBody, rtcTokenSchema } from '../server/rtc/schemas.js';
 import type { listOf, pageOf } from '../server/shared/schemas.js';
+import type { telemetryAcceptedSchema, telemetryBody } from '../server/telemetry/schemas.js';
 import type { eventTypeSchema } from '../server/webhooks/catalogue.js';
 import type {
   catalogueEntrySchema,
@@ -215,6 +216,7 @@ export type WebhookDeliveryPage = Page<typeof webhookDeliverySchema>;
 export type WebhookDeliveriesQuery = RequestOf<typeof deliveriesQuery> & EnvironmentInput;
 export type WebhookEventType = z.output<typeof eventTypeSchema>;
 export type WebhookCatalogueEntry = z.output<typeof catalogueEntrySchema>;
+export type WebhookCatalogue = List<typeof catalogueEntrySchema>;
 
 // ── Observability ────────────────────────────────────────────────────────────────────────────────
 /** A signaling or realtime connection of the connection log (`disconnectedAt` null while open). */
@@ -235,3 +237,6 @@ export type Usage = z.output<typeof usageSchema>;
 /** One record of the live event stream: `type`, `at`, `environment` and `data` (metadata only). */
 export type LiveEvent = z.output<typeof liveEventSchema>;
 export type LiveEventType = LiveEvent['type'];
+
+export type TelemetryInput = RequestOf<typeof telemetryBody>;
+export type TelemetryAccepted = z.output<typeof telemetryAcceptedSchema>;

@@ -5,6 +5,7 @@ import type {
   RegisteredWebhook,
   RegisterWebhookInput,
   UpdateWebhookInput,
+  WebhookCatalogue,
   WebhookDeliveriesQuery,
   WebhookDelivery,
   WebhookDeliveryPage,
@@ -16,6 +17,11 @@ import type {
 /** A project's webhook endpoints, each bound to one environment; calls act in development unless told otherwise. */
 export class WebhooksResource {
   constructor(private readonly transport: Transport) {}
+
+  /** The event catalogue: every type an endpoint can subscribe to, with its description and an example `data`. */
+  eventTypes(): Promise<WebhookCatalogue> {
+    return this.transport.request({ method: 'GET', path: path`/v1/webhook-events` });
+  }
 
   /** The answer's `secret` is the signing secret, shown this once. */
   register(projectId: string, input: RegisterWebhookInput): Promise<RegisteredWebhook> {

@@ -6,6 +6,13 @@ import { startReceiver } from '../support/webhook-receiver.js';
 const t = useTestServer();
 
 describe('ConsoleClient: webhooks', () => {
+  it('lists the event catalogue, each type with its description and an example', async () => {
+    const { console: client } = await serverClient(t.server.url);
+    const catalogue = await client.webhooks.eventTypes();
+    expect(catalogue.data.map((entry) => entry.type)).toContain('message.created');
+    for (const entry of catalogue.data) expect(entry.description).toMatch(/\S/);
+  });
+
   it('registers, lists, gets, updates, tests, lists deliveries, resends and deletes', async () => {
     const receiver = await startReceiver();
     try {

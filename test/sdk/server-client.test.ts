@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SwitchboardError } from '../../sdk/index.js';
+import { SwitchboardError, TelemetryClient } from '../../sdk/index.js';
 import { serverClient } from '../support/sdk-keys.js';
 import { useTestServer } from '../support/use-test-server.js';
 
@@ -146,5 +146,24 @@ describe('ServerClient: live streams', () => {
     expect((await server.liveStreams.end(stream.id)).status).toBe('ENDED');
     expect((await server.liveStreams.get(stream.id)).endedAt).not.toBeNull();
     await expect(server.liveStreams.start(stream.id)).rejects.toMatchObject({ status: 409 });
+  });
+});
+
+describe('TelemetryClient: what a call reports with its RTC token', () => {
+  it('sends events tagged by the server with the token’s room and identity, and refuses a wrong token', async () => {
+    const { console: client, projectId, server } = await serverClient(t.server.url);
+    const room = await server.rooms.create({ name: 'telemetry-call' });
+    const { token } = await server.rooms.rtcTokens.create(room.id, { identity: 'alice' });
+    const telemetry = new TelemetryClient({ baseUrl: t.server.url, token });
+    expect(await telemetry.send([{ type: 'call.joined' }, { type: 'media.stalled', data: { ms: 300 } }])).toEqual({
+      accepted: 2,
+    });
+    expect(
+      (await client.observability.metrics(projectId, { window: '15m' })).series.telemetryEvents.at(-1)?.value,
+    ).toBe(2);
+    const refused = await new TelemetryClient({ baseUrl: t.server.url, token: 'nope' })
+      .send([{ type: 'call.joined' }])
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 401, code: 'SERVICE_UNAUTHENTICATED' });
   });
 });
