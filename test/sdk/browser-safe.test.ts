@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../support/source-files.js';
 
 const SDK = resolve('sdk');
 /**
@@ -9,16 +10,6 @@ const SDK = resolve('sdk');
  * receiver's server, with node:crypto. Everything else must load in a browser.
  */
 const NODE_ONLY = new Set([resolve('sdk/node.ts'), resolve('sdk/webhooks.ts')]);
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
 
 /** The modules a file loads at run time: what is left after TypeScript erases the type-only imports. */
 function runtimeImports(file: string): string[] {

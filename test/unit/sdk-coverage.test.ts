@@ -1,17 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../server/routes.js';
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
+import { sourceFiles } from '../support/source-files.js';
 
 /** `get /v1/projects/{}/webhooks`: a route or an SDK call, path parameters left out. */
 const shape = (method: string, path: string) => `${method.toLowerCase()} ${path}`;
