@@ -24,8 +24,9 @@ const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /**
- * Cryptographic random bytes, drawn from OpenSSL 4 KB at a time: every request takes an id or two, and one call
- * into OpenSSL per id was a measurable part of a message POST. Each byte is handed out once; the pool is
+ * Cryptographic random bytes, drawn from OpenSSL 4 KB at a time: every request takes an id or two, and with one
+ * call into OpenSSL per id a message POST cost ≈15% more CPU (258 against 218 µs; one subscriber, pinned, medians
+ * of three 10 s runs of `BENCH_ONLY=chat`, 2026-11-23). Each byte is handed out once; the pool is
  * process-wide state, like Node's own for `randomUUID`, because randomness is the same for every server.
  */
 const pool = Buffer.alloc(4096);
