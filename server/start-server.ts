@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import pino, { type Logger } from 'pino';
-import { appDatabaseFiles, type Db, openDatabase } from '../db/connection.js';
+import { type Db, openDatabase } from '../db/connection.js';
 import { lockDataDir } from '../db/data-dir-lock.js';
 import { createApp } from './app.js';
 import { appFiles } from './app-files/app-files.js';
@@ -110,8 +110,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? pino({ level: 'info' });
   const host = options.host ?? DEFAULT_HOST;
-  const databaseFiles = appDatabaseFiles();
-  const lock = lockDataDir(options.dataDir, databaseFiles.nativeBinding);
+  const lock = lockDataDir(options.dataDir);
   removeLeftoverStaging(options.dataDir);
   let db: Db | undefined;
   const shutDownStorage = () => {
@@ -127,7 +126,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let ctx: AppContext | undefined;
   let seeded: SeedOutcome | undefined;
   try {
-    db = openDatabase(options.dataDir, databaseFiles);
+    db = openDatabase(options.dataDir);
     const mode = options.mode ?? 'local';
     const infra: Infrastructure = {
       db,
