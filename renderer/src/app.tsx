@@ -89,7 +89,8 @@ export function App() {
           <SessionProvider store={session}>
             <QueryClientProvider client={queryClient}>
               <ModalsProvider>
-                <Notifications position="top-right" />
+                {/* Bottom right: at the top they covered the account menu and the project switcher. */}
+                <Notifications position="bottom-right" />
                 <RouterProvider router={router} />
               </ModalsProvider>
             </QueryClientProvider>
