@@ -12,6 +12,7 @@ import { SignInPage } from './pages/sign-in';
 import { auditSearch, projectSearch, registerSearch, signInSearch } from './search';
 import type { SessionStore } from './session/session-store';
 import { AppShellLayout } from './shell/app-shell';
+import { ProjectLayout } from './shell/project-layout';
 import { RouteError } from './shell/route-error';
 
 export interface RouterContext {
@@ -59,6 +60,7 @@ const projectRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: '/projects/$projectId',
   validateSearch: projectSearch,
+  component: ProjectLayout,
 });
 
 const projectIndexRoute = createRoute({

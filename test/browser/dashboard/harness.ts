@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../../support/server.js';
 /** Git-ignored: what the user sees on every page the tests visit, in light and dark. */
 export const SCREENSHOT_DIR = join(process.cwd(), 'test-results', 'dashboard');
 const WAIT = 15_000;
+const LIVE_EVENTS = /^\/v1\/projects\/[^/]+\/events$/;
 
 /** An answer the test provokes on purpose (a wrong password, an address without an account…). */
 interface ExpectedFailure {
@@ -62,6 +63,8 @@ export function useDashboard() {
     page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
     page.on('requestfailed', (request) => {
       const { pathname } = new URL(request.url());
+      // The dashboard closes the live event stream when the page leaves its project or environment.
+      if (LIVE_EVENTS.test(pathname) && request.failure()?.errorText === 'net::ERR_ABORTED') return;
       // Status 0: a request the test makes fail before any answer (e.g. an aborted script).
       if (expected.some((e) => e.status === 0 && e.path.test(pathname))) provokedConsoleErrors++;
       else problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`);
