@@ -5,6 +5,7 @@ import { can, useProject } from '../api/projects';
 import { NavLinkLink } from '../components/links';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { ProjectSwitcher } from './project-switcher';
+import { MAIN_CONTENT_ID, SkipLink } from './skip-link';
 import { UserMenu } from './user-menu';
 
 /** The signed-in frame: header (project switcher, theme, account), the project's pages on the side, the page. */
@@ -17,6 +18,7 @@ export function AppShellLayout() {
       navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !navOpen, desktop: !projectId } }}
       padding="md"
     >
+      <SkipLink />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -41,7 +43,7 @@ export function AppShellLayout() {
           </ScrollArea>
         </AppShell.Navbar>
       ) : null}
-      <AppShell.Main>
+      <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1}>
         <Outlet />
       </AppShell.Main>
     </AppShell>

@@ -268,6 +268,13 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))(
       await tabTo(page, page.getByRole('link', { name: 'API keys' }));
       await page.keyboard.press('Enter');
       await visible(page.getByRole('heading', { name: 'API keys' }));
+      // The first stop of a page skips the header and the navigation.
+      await page.reload();
+      await visible(page.getByRole('heading', { name: 'API keys' }));
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate('document.activeElement.id')).toBe('main-content');
       await tabTo(page, page.getByRole('textbox', { name: 'Key name' }));
       await page.keyboard.type('typed');
       await page.keyboard.press('Enter');
