@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createConversation, expectError, mintChatToken, projectWithKeys } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
-import { manualClock } from '../support/server.js';
+import { makeDataDir, manualClock, startTestServer } from '../support/server.js';
 import { useTestServer } from '../support/use-test-server.js';
 
 const clock = manualClock();
@@ -374,6 +374,23 @@ describe('attachments: cleanup', () => {
     clock.advance(60 * MINUTE);
     expectError(await complete(alice, late.id), 404, 'SERVICE_ATTACHMENT_NOT_FOUND');
     expect(existsSync(fileOf(project.id, late.id))).toBe(false);
+  });
+});
+
+describe('attachments: an upload interrupted by a crash', () => {
+  it('leaves no temporary file behind once a server starts on the data folder', async () => {
+    // What a process killed mid-upload leaves: a temporary file beside a finished one.
+    const dataDir = makeDataDir();
+    const folder = join(dataDir, 'attachments', 'prj_01JD3K5V8Q3N4M2X6Y7Z8A9B0C');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'att_01JD3K5V8Q3N4M2X6Y7Z8A9B0D'), 'complete');
+    writeFileSync(join(folder, '.att_01JD3K5V8Q3N4M2X6Y7Z8A9B0C.0a1b2c3d4e5f.part'), 'half an upload');
+    const server = await startTestServer({ dataDir });
+    try {
+      expect(readdirSync(folder)).toEqual(['att_01JD3K5V8Q3N4M2X6Y7Z8A9B0D']);
+    } finally {
+      await server.dispose();
+    }
   });
 });
 

@@ -4,7 +4,8 @@ import type { AttachmentService } from './service.js';
 
 export interface AttachmentCleanupJob {
   /**
-   * Sweeps now and then every CLEANUP_INTERVAL_MS, and removes a deleted project's files;
+   * Deletes what interrupted uploads left, sweeps now and then every CLEANUP_INTERVAL_MS, and removes a deleted
+   * project's files;
    * `startServer` calls it once listening.
    */
   start(): void;
@@ -39,6 +40,12 @@ export function createAttachmentCleanupJob(
           logger.error({ err, projectId }, 'could not delete a deleted project’s attachments');
         }
       });
+      try {
+        const leftovers = service.storage.removeLeftoverUploads();
+        if (leftovers > 0) logger.info({ removed: leftovers }, 'deleted the temporary files of interrupted uploads');
+      } catch (err) {
+        logger.error({ err }, 'could not delete the temporary files of interrupted uploads');
+      }
       safeRun();
       timer = setInterval(safeRun, CLEANUP_INTERVAL_MS);
       timer.unref();

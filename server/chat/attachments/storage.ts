@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -22,6 +22,9 @@ export interface AttachmentLocation {
   projectId: string;
   id: string;
 }
+
+/** A temporary file of `stage`: `.<attachmentId>.<random>.part`. */
+const TEMPORARY_NAME = /^\.att_[0-9A-Za-z]+\.[0-9a-f]+\.part$/;
 
 const sizeMismatch = (declared: number, got: string) =>
   new ServiceError(
@@ -76,6 +79,25 @@ export function createAttachmentStorage(dataDir: string) {
     },
 
     read: (file: AttachmentLocation) => createReadStream(pathOf(file)),
+
+    /**
+     * Deletes the temporary files of uploads that never finished because the process stopped mid-way (a crash, a
+     * kill): at start-up no upload is running, since the data folder's lock keeps out any other server. Returns
+     * how many were deleted.
+     */
+    removeLeftoverUploads(): number {
+      let removed = 0;
+      if (!existsSync(root)) return removed;
+      for (const project of readdirSync(root, { withFileTypes: true })) {
+        if (!project.isDirectory()) continue;
+        for (const name of readdirSync(join(root, project.name))) {
+          if (!TEMPORARY_NAME.test(name)) continue;
+          rmSync(join(root, project.name, name), { force: true });
+          removed++;
+        }
+      }
+      return removed;
+    },
 
     /** Deletes a deleted project's folder (its rows went with the project, by cascade). */
     removeProject(projectId: string): void {
