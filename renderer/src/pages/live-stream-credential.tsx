@@ -24,8 +24,18 @@ export function CredentialOnce({
           {credential.chat.scope}.
         </Text>
       </Group>
-      <Token label="RTC token" value={credential.rtc.token} expiresAt={credential.rtc.expiresAt} />
-      <Token label="Chat token" value={credential.chat.token} expiresAt={credential.chat.expiresAt} />
+      <Token
+        label="RTC token"
+        copyLabel="Copy the RTC token"
+        value={credential.rtc.token}
+        expiresAt={credential.rtc.expiresAt}
+      />
+      <Token
+        label="Chat token"
+        copyLabel="Copy the chat token"
+        value={credential.chat.token}
+        expiresAt={credential.chat.expiresAt}
+      />
       <Group justify="space-between">
         <CopyButton value={JSON.stringify(credential, null, 2)}>
           {({ copied, copy }) => (
@@ -42,7 +52,17 @@ export function CredentialOnce({
   );
 }
 
-function Token({ label, value, expiresAt }: { label: string; value: string; expiresAt: string }) {
+function Token({
+  label,
+  copyLabel,
+  value,
+  expiresAt,
+}: {
+  label: string;
+  copyLabel: string;
+  value: string;
+  expiresAt: string;
+}) {
   return (
     <Stack gap={4}>
       <Group justify="space-between">
@@ -60,7 +80,7 @@ function Token({ label, value, expiresAt }: { label: string; value: string; expi
         <CopyButton value={value}>
           {({ copied, copy }) => (
             <Button size="xs" color={copied ? 'teal' : 'blue'} onClick={copy}>
-              {copied ? 'Copied' : `Copy ${label.toLowerCase()}`}
+              {copied ? 'Copied' : copyLabel}
             </Button>
           )}
         </CopyButton>

@@ -63,7 +63,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     const hostChat = (await dialog(dp).getByLabel('Chat token').innerText()).trim();
     expect(jwtClaims(hostChat)).toMatchObject({ scope: 'ADMIN' });
     await dp.checkPage('live-stream-credential');
-    await dialog(dp).getByRole('button', { name: 'Copy rtc token' }).click();
+    await dialog(dp).getByRole('button', { name: 'Copy the RTC token' }).click();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(hostToken);
     await dialog(dp).getByRole('button', { name: 'I have copied them' }).click();
     expect(await page.content()).not.toContain(hostToken);
