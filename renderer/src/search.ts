@@ -52,6 +52,11 @@ export const auditSearch = (raw: Raw): AuditSearch => ({
 
 // ── Live streams and chat ────────────────────────────────────────────────────────────────────────
 
+/** `?env=` for a link to another page of the same environment (none for development, the default). */
+export const envSearch = (environment: Environment): ProjectSearch => ({
+  env: environment === 'development' ? undefined : environment,
+});
+
 const cursorsOf = (value: unknown): string[] | undefined =>
   Array.isArray(value) ? value.filter((c): c is string => typeof c === 'string') : undefined;
 

@@ -1,10 +1,9 @@
 import { Code, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useNavigate, useSearch } from '@tanstack/react-router';
 import { chatKeys, useChatConnections, useChatOverview, useConversationsPage } from '../api/chat';
 import { eventField } from '../api/event-fields';
 import { useRefreshOn } from '../api/live-events';
 import { can } from '../api/projects';
-import { CursorPager } from '../components/cursor-pager';
+import { CursorPager, useCursors } from '../components/cursor-pager';
 import { QueryStatus } from '../components/error-alert';
 import { LiveBadge } from '../components/live-badge';
 import { Time } from '../components/time';
@@ -98,9 +97,7 @@ function Overview({ project, environment }: { project: Project; environment: Env
 }
 
 function Conversations({ project, environment }: { project: Project; environment: Environment }) {
-  const search = useSearch({ from: '/signed-in/projects/$projectId/chat' });
-  const navigate = useNavigate({ from: '/projects/$projectId/chat' });
-  const cursors = search.cursors ?? [];
+  const cursors = useCursors();
   const page = useConversationsPage(project.id, environment, cursors.at(-1));
   const conversations = page.data?.data;
   return (
@@ -145,13 +142,7 @@ function Conversations({ project, environment }: { project: Project; environment
           </Table>
         </Table.ScrollContainer>
       ) : null}
-      <CursorPager
-        cursors={cursors}
-        nextCursor={page.data?.nextCursor}
-        onChange={(next) => void navigate({ search: (prev) => ({ ...prev, cursors: next }) })}
-        newer="Newer conversations"
-        older="Older conversations"
-      />
+      <CursorPager nextCursor={page.data?.nextCursor} newer="Newer conversations" older="Older conversations" />
     </Stack>
   );
 }

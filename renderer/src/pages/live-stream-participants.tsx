@@ -20,7 +20,7 @@ import { eventField } from '../api/event-fields';
 import { useRefreshOn } from '../api/live-events';
 import { liveStreamKeys, useAddHost, useCreateViewerToken, useParticipants, useRemoveHost } from '../api/live-streams';
 import { confirmDanger } from '../components/confirm';
-import { CursorPager } from '../components/cursor-pager';
+import { CursorPager, useCursors } from '../components/cursor-pager';
 import { ErrorAlert, QueryStatus } from '../components/error-alert';
 import { Time } from '../components/time';
 import type { Environment, HostCredential, LiveStream, LiveStreamParticipant, Project, ViewerCredential } from '../sdk';
@@ -34,7 +34,7 @@ const ROLE_LABELS: Record<LiveStreamParticipant['role'], string> = {
   VIEWER: 'Viewer',
 };
 
-interface StreamProps {
+export interface StreamProps {
   project: Project;
   environment: Environment;
   stream: LiveStream;
@@ -126,7 +126,7 @@ function IssueCredentialForm({
 function ParticipantTable({ project, environment, stream, write }: StreamProps & { write: boolean }) {
   const search = useSearch({ from: '/signed-in/projects/$projectId/live-streams/$streamId' });
   const navigate = useNavigate({ from: '/projects/$projectId/live-streams/$streamId' });
-  const cursors = search.cursors ?? [];
+  const cursors = useCursors();
   const participants = useParticipants(project.id, environment, stream.id, {
     kind: search.who,
     cursor: cursors.at(-1),
@@ -202,13 +202,7 @@ function ParticipantTable({ project, environment, stream, write }: StreamProps &
           </Table>
         </Table.ScrollContainer>
       ) : null}
-      <CursorPager
-        cursors={cursors}
-        nextCursor={participants.data?.nextCursor}
-        onChange={(next) => void navigate({ search: (prev) => ({ ...prev, cursors: next }) })}
-        newer="Previous"
-        older="Next"
-      />
+      <CursorPager nextCursor={participants.data?.nextCursor} newer="Previous" older="Next" />
     </Stack>
   );
 }

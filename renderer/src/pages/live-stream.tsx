@@ -13,9 +13,10 @@ import { AnchorLink } from '../components/links';
 import { LiveBadge } from '../components/live-badge';
 import { StreamStatus } from '../components/stream-status';
 import { Time } from '../components/time';
-import type { Environment, LiveStream, Project } from '../sdk';
+import type { LiveStream } from '../sdk';
+import { envSearch } from '../search';
 import { MissingCapability, ProjectPage, useProjectRoute } from '../shell/project-page';
-import { StreamParticipants } from './live-stream-participants';
+import { StreamParticipants, type StreamProps } from './live-stream-participants';
 
 export function LiveStreamPage() {
   const { projectId, environment } = useProjectRoute();
@@ -33,7 +34,7 @@ export function LiveStreamPage() {
           <AnchorLink
             to="/projects/$projectId/live-streams"
             params={{ projectId }}
-            search={{ env: environment === 'development' ? undefined : environment }}
+            search={envSearch(environment)}
             size="sm"
           >
             ← All live streams
@@ -46,15 +47,7 @@ export function LiveStreamPage() {
   );
 }
 
-function StreamDetails({
-  project,
-  environment,
-  stream,
-}: {
-  project: Project;
-  environment: Environment;
-  stream: LiveStream;
-}) {
+function StreamDetails({ project, environment, stream }: StreamProps) {
   const write = can(project, 'live-streams:write');
   return (
     <>
@@ -143,15 +136,7 @@ function StreamHistory({ stream }: { stream: LiveStream }) {
   );
 }
 
-function RenameStream({
-  project,
-  environment,
-  stream,
-}: {
-  project: Project;
-  environment: Environment;
-  stream: LiveStream;
-}) {
+function RenameStream({ project, environment, stream }: StreamProps) {
   const [open, setOpen] = useState(false);
   const rename = useRenameLiveStream(project.id, environment, stream.id);
   const form = useForm({ initialValues: { title: stream.title } });
@@ -196,15 +181,7 @@ function RenameStream({
   );
 }
 
-function EndStream({
-  project,
-  environment,
-  stream,
-}: {
-  project: Project;
-  environment: Environment;
-  stream: LiveStream;
-}) {
+function EndStream({ project, environment, stream }: StreamProps) {
   const end = useEndLiveStream(project.id, environment, stream.id);
   return (
     <Button

@@ -1,16 +1,17 @@
 import { Button, Code, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { useRefreshOn } from '../api/live-events';
 import { liveStreamKeys, useCreateLiveStream, useLiveStreamsPage } from '../api/live-streams';
 import { can } from '../api/projects';
-import { CursorPager } from '../components/cursor-pager';
+import { CursorPager, useCursors } from '../components/cursor-pager';
 import { ErrorAlert, QueryStatus } from '../components/error-alert';
 import { AnchorLink } from '../components/links';
 import { LiveBadge } from '../components/live-badge';
 import { StreamStatus } from '../components/stream-status';
 import { Time } from '../components/time';
 import type { Environment, LiveStream, Project } from '../sdk';
+import { envSearch } from '../search';
 import { environmentLabel, MissingCapability, ProjectPage } from '../shell/project-page';
 
 export function LiveStreamsPage() {
@@ -26,9 +27,7 @@ export function LiveStreamsPage() {
 }
 
 function LiveStreams({ project, environment }: { project: Project; environment: Environment }) {
-  const search = useSearch({ from: '/signed-in/projects/$projectId/live-streams' });
-  const navigate = useNavigate({ from: '/projects/$projectId/live-streams' });
-  const cursors = search.cursors ?? [];
+  const cursors = useCursors();
   const page = useLiveStreamsPage(project.id, environment, cursors.at(-1));
   // Starting and ending announce themselves; a stream made elsewhere announces its room (the catalogue has no
   // event of its own for a new stream), so both refresh the list.
@@ -73,13 +72,7 @@ function LiveStreams({ project, environment }: { project: Project; environment: 
           </Table>
         </Table.ScrollContainer>
       ) : null}
-      <CursorPager
-        cursors={cursors}
-        nextCursor={page.data?.nextCursor}
-        onChange={(next) => void navigate({ search: (prev) => ({ ...prev, cursors: next }) })}
-        newer="Newer streams"
-        older="Older streams"
-      />
+      <CursorPager nextCursor={page.data?.nextCursor} newer="Newer streams" older="Older streams" />
     </>
   );
 }
@@ -113,7 +106,7 @@ function StreamRow({
         <AnchorLink
           to="/projects/$projectId/live-streams/$streamId"
           params={{ projectId: project.id, streamId: stream.id }}
-          search={{ env: environment === 'development' ? undefined : environment }}
+          search={envSearch(environment)}
         >
           {stream.title}
         </AnchorLink>
@@ -150,7 +143,7 @@ function CreateStreamForm({ project, environment }: { project: Project; environm
               void navigate({
                 to: '/projects/$projectId/live-streams/$streamId',
                 params: { projectId: project.id, streamId: stream.id },
-                search: { env: environment === 'development' ? undefined : environment },
+                search: envSearch(environment),
               }),
           }),
         )}
