@@ -2,7 +2,7 @@ import { userActor } from '../audit/actor.js';
 import { defineRoute } from '../http/route.js';
 import { pageQuery } from '../shared/pagination.js';
 import { pageOf } from '../shared/schemas.js';
-import { presentCredential, presentLiveStream, presentParticipant } from './presenter.js';
+import { presentCredential, presentLiveStream, presentLiveStreamPage, presentParticipant } from './presenter.js';
 import { notFound, stateConflict, tag } from './route-docs.js';
 import {
   createLiveStreamBody,
@@ -28,10 +28,7 @@ export const dashboardLiveStreamRoutes = [
     capability: 'project:read',
     query: pageQuery,
     response: pageOf(liveStreamSchema),
-    handler: ({ app, auth, query }) => {
-      const page = app.services.liveStreams.list(auth.scope, query);
-      return { data: page.rows.map(presentLiveStream), nextCursor: page.nextCursor };
-    },
+    handler: ({ app, auth, query }) => presentLiveStreamPage(app.services.liveStreams.list(auth.scope, query)),
   }),
   defineRoute({
     method: 'post',

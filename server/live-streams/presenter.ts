@@ -16,6 +16,12 @@ export const presentLiveStream = (s: LiveStreamRow): z.input<typeof liveStreamSc
   endedAt: toIsoOrNull(s.endedAt),
 });
 
+/** A page of streams, as both list routes (key and dashboard) answer it. */
+export const presentLiveStreamPage = (page: { rows: LiveStreamRow[]; nextCursor: string | null }) => ({
+  data: page.rows.map(presentLiveStream),
+  nextCursor: page.nextCursor,
+});
+
 export const presentParticipant = (p: {
   identity: string;
   kind: 'HOST' | 'CO_HOST' | 'VIEWER';

@@ -2,7 +2,7 @@ import { defineRoute } from '../http/route.js';
 import { pageQuery } from '../shared/pagination.js';
 import { pageOf } from '../shared/schemas.js';
 import { dashboardLiveStreamRoutes } from './dashboard-routes.js';
-import { presentCredential, presentLiveStream } from './presenter.js';
+import { presentCredential, presentLiveStream, presentLiveStreamPage } from './presenter.js';
 import { notFound, stateConflict, tag } from './route-docs.js';
 import {
   addHostBody,
@@ -41,10 +41,7 @@ const keyRoutes = [
     auth: 'key',
     query: pageQuery,
     response: pageOf(liveStreamSchema),
-    handler: ({ app, auth, query }) => {
-      const page = app.services.liveStreams.list(auth.scope, query);
-      return { data: page.rows.map(presentLiveStream), nextCursor: page.nextCursor };
-    },
+    handler: ({ app, auth, query }) => presentLiveStreamPage(app.services.liveStreams.list(auth.scope, query)),
   }),
   defineRoute({
     method: 'get',
