@@ -45,8 +45,11 @@ import type { apiKeySchema, createdApiKeySchema, createKeyBody } from '../server
 import type {
   addHostBody,
   createLiveStreamBody,
+  dashboardAddHostBody,
   hostCredentialSchema,
+  liveStreamParticipantSchema,
   liveStreamSchema,
+  participantsQuery,
   removeHostQuery,
   updateLiveStreamBody,
   viewerCredentialSchema,
@@ -202,6 +205,11 @@ export type LiveStream = z.output<typeof liveStreamSchema>;
 export type LiveStreamPage = Page<typeof liveStreamSchema>;
 export type HostCredential = z.output<typeof hostCredentialSchema>;
 export type ViewerCredential = z.output<typeof viewerCredentialSchema>;
+/** From the dashboard: `{identity, role}` (a member acts for the project, so no `invitedBy`). */
+export type ProjectAddHostInput = RequestOf<typeof dashboardAddHostBody>;
+export type LiveStreamParticipantQuery = RequestOf<typeof participantsQuery>;
+export type LiveStreamParticipant = z.output<typeof liveStreamParticipantSchema>;
+export type LiveStreamParticipantPage = Page<typeof liveStreamParticipantSchema>;
 
 // ── Webhooks ─────────────────────────────────────────────────────────────────────────────────────
 export type RegisterWebhookInput = RequestOf<typeof registerWebhookBody>;

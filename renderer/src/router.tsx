@@ -9,7 +9,7 @@ import {
 } from '@tanstack/react-router';
 import { NotFoundPage } from './pages/not-found';
 import { SignInPage } from './pages/sign-in';
-import { auditSearch, projectSearch, registerSearch, signInSearch } from './search';
+import { auditSearch, liveStreamSearch, pagedSearch, projectSearch, registerSearch, signInSearch } from './search';
 import type { SessionStore } from './session/session-store';
 import { AppShellLayout } from './shell/app-shell';
 import { ProjectLayout } from './shell/project-layout';
@@ -96,6 +96,27 @@ const auditRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/audit'), 'AuditPage'),
 });
 
+const liveStreamsRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'live-streams',
+  validateSearch: pagedSearch,
+  component: lazyRouteComponent(() => import('./pages/live-streams'), 'LiveStreamsPage'),
+});
+
+const liveStreamRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'live-streams/$streamId',
+  validateSearch: liveStreamSearch,
+  component: lazyRouteComponent(() => import('./pages/live-stream'), 'LiveStreamPage'),
+});
+
+const chatRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'chat',
+  validateSearch: pagedSearch,
+  component: lazyRouteComponent(() => import('./pages/chat'), 'ChatPage'),
+});
+
 const settingsRoute = createRoute({
   getParentRoute: () => projectRoute,
   path: 'settings',
@@ -107,7 +128,17 @@ const routeTree = rootRoute.addChildren([
   registerRoute,
   signedInRoute.addChildren([
     projectsRoute,
-    projectRoute.addChildren([projectIndexRoute, connectRoute, keysRoute, membersRoute, auditRoute, settingsRoute]),
+    projectRoute.addChildren([
+      projectIndexRoute,
+      connectRoute,
+      keysRoute,
+      membersRoute,
+      auditRoute,
+      liveStreamsRoute,
+      liveStreamRoute,
+      chatRoute,
+      settingsRoute,
+    ]),
   ]),
 ]);
 

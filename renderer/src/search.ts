@@ -49,3 +49,32 @@ export const auditSearch = (raw: Raw): AuditSearch => ({
   environment: environmentOf(raw.environment),
   cursors: Array.isArray(raw.cursors) ? raw.cursors.filter((c): c is string => typeof c === 'string') : undefined,
 });
+
+// ── Live streams and chat ────────────────────────────────────────────────────────────────────────
+
+/** `?env=` for a link to another page of the same environment (none for development, the default). */
+export const envSearch = (environment: Environment): ProjectSearch => ({
+  env: environment === 'development' ? undefined : environment,
+});
+
+const cursorsOf = (value: unknown): string[] | undefined =>
+  Array.isArray(value) ? value.filter((c): c is string => typeof c === 'string') : undefined;
+
+/** A page of a paged list: the cursors of the pages walked through, oldest first (none: the first page). */
+export interface PagedSearch extends ProjectSearch {
+  cursors?: string[];
+}
+
+export const pagedSearch = (raw: Raw): PagedSearch => ({ ...projectSearch(raw), cursors: cursorsOf(raw.cursors) });
+
+export const PARTICIPANT_FILTERS = ['host', 'viewer'] as const;
+
+/** A stream's page: its participants filtered to hosts or viewers (both when absent), paged. */
+export interface LiveStreamSearch extends PagedSearch {
+  who?: (typeof PARTICIPANT_FILTERS)[number];
+}
+
+export const liveStreamSearch = (raw: Raw): LiveStreamSearch => ({
+  ...pagedSearch(raw),
+  who: PARTICIPANT_FILTERS.find((w) => w === raw.who),
+});

@@ -6,14 +6,19 @@ import type {
   CreateRoomInput,
   Environment,
   EnvironmentInput,
+  HostCredential,
   InspectedConversationPage,
   LiveStream,
   LiveStreamPage,
+  LiveStreamParticipantPage,
+  LiveStreamParticipantQuery,
   PageQuery,
   PresenceList,
+  ProjectAddHostInput,
   Room,
   RoomPage,
   UpdateLiveStreamInput,
+  ViewerCredential,
 } from '../types.js';
 
 type EnvPage = PageQuery & { environment?: Environment };
@@ -80,6 +85,57 @@ export class ProjectLiveStreamsResource {
       method: 'POST',
       path: path`/v1/projects/${projectId}/live-streams/${streamId}/end`,
       query: { environment: options.environment },
+    });
+  }
+
+  /** Hosts and viewers the stream issued credentials to, by identity, with whether each is in the room now. */
+  participants(
+    projectId: string,
+    streamId: string,
+    query: LiveStreamParticipantQuery & { environment?: Environment } = {},
+  ): Promise<LiveStreamParticipantPage> {
+    return this.transport.request({
+      method: 'GET',
+      path: path`/v1/projects/${projectId}/live-streams/${streamId}/participants`,
+      query,
+    });
+  }
+
+  /** A host credential (RTC full publish, chat ADMIN for HOST or MODERATOR for CO_HOST): its tokens are shown once. */
+  addHost(
+    projectId: string,
+    streamId: string,
+    input: ProjectAddHostInput,
+    options: EnvironmentInput = {},
+  ): Promise<HostCredential> {
+    return this.transport.request({
+      method: 'POST',
+      path: path`/v1/projects/${projectId}/live-streams/${streamId}/hosts`,
+      query: { environment: options.environment },
+      body: input,
+    });
+  }
+
+  removeHost(projectId: string, streamId: string, identity: string, options: EnvironmentInput = {}): Promise<void> {
+    return this.transport.request({
+      method: 'DELETE',
+      path: path`/v1/projects/${projectId}/live-streams/${streamId}/hosts/${identity}`,
+      query: { environment: options.environment },
+    });
+  }
+
+  /** A viewer credential (no publish right, chat MEMBER); the body is `{identity}` only. */
+  createViewerToken(
+    projectId: string,
+    streamId: string,
+    input: { identity: string },
+    options: EnvironmentInput = {},
+  ): Promise<ViewerCredential> {
+    return this.transport.request({
+      method: 'POST',
+      path: path`/v1/projects/${projectId}/live-streams/${streamId}/viewer-tokens`,
+      query: { environment: options.environment },
+      body: input,
     });
   }
 }

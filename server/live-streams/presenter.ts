@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { toIso, toIsoOrNull } from '../clock.js';
 import type { RtcPermissions } from '../rtc/permissions.js';
-import type { liveStreamSchema } from './schemas.js';
+import type { liveStreamParticipantSchema, liveStreamSchema } from './schemas.js';
 import type { LiveStreamRow } from './service.js';
 
 export const presentLiveStream = (s: LiveStreamRow): z.input<typeof liveStreamSchema> => ({
@@ -14,6 +14,27 @@ export const presentLiveStream = (s: LiveStreamRow): z.input<typeof liveStreamSc
   createdAt: toIso(s.createdAt),
   startedAt: toIsoOrNull(s.startedAt),
   endedAt: toIsoOrNull(s.endedAt),
+});
+
+/** A page of streams, as both list routes (key and dashboard) answer it. */
+export const presentLiveStreamPage = (page: { rows: LiveStreamRow[]; nextCursor: string | null }) => ({
+  data: page.rows.map(presentLiveStream),
+  nextCursor: page.nextCursor,
+});
+
+export const presentParticipant = (p: {
+  identity: string;
+  kind: 'HOST' | 'CO_HOST' | 'VIEWER';
+  joinedAt: number;
+  leftAt: number | null;
+  connectedAt: number | null;
+}): z.input<typeof liveStreamParticipantSchema> => ({
+  identity: p.identity,
+  role: p.kind,
+  issuedAt: toIso(p.joinedAt),
+  leftAt: toIsoOrNull(p.leftAt),
+  connected: p.connectedAt !== null,
+  connectedAt: toIsoOrNull(p.connectedAt),
 });
 
 interface Minted {

@@ -1,8 +1,9 @@
-import { userActor } from '../audit/actor.js';
 import { defineRoute } from '../http/route.js';
 import { pageQuery } from '../shared/pagination.js';
 import { pageOf } from '../shared/schemas.js';
-import { presentCredential, presentLiveStream } from './presenter.js';
+import { dashboardLiveStreamRoutes } from './dashboard-routes.js';
+import { presentCredential, presentLiveStream, presentLiveStreamPage } from './presenter.js';
+import { notFound, stateConflict, tag } from './route-docs.js';
 import {
   addHostBody,
   createLiveStreamBody,
@@ -14,10 +15,6 @@ import {
   viewerCredentialSchema,
   viewerTokenBody,
 } from './schemas.js';
-
-const tag = 'Live streams';
-const notFound = { SERVICE_LIVE_STREAM_NOT_FOUND: 'No such live stream in the environment.' };
-const stateConflict = { SERVICE_LIVE_STREAM_STATE: 'Not allowed in the stream’s current state.' };
 
 /** Routes with an API key: the key's environment. */
 const keyRoutes = [
@@ -44,10 +41,7 @@ const keyRoutes = [
     auth: 'key',
     query: pageQuery,
     response: pageOf(liveStreamSchema),
-    handler: ({ app, auth, query }) => {
-      const page = app.services.liveStreams.list(auth.scope, query);
-      return { data: page.rows.map(presentLiveStream), nextCursor: page.nextCursor };
-    },
+    handler: ({ app, auth, query }) => presentLiveStreamPage(app.services.liveStreams.list(auth.scope, query)),
   }),
   defineRoute({
     method: 'get',
@@ -181,76 +175,4 @@ const keyRoutes = [
   }),
 ];
 
-/** Dashboard routes: `?environment=` (default development); changes need live-streams:write and are audited. */
-const dashboardRoutes = [
-  defineRoute({
-    method: 'get',
-    path: '/v1/projects/{id}/live-streams',
-    operationId: 'listProjectLiveStreams',
-    summary: 'List live streams (dashboard)',
-    tag,
-    auth: 'project-environment',
-    capability: 'project:read',
-    query: pageQuery,
-    response: pageOf(liveStreamSchema),
-    handler: ({ app, auth, query }) => {
-      const page = app.services.liveStreams.list(auth.scope, query);
-      return { data: page.rows.map(presentLiveStream), nextCursor: page.nextCursor };
-    },
-  }),
-  defineRoute({
-    method: 'post',
-    path: '/v1/projects/{id}/live-streams',
-    operationId: 'createProjectLiveStream',
-    summary: 'Create a live stream (dashboard)',
-    tag,
-    auth: 'project-environment',
-    capability: 'live-streams:write',
-    body: createLiveStreamBody,
-    status: 201,
-    response: liveStreamSchema,
-    handler: ({ app, auth, body }) =>
-      presentLiveStream(app.services.liveStreams.create(auth.scope, body, userActor(auth))),
-  }),
-  defineRoute({
-    method: 'get',
-    path: '/v1/projects/{id}/live-streams/{streamId}',
-    operationId: 'getProjectLiveStream',
-    summary: 'Get a live stream (dashboard)',
-    tag,
-    auth: 'project-environment',
-    capability: 'project:read',
-    response: liveStreamSchema,
-    errors: notFound,
-    handler: ({ app, auth, params }) => presentLiveStream(app.services.liveStreams.get(auth.scope, params.streamId)),
-  }),
-  defineRoute({
-    method: 'patch',
-    path: '/v1/projects/{id}/live-streams/{streamId}',
-    operationId: 'updateProjectLiveStream',
-    summary: 'Update a live stream (dashboard)',
-    tag,
-    auth: 'project-environment',
-    capability: 'live-streams:write',
-    body: updateLiveStreamBody,
-    response: liveStreamSchema,
-    errors: notFound,
-    handler: ({ app, auth, params, body }) =>
-      presentLiveStream(app.services.liveStreams.update(auth.scope, params.streamId, body, userActor(auth))),
-  }),
-  defineRoute({
-    method: 'post',
-    path: '/v1/projects/{id}/live-streams/{streamId}/end',
-    operationId: 'endProjectLiveStream',
-    summary: 'End a live stream (dashboard)',
-    tag,
-    auth: 'project-environment',
-    capability: 'live-streams:write',
-    response: liveStreamSchema,
-    errors: { ...notFound, ...stateConflict },
-    handler: ({ app, auth, params }) =>
-      presentLiveStream(app.services.liveStreams.transition(auth.scope, params.streamId, 'end', userActor(auth))),
-  }),
-];
-
-export const liveStreamRoutes = [...keyRoutes, ...dashboardRoutes];
+export const liveStreamRoutes = [...keyRoutes, ...dashboardLiveStreamRoutes];

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { HOST_ROLES, LIVE_STREAM_STATUSES } from '../../db/schema/live-streams.js';
+import { HOST_ROLES, LIVE_STREAM_STATUSES, PARTICIPANT_KINDS } from '../../db/schema/live-streams.js';
 import { environmentSchema } from '../environments.js';
 import { participantPermissionsSchema } from '../rooms/schemas.js';
+import { cursorSchema, limitSchema } from '../shared/pagination.js';
 import { timestampSchema } from '../shared/schemas.js';
 
 const title = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
@@ -19,6 +20,9 @@ export const addHostBody = z
     }),
   })
   .meta({ id: 'AddHostRequest' });
+
+/** From the dashboard a member acts for the project: there is no acting host to name, so no `invitedBy`. */
+export const dashboardAddHostBody = addHostBody.omit({ invitedBy: true }).meta({ id: 'DashboardAddHostRequest' });
 
 export const removeHostQuery = z.strictObject({
   removedBy: identity.optional().meta({ description: 'The host removing: then only a HOST may remove another host.' }),
@@ -43,6 +47,31 @@ export const liveStreamSchema = z
     endedAt: timestampSchema.nullable(),
   })
   .meta({ id: 'LiveStream' });
+
+export const participantsQuery = z.strictObject({
+  kind: z
+    .enum(['host', 'viewer'], { error: 'must be host or viewer' })
+    .optional()
+    .meta({ description: '`host`: HOST and CO_HOST only; `viewer`: viewers only. Both when absent.' }),
+  limit: limitSchema,
+  cursor: cursorSchema,
+});
+
+export const liveStreamParticipantSchema = z
+  .object({
+    identity: z.string(),
+    role: z.enum(PARTICIPANT_KINDS),
+    issuedAt: timestampSchema.meta({ description: 'When their latest credential was issued.' }),
+    leftAt: timestampSchema
+      .nullable()
+      .meta({ description: 'When they were removed as a host or recorded as having left; null while in.' }),
+    connected: z.boolean().meta({ description: 'In the stream’s room (signaling) now.' }),
+    connectedAt: timestampSchema.nullable().meta({ description: 'When the open room connection joined.' }),
+  })
+  .meta({
+    id: 'LiveStreamParticipant',
+    description: 'Someone the stream issued a credential to: a host, a co-host or a viewer.',
+  });
 
 const rtcPart = z.object({ token: z.string(), expiresAt: timestampSchema, permissions: participantPermissionsSchema });
 const chatPart = z.object({

@@ -1,26 +1,29 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { ConversationRole } from '../../db/schema/chat.js';
 import {
   type HostRole,
   type LiveStreamStatus,
   liveStreamParticipants,
   liveStreams,
+  type PARTICIPANT_KINDS,
 } from '../../db/schema/live-streams.js';
 import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
 import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import type { ConversationService } from '../chat/conversations/service.js';
 import type { ChatTokenService } from '../chat/tokens/service.js';
-import type { Infrastructure } from '../context.js';
+import type { Executor, Infrastructure } from '../context.js';
 import { conflict, notFound, ServiceError } from '../errors.js';
 import type { RoomService } from '../rooms/service.js';
 import type { CloseInfo, SignalingHub } from '../rtc/hub.js';
 import type { RtcPermissions } from '../rtc/permissions.js';
 import { CLOSE } from '../rtc/protocol.js';
 import type { RtcTokenService } from '../rtc/token-service.js';
+import { decodeCursor, toPage } from '../shared/pagination.js';
 import { newestFirstPage } from '../shared/scoped-page.js';
 
 export type LiveStreamRow = typeof liveStreams.$inferSelect;
+type ParticipantKind = (typeof PARTICIPANT_KINDS)[number];
 
 const liveStreamNotFound = (id: string) =>
   notFound('SERVICE_LIVE_STREAM_NOT_FOUND', `No live stream ${id} in this project environment.`);
@@ -74,9 +77,9 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
       )
       .get();
 
-  function record(streamId: string, identity: string, kind: 'HOST' | 'CO_HOST' | 'VIEWER'): void {
+  function record(tx: Executor, streamId: string, identity: string, kind: ParticipantKind): void {
     const joinedAt = clock.now();
-    db.insert(liveStreamParticipants)
+    tx.insert(liveStreamParticipants)
       .values({ streamId, identity, kind, joinedAt, leftAt: null })
       .onConflictDoUpdate({
         target: [liveStreamParticipants.streamId, liveStreamParticipants.identity],
@@ -85,8 +88,8 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
       .run();
   }
 
-  function markLeft(streamId: string, identity: string): void {
-    db.update(liveStreamParticipants)
+  function markLeft(tx: Executor, streamId: string, identity: string): void {
+    tx.update(liveStreamParticipants)
       .set({ leftAt: clock.now() })
       .where(and(eq(liveStreamParticipants.streamId, streamId), eq(liveStreamParticipants.identity, identity)))
       .run();
@@ -131,6 +134,29 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
 
   function refuseEnded(stream: LiveStreamRow): void {
     if (stream.status === 'ENDED') throw wrongState(stream, 'issue credentials for');
+  }
+
+  /** Records who holds a credential (or left) and, when a member did it from the dashboard, the audit entry. */
+  function recordParticipant(
+    scope: EnvironmentScope,
+    stream: LiveStreamRow,
+    change: { identity: string; kind: ParticipantKind; left?: true },
+    auditedBy: Actor | undefined,
+    action: string,
+  ): void {
+    db.transaction((tx) => {
+      if (change.left) markLeft(tx, stream.id, change.identity);
+      else record(tx, stream.id, change.identity, change.kind);
+      if (auditedBy)
+        deps.audit.record(tx, {
+          projectId: scope.projectId,
+          actor: auditedBy,
+          action,
+          target: { type: 'live_stream', id: stream.id },
+          environment: scope.environment,
+          details: { identity: change.identity, role: change.kind },
+        });
+    });
   }
 
   return {
@@ -235,31 +261,44 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
       scope: EnvironmentScope,
       id: string,
       input: { identity: string; role: HostRole; invitedBy?: string },
+      auditedBy?: Actor,
     ) {
       const stream = get(scope, id);
       refuseEnded(stream);
       requireHost(stream, input.invitedBy, 'invite hosts');
       const chatScope: 'ADMIN' | 'MODERATOR' = input.role === 'HOST' ? 'ADMIN' : 'MODERATOR';
       deps.conversations.addMember(streamChat(scope, stream), { userId: input.identity, role: chatScope });
-      record(stream.id, input.identity, input.role);
+      recordParticipant(
+        scope,
+        stream,
+        { identity: input.identity, kind: input.role },
+        auditedBy,
+        'live_stream.host_added',
+      );
       const tokens = await credentials(scope, stream, input.identity, true, chatScope);
       emit(stream, 'live_stream.host_joined', { liveStream: { id: stream.id }, identity: input.identity });
       return { stream, identity: input.identity, role: input.role, ...tokens };
     },
 
-    removeHost(scope: EnvironmentScope, id: string, identity: string, removedBy?: string): void {
+    removeHost(scope: EnvironmentScope, id: string, identity: string, removedBy?: string, auditedBy?: Actor): void {
       const stream = get(scope, id);
       const host = activeParticipant(stream.id, identity);
       if (!host || host.kind === 'VIEWER')
         throw notFound('SERVICE_HOST_NOT_FOUND', `${identity} is not a host of this live stream.`);
       if (removedBy !== identity) requireHost(stream, removedBy, 'remove hosts');
-      markLeft(stream.id, identity);
+      recordParticipant(
+        scope,
+        stream,
+        { identity, kind: host.kind, left: true },
+        auditedBy,
+        'live_stream.host_removed',
+      );
       deps.conversations.removeMember(streamChat(scope, stream), identity);
       deps.signaling.disconnect(stream.roomId, identity, CLOSE.notParticipant, 'removed as a host');
     },
 
     /** A viewer credential: no publish right of any kind, chat scope MEMBER. */
-    async viewerToken(scope: EnvironmentScope, id: string, identity: string) {
+    async viewerToken(scope: EnvironmentScope, id: string, identity: string, auditedBy?: Actor) {
       const stream = get(scope, id);
       refuseEnded(stream);
       const existing = activeParticipant(stream.id, identity);
@@ -273,7 +312,7 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
       if (!deps.conversations.isMember(stream.conversationId, identity)) {
         deps.conversations.addMember(chatAccess, { userId: identity, role: 'MEMBER' });
       }
-      record(stream.id, identity, 'VIEWER');
+      recordParticipant(scope, stream, { identity, kind: 'VIEWER' }, auditedBy, 'live_stream.viewer_added');
       const tokens = await credentials(scope, stream, identity, false, 'MEMBER');
       emit(stream, 'live_stream.viewer_joined', { liveStream: { id: stream.id }, identity });
       return { stream, identity, ...tokens };
@@ -320,13 +359,50 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
       return undefined;
     },
 
+    /**
+     * Who the stream issued credentials to, by identity, with whether each is in the room now (the signaling
+     * hub's in-memory view; a page's worth of lookups).
+     */
+    participants(
+      scope: EnvironmentScope,
+      id: string,
+      query: { kind?: 'host' | 'viewer'; limit: number; cursor?: string },
+    ) {
+      const stream = get(scope, id);
+      const after = decodeCursor(query.cursor);
+      const kinds: ParticipantKind[] | undefined =
+        query.kind === 'host' ? ['HOST', 'CO_HOST'] : query.kind === 'viewer' ? ['VIEWER'] : undefined;
+      const rows = db
+        .select()
+        .from(liveStreamParticipants)
+        .where(
+          and(
+            eq(liveStreamParticipants.streamId, stream.id),
+            after === undefined ? undefined : gt(liveStreamParticipants.identity, after),
+            kinds ? inArray(liveStreamParticipants.kind, kinds) : undefined,
+          ),
+        )
+        .orderBy(asc(liveStreamParticipants.identity))
+        .limit(query.limit + 1)
+        .all();
+      const connected = new Map(deps.signaling.participants(stream.roomId).map((p) => [p.identity, p.joinedAt]));
+      const page = toPage(
+        rows.map((row) => ({ ...row, id: row.identity })),
+        query.limit,
+      );
+      return {
+        rows: page.rows.map((row) => ({ ...row, connectedAt: connected.get(row.identity) ?? null })),
+        nextCursor: page.nextCursor,
+      };
+    },
+
     /** Records that a participant (host or viewer) left; their room connection is closed. */
     leave(scope: EnvironmentScope, id: string, identity: string): void {
       const stream = get(scope, id);
       if (!activeParticipant(stream.id, identity)) {
         throw notFound('SERVICE_PARTICIPANT_NOT_FOUND', `${identity} is not in this live stream.`);
       }
-      markLeft(stream.id, identity);
+      markLeft(db, stream.id, identity);
       deps.signaling.disconnect(stream.roomId, identity, CLOSE.normal, 'left the live stream');
     },
   };

@@ -371,3 +371,110 @@ describe('live streams from the dashboard', () => {
     expectError(await api.get(base, { token: roles.BILLING.token }), 403, 'SERVICE_PERMISSION_DENIED');
   });
 });
+
+describe('hosts and viewers from the dashboard', () => {
+  it('issues host and viewer credentials, lists who holds them and who is in the room, and removes a host, audited', async () => {
+    const { owner, project, keys } = await projectWithKeys(api);
+    const s = await createLiveStream(api, keys.staging);
+    const base = `/v1/projects/${project.id}/live-streams/${s.id}`;
+    const env = '?environment=staging';
+    const as = { token: owner.token };
+
+    const host = await api.post(`${base}/hosts${env}`, { ...as, body: { identity: 'ana', role: 'HOST' } });
+    expect(host.status).toBe(201);
+    expect(host.body).toMatchObject({ identity: 'ana', role: 'HOST', roomId: s.roomId, chat: { scope: 'ADMIN' } });
+    expect(host.body.rtc.permissions.publish).toBe(true);
+    expect(jwtClaims(host.body.rtc.token)).toMatchObject({ env: 'staging', room: s.roomId, identity: 'ana' });
+    const coHost = await api.post(`${base}/hosts${env}`, { ...as, body: { identity: 'ben', role: 'CO_HOST' } });
+    expect(coHost.body.chat.scope).toBe('MODERATOR');
+    const viewer = await api.post(`${base}/viewer-tokens${env}`, { ...as, body: { identity: 'vic' } });
+    expect(viewer.status).toBe(201);
+    expect(viewer.body.rtc.permissions).toMatchObject({ publish: false, publishData: false, subscribe: true });
+    expect(viewer.body.chat.scope).toBe('MEMBER');
+
+    // The spec's rules hold here too: a viewer has no role, and no body takes a field it does not know.
+    for (const [path, body] of [
+      [`${base}/viewer-tokens${env}`, { identity: 'v', role: 'HOST' }],
+      [`${base}/hosts${env}`, { identity: 'h', role: 'HOST', invitedBy: 'ana' }],
+      [`${base}/hosts${env}`, { identity: 'h', role: 'VIEWER' }],
+    ] as const) {
+      expectError(await api.post(path, { ...as, body }), 400, 'SERVICE_VALIDATION_FAILED');
+    }
+    expectError(
+      await api.post(`${base}/viewer-tokens${env}`, { ...as, body: { identity: 'ana' } }),
+      409,
+      'SERVICE_ALREADY_HOST',
+    );
+    // Another environment's stream is unknown.
+    expectError(
+      await api.post(`${base}/viewer-tokens`, { ...as, body: { identity: 'x' } }),
+      404,
+      'SERVICE_LIVE_STREAM_NOT_FOUND',
+    );
+
+    const socket = connectSignaling(server.url, host.body.rtc.token);
+    await socket.next('joined');
+    const all = await api.get(`${base}/participants${env}`, as);
+    expect(all.status).toBe(200);
+    expect(all.body.nextCursor).toBeNull();
+    expect(all.body.data.map((p: { identity: string; role: string }) => [p.identity, p.role])).toEqual([
+      ['ana', 'HOST'],
+      ['ben', 'CO_HOST'],
+      ['vic', 'VIEWER'],
+    ]);
+    expect(all.body.data[0]).toMatchObject({ connected: true, leftAt: null, issuedAt: expect.any(String) });
+    expect(all.body.data[0].connectedAt).toEqual(expect.any(String));
+    expect(all.body.data[1]).toMatchObject({ connected: false, connectedAt: null });
+
+    // Paged by identity with cursors, and filtered by kind.
+    const first = await api.get(`${base}/participants${env}&limit=2`, as);
+    expect(first.body.data.map((p: { identity: string }) => p.identity)).toEqual(['ana', 'ben']);
+    const second = await api.get(`${base}/participants${env}&limit=2&cursor=${first.body.nextCursor}`, as);
+    expect(second.body).toMatchObject({ data: [{ identity: 'vic' }], nextCursor: null });
+    const hostsOnly = await api.get(`${base}/participants${env}&kind=host`, as);
+    expect(hostsOnly.body.data.map((p: { identity: string }) => p.identity)).toEqual(['ana', 'ben']);
+    const viewersOnly = await api.get(`${base}/participants${env}&kind=viewer`, as);
+    expect(viewersOnly.body.data.map((p: { identity: string }) => p.identity)).toEqual(['vic']);
+    expectError(await api.get(`${base}/participants${env}&kind=guest`, as), 400, 'SERVICE_VALIDATION_FAILED');
+
+    // Removing a connected host closes their connection; the listing keeps them, with when they were removed.
+    expect((await api.delete(`${base}/hosts/ana${env}`, as)).status).toBe(204);
+    expect(await socket.closed).toEqual({ code: 4403, reason: 'removed as a host' });
+    const after = await api.get(`${base}/participants${env}&kind=host`, as);
+    expect(after.body.data[0]).toMatchObject({ identity: 'ana', connected: false, leftAt: expect.any(String) });
+    expectError(await api.delete(`${base}/hosts/vic${env}`, as), 404, 'SERVICE_HOST_NOT_FOUND');
+
+    const audit = await api.get(`/v1/projects/${project.id}/audit-logs?environment=staging`, as);
+    expect(
+      audit.body.data
+        .filter((e: { action: string }) => e.action.startsWith('live_stream'))
+        .map((e: { action: string; details: { identity: string } }) => `${e.action} ${e.details.identity}`),
+    ).toEqual([
+      'live_stream.host_removed ana',
+      'live_stream.viewer_added vic',
+      'live_stream.host_added ben',
+      'live_stream.host_added ana',
+    ]);
+
+    // Reading takes project:read; issuing and removing take live-streams:write.
+    const viewerMember = await registerUser(api);
+    await addMember(api, project.id, owner, viewerMember, 'VIEWER');
+    const asViewer = { token: viewerMember.token };
+    expect((await api.get(`${base}/participants${env}`, asViewer)).status).toBe(200);
+    for (const res of [
+      await api.post(`${base}/hosts${env}`, { ...asViewer, body: { identity: 'h', role: 'HOST' } }),
+      await api.post(`${base}/viewer-tokens${env}`, { ...asViewer, body: { identity: 'w' } }),
+      await api.delete(`${base}/hosts/ben${env}`, asViewer),
+    ]) {
+      expectError(res, 403, 'SERVICE_PERMISSION_DENIED');
+    }
+
+    // An ended stream issues nothing more.
+    await api.post(`${base}/end${env}`, as);
+    expectError(
+      await api.post(`${base}/viewer-tokens${env}`, { ...as, body: { identity: 'late' } }),
+      409,
+      'SERVICE_LIVE_STREAM_STATE',
+    );
+  });
+});

@@ -12,12 +12,12 @@ const SHOWN: Record<LiveStatus, { label: string; color: string; tip: string }> =
   off: { label: 'Not live', color: 'gray', tip: 'Your role does not receive live updates: reload to refresh.' },
 };
 
-/** Whether the page on screen is updating itself. */
+/** Whether the page on screen is updating itself: a dot in sentence case, unlike a stream's LIVE status badge. */
 export function LiveBadge() {
   const shown = SHOWN[useLiveStatus()];
   return (
     <Tooltip label={shown.tip}>
-      <Badge color={shown.color} variant="light" role="status" aria-label={`Live updates: ${shown.label}`}>
+      <Badge color={shown.color} variant="dot" tt="none" role="status" aria-label={`Live updates: ${shown.label}`}>
         {shown.label}
       </Badge>
     </Tooltip>

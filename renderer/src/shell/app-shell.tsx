@@ -55,6 +55,8 @@ const PAGES = [
   { to: '/projects/$projectId/keys', label: 'API keys', needs: 'keys:read' },
   { to: '/projects/$projectId/members', label: 'Members', needs: 'members:read' },
   { to: '/projects/$projectId/audit', label: 'Audit log', needs: 'audit:read' },
+  { to: '/projects/$projectId/live-streams', label: 'Live streams', needs: 'project:read' },
+  { to: '/projects/$projectId/chat', label: 'Chat', needs: 'chat:read' },
   { to: '/projects/$projectId/settings', label: 'Settings', needs: null },
 ] as const;
 
@@ -73,7 +75,7 @@ function ProjectNav({ projectId, onNavigate }: { projectId: string; onNavigate()
           search={{ env: search.env }}
           label={page.label}
           onClick={onNavigate}
-          active={Boolean(matchRoute({ to: page.to, params: { projectId } }))}
+          active={Boolean(matchRoute({ to: page.to, params: { projectId }, fuzzy: true }))}
           styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
         />
       ))}
