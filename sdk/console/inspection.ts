@@ -4,15 +4,18 @@ import type {
   ChatOverview,
   CreateLiveStreamInput,
   CreateRoomInput,
+  CreateRtcTokenInput,
   Environment,
   EnvironmentInput,
   InspectedConversationPage,
   LiveStream,
   LiveStreamPage,
   PageQuery,
+  ParticipantList,
   PresenceList,
   Room,
   RoomPage,
+  RtcToken,
   UpdateLiveStreamInput,
 } from '../types.js';
 
@@ -30,6 +33,47 @@ export class ProjectRoomsResource {
     return this.transport.request({
       method: 'POST',
       path: path`/v1/projects/${projectId}/rooms`,
+      query: { environment: options.environment },
+      body: input,
+    });
+  }
+
+  get(projectId: string, roomId: string, options: EnvironmentInput = {}): Promise<Room> {
+    return this.transport.request({
+      method: 'GET',
+      path: path`/v1/projects/${projectId}/rooms/${roomId}`,
+      query: { environment: options.environment },
+    });
+  }
+
+  /** Disconnects its participants (close code 4410) and frees its name. */
+  delete(projectId: string, roomId: string, options: EnvironmentInput = {}): Promise<void> {
+    return this.transport.request({
+      method: 'DELETE',
+      path: path`/v1/projects/${projectId}/rooms/${roomId}`,
+      query: { environment: options.environment },
+    });
+  }
+
+  /** Who is connected to the room's signaling socket now. */
+  participants(projectId: string, roomId: string, options: EnvironmentInput = {}): Promise<ParticipantList> {
+    return this.transport.request({
+      method: 'GET',
+      path: path`/v1/projects/${projectId}/rooms/${roomId}/participants`,
+      query: { environment: options.environment },
+    });
+  }
+
+  /** An RTC token for one identity in the room, minted with the session (audited): the playground and test call. */
+  createRtcToken(
+    projectId: string,
+    roomId: string,
+    input: CreateRtcTokenInput,
+    options: EnvironmentInput = {},
+  ): Promise<RtcToken> {
+    return this.transport.request({
+      method: 'POST',
+      path: path`/v1/projects/${projectId}/rooms/${roomId}/rtc-tokens`,
       query: { environment: options.environment },
       body: input,
     });

@@ -102,14 +102,30 @@ export function createRoomService({ db, clock, ids, events }: Infrastructure, au
       return findInScope.get({ ...scope, roomId });
     },
 
-    /** Deletes the room; its participants are disconnected and its name is free again. */
-    delete(scope: EnvironmentScope, roomId: string): void {
-      const room = db
-        .delete(rooms)
-        .where(and(inScope(rooms, scope, eq(rooms.id, roomId))))
-        .returning()
-        .get();
-      if (!room) throw roomNotFound(roomId);
+    /**
+     * Deletes the room; its participants are disconnected and its name is free again. Audited when the
+     * dashboard deletes it (`auditedBy`), as creation is.
+     */
+    delete(scope: EnvironmentScope, roomId: string, auditedBy?: Actor): void {
+      const room = db.transaction((tx) => {
+        const deleted = tx
+          .delete(rooms)
+          .where(and(inScope(rooms, scope, eq(rooms.id, roomId))))
+          .returning()
+          .get();
+        if (!deleted) throw roomNotFound(roomId);
+        if (auditedBy) {
+          audit.record(tx, {
+            projectId: scope.projectId,
+            actor: auditedBy,
+            action: 'room.deleted',
+            target: { type: 'room', id: deleted.id },
+            environment: scope.environment,
+            details: { name: deleted.name },
+          });
+        }
+        return deleted;
+      });
       events.emit('room.deleted', { ...scope, roomId });
       events.emit('catalogue', { type: 'room.deleted', ...scope, data: { room: catalogueRoom(room) } });
     },
