@@ -3,7 +3,7 @@ import type { REALTIME_EVENT_TYPES } from '../server/chat/realtime/protocol.js';
 import { backoffDelay } from './backoff.js';
 import { ChatResources } from './chat/resources.js';
 import type { ClientOptions } from './transport.js';
-import { Transport } from './transport.js';
+import { socketBaseOf, Transport } from './transport.js';
 import type { Message } from './types.js';
 
 /** The server's realtime event types. */
@@ -231,8 +231,7 @@ export class ChatClient extends ChatResources {
   }
 
   private realtimeBase(): string {
-    const base = this.transport.baseUrl || (globalThis as { location?: { origin: string } }).location?.origin || '';
-    return base.replace(/^http/, 'ws');
+    return socketBaseOf(this.transport.baseUrl);
   }
 
   private scheduleReconnect(): void {

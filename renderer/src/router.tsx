@@ -9,7 +9,7 @@ import {
 } from '@tanstack/react-router';
 import { NotFoundPage } from './pages/not-found';
 import { SignInPage } from './pages/sign-in';
-import { auditSearch, projectSearch, registerSearch, signInSearch } from './search';
+import { auditSearch, projectSearch, registerSearch, roomsSearch, signInSearch } from './search';
 import type { SessionStore } from './session/session-store';
 import { AppShellLayout } from './shell/app-shell';
 import { ProjectLayout } from './shell/project-layout';
@@ -96,6 +96,25 @@ const auditRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/audit'), 'AuditPage'),
 });
 
+const roomsRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'rooms',
+  validateSearch: roomsSearch,
+  component: lazyRouteComponent(() => import('./pages/rooms/rooms'), 'RoomsPage'),
+});
+
+const roomRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'rooms/$roomId',
+  component: lazyRouteComponent(() => import('./pages/rooms/room'), 'RoomPage'),
+});
+
+const testCallRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'rooms/$roomId/call',
+  component: lazyRouteComponent(() => import('./pages/rooms/test-call'), 'TestCallPage'),
+});
+
 const settingsRoute = createRoute({
   getParentRoute: () => projectRoute,
   path: 'settings',
@@ -107,7 +126,17 @@ const routeTree = rootRoute.addChildren([
   registerRoute,
   signedInRoute.addChildren([
     projectsRoute,
-    projectRoute.addChildren([projectIndexRoute, connectRoute, keysRoute, membersRoute, auditRoute, settingsRoute]),
+    projectRoute.addChildren([
+      projectIndexRoute,
+      connectRoute,
+      keysRoute,
+      membersRoute,
+      auditRoute,
+      roomsRoute,
+      roomRoute,
+      testCallRoute,
+      settingsRoute,
+    ]),
   ]),
 ]);
 

@@ -49,3 +49,13 @@ export const auditSearch = (raw: Raw): AuditSearch => ({
   environment: environmentOf(raw.environment),
   cursors: Array.isArray(raw.cursors) ? raw.cursors.filter((c): c is string => typeof c === 'string') : undefined,
 });
+
+/** The rooms list: the cursors of the pages walked through, as on the audit log. */
+export interface RoomsSearch extends ProjectSearch {
+  cursors?: string[];
+}
+
+export const roomsSearch = (raw: Raw): RoomsSearch => ({
+  ...projectSearch(raw),
+  cursors: Array.isArray(raw.cursors) ? raw.cursors.filter((c): c is string => typeof c === 'string') : undefined,
+});

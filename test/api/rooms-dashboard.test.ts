@@ -34,7 +34,11 @@ describe('one room from the dashboard', () => {
     expect(got.status).toBe(200);
     expect(got.body).toMatchObject({ id: room.id, name: 'standup', environment: 'staging', participantCount: 0 });
     expectError(await t.api.get(base, { token }), 404, 'SERVICE_ROOM_NOT_FOUND');
-    expectError(await t.api.get(`${base}/participants?environment=production`, { token }), 404, 'SERVICE_ROOM_NOT_FOUND');
+    expectError(
+      await t.api.get(`${base}/participants?environment=production`, { token }),
+      404,
+      'SERVICE_ROOM_NOT_FOUND',
+    );
 
     const { token: rtc } = await mintRtcToken(t.api, keys.staging, room.id, { identity: 'ada', publishVideo: false });
     const ada = connectSignaling(t.server.url, rtc);
