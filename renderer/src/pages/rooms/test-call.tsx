@@ -151,7 +151,10 @@ function RemoteTile({ remote }: { remote: RemoteParticipant }) {
           <Text size="sm" fw={500}>
             {participant.name ?? participant.identity}
           </Text>
-          <Badge color={remote.state === 'connected' ? 'green' : remote.state === 'failed' ? 'red' : 'gray'}>
+          <Badge
+            variant="dot"
+            color={remote.state === 'connected' ? 'green' : remote.state === 'failed' ? 'red' : 'gray'}
+          >
             {remote.state}
           </Badge>
         </Group>
