@@ -1,4 +1,5 @@
 import type { WebSocketConstructor, WebSocketLike } from './chat-client.js';
+import { Listeners } from './listeners.js';
 import { MeshPeer, type PeerStats } from './rtc/mesh-peer.js';
 import type { MediaStreamLike, PeerConnectionConstructor, TrackOf } from './rtc/web-rtc.js';
 import { DEFAULT_BASE_URL, socketBaseOf } from './transport.js';
@@ -58,7 +59,7 @@ export class RtcJoinError extends Error {
 export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
   private readonly peers = new Map<string, MeshPeer>();
   private readonly others = new Map<string, SignalingParticipant>();
-  private readonly listeners = new Map<string, Set<(event: never) => void>>();
+  private readonly listeners = new Listeners<RtcClientEvents<Stream>>();
   /** Signaling messages are handled one after the other: each negotiation step awaits the one before. */
   private queue: Promise<void> = Promise.resolve();
   private left = false;
@@ -121,13 +122,7 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
     type: K,
     listener: (event: RtcClientEvents<Stream>[K]) => void,
   ): () => void {
-    let set = this.listeners.get(type);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(type, set);
-    }
-    set.add(listener as (event: never) => void);
-    return () => set.delete(listener as (event: never) => void);
+    return this.listeners.on(type, listener);
   }
 
   /** Mutes (false) or unmutes the local tracks of one kind: the others receive silence or black frames meanwhile. */
@@ -234,6 +229,6 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
   }
 
   private emit<K extends keyof RtcClientEvents<Stream>>(type: K, event: RtcClientEvents<Stream>[K]): void {
-    for (const listener of this.listeners.get(type) ?? []) (listener as (event: unknown) => void)(event);
+    this.listeners.emit(type, event);
   }
 }
