@@ -2,8 +2,9 @@
 import type { REALTIME_EVENT_TYPES } from '../server/chat/realtime/protocol.js';
 import { backoffDelay } from './backoff.js';
 import { ChatResources } from './chat/resources.js';
+import { Listeners } from './listeners.js';
 import type { ClientOptions } from './transport.js';
-import { Transport } from './transport.js';
+import { socketBaseOf, Transport } from './transport.js';
 import type { Message } from './types.js';
 
 /** The server's realtime event types. */
@@ -43,7 +44,7 @@ export interface ChatLifecycleEvents {
   error: { code: string; message: string };
 }
 
-type Listeners = { [K in ChatEventType]: ChatEvent<K> } & ChatLifecycleEvents;
+type EventsOf = { [K in ChatEventType]: ChatEvent<K> } & ChatLifecycleEvents;
 
 /** What the client needs of a WebSocket: the browser's, or `ws`'s in Node. */
 export interface WebSocketLike {
@@ -93,7 +94,7 @@ export class ChatClient extends ChatResources {
   private readonly WebSocketImpl: WebSocketConstructor | undefined;
   private readonly reconnectOptions: Required<ReconnectOptions> | false;
   private readonly onSocket: ((socket: WebSocketLike) => void) | undefined;
-  private readonly listeners = new Map<string, Set<(event: never) => void>>();
+  private readonly listeners = new Listeners<EventsOf>();
   private socket: WebSocketLike | undefined;
   private closedByUser = false;
   private everConnected = false;
@@ -137,14 +138,8 @@ export class ChatClient extends ChatResources {
   }
 
   /** Listens to one event type; answers a function that stops listening. */
-  on<K extends keyof Listeners>(type: K, listener: (event: Listeners[K]) => void): () => void {
-    let set = this.listeners.get(type);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(type, set);
-    }
-    set.add(listener as (event: never) => void);
-    return () => set.delete(listener as (event: never) => void);
+  on<K extends keyof EventsOf>(type: K, listener: (event: EventsOf[K]) => void): () => void {
+    return this.listeners.on(type, listener);
   }
 
   /** Opens the realtime socket; resolves on the server's `connected` frame. */
@@ -195,7 +190,7 @@ export class ChatClient extends ChatResources {
   }
 
   private emit(type: string, event: unknown): void {
-    for (const listener of this.listeners.get(type) ?? []) (listener as (event: unknown) => void)(event);
+    this.listeners.emit(type, event);
   }
 
   private open(): void {
@@ -231,8 +226,7 @@ export class ChatClient extends ChatResources {
   }
 
   private realtimeBase(): string {
-    const base = this.transport.baseUrl || (globalThis as { location?: { origin: string } }).location?.origin || '';
-    return base.replace(/^http/, 'ws');
+    return socketBaseOf(this.transport.baseUrl);
   }
 
   private scheduleReconnect(): void {

@@ -25,6 +25,13 @@ export { ConsoleClient, type ConsoleClientOptions } from './console-client.js';
 export { ENVIRONMENTS, PROJECT_ROLES } from './enums.js';
 export { NETWORK_ERROR, SwitchboardError, UNEXPECTED_RESPONSE } from './errors.js';
 export { paginate } from './paginate.js';
+export {
+  type PeerStats,
+  RtcClient,
+  type RtcClientEvents,
+  RtcJoinError,
+  type RtcJoinOptions,
+} from './rtc-client.js';
 export { ServerClient, type ServerClientOptions } from './server-client.js';
 export { TelemetryClient, type TelemetryClientOptions } from './telemetry-client.js';
 export { type ClientOptions, DEFAULT_BASE_URL } from './transport.js';

@@ -3,6 +3,12 @@ import { NETWORK_ERROR, SwitchboardError, UNEXPECTED_RESPONSE } from './errors.j
 /** Where the server listens when nothing else is said: the desktop app's and `switchboard serve`'s default. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4700';
 
+/** The `ws:` or `wss:` origin of a server's sockets; an empty base URL is the page's own origin. */
+export function socketBaseOf(baseUrl: string): string {
+  const base = baseUrl || (globalThis as { location?: { origin: string } }).location?.origin || '';
+  return base.replace(/\/+$/, '').replace(/^http/, 'ws');
+}
+
 export interface ClientOptions {
   /** The server, e.g. `http://127.0.0.1:4700`; `''` means the page's own origin in a browser. */
   baseUrl?: string;

@@ -76,6 +76,7 @@ import type {
 } from '../server/observability/schemas.js';
 import type { createProjectBody, projectSchema, updateProjectBody } from '../server/projects/schemas.js';
 import type { createRoomBody, participantSchema, roomSchema } from '../server/rooms/schemas.js';
+import type { ClientMessage, ParticipantView, ServerMessage } from '../server/rtc/protocol.js';
 import type { createRtcTokenBody, rtcTokenSchema } from '../server/rtc/schemas.js';
 import type { listOf, pageOf } from '../server/shared/schemas.js';
 import type { telemetryAcceptedSchema, telemetryBody } from '../server/telemetry/schemas.js';
@@ -156,6 +157,11 @@ export type ParticipantList = List<typeof participantSchema>;
 export type PageQuery = { limit?: number; cursor?: string };
 export type CreateRtcTokenInput = RequestOf<typeof createRtcTokenBody>;
 export type RtcToken = z.output<typeof rtcTokenSchema>;
+/** The signaling socket's messages (`/v1/rtc`, docs/signaling.md): what the server sends, what a client sends. */
+export type SignalingServerMessage = ServerMessage;
+export type SignalingClientMessage = ClientMessage;
+/** A participant as the signaling socket describes it: identity, display name, joined time, rights. */
+export type SignalingParticipant = ParticipantView;
 
 // ── Chat ─────────────────────────────────────────────────────────────────────────────────────────
 export type ConversationRole = z.output<typeof conversationRoleSchema>;

@@ -117,6 +117,25 @@ const chatRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/chat'), 'ChatPage'),
 });
 
+const roomsRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'rooms',
+  validateSearch: pagedSearch,
+  component: lazyRouteComponent(() => import('./pages/rooms/rooms'), 'RoomsPage'),
+});
+
+const roomRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'rooms/$roomId',
+  component: lazyRouteComponent(() => import('./pages/rooms/room'), 'RoomPage'),
+});
+
+const testCallRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'rooms/$roomId/call',
+  component: lazyRouteComponent(() => import('./pages/rooms/test-call'), 'TestCallPage'),
+});
+
 const settingsRoute = createRoute({
   getParentRoute: () => projectRoute,
   path: 'settings',
@@ -137,6 +156,9 @@ const routeTree = rootRoute.addChildren([
       liveStreamsRoute,
       liveStreamRoute,
       chatRoute,
+      roomsRoute,
+      roomRoute,
+      testCallRoute,
       settingsRoute,
     ]),
   ]),

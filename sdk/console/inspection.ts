@@ -4,6 +4,7 @@ import type {
   ChatOverview,
   CreateLiveStreamInput,
   CreateRoomInput,
+  CreateRtcTokenInput,
   Environment,
   EnvironmentInput,
   HostCredential,
@@ -13,10 +14,12 @@ import type {
   LiveStreamParticipantPage,
   LiveStreamParticipantQuery,
   PageQuery,
+  ParticipantList,
   PresenceList,
   ProjectAddHostInput,
   Room,
   RoomPage,
+  RtcToken,
   UpdateLiveStreamInput,
   ViewerCredential,
 } from '../types.js';
@@ -35,6 +38,47 @@ export class ProjectRoomsResource {
     return this.transport.request({
       method: 'POST',
       path: path`/v1/projects/${projectId}/rooms`,
+      query: { environment: options.environment },
+      body: input,
+    });
+  }
+
+  get(projectId: string, roomId: string, options: EnvironmentInput = {}): Promise<Room> {
+    return this.transport.request({
+      method: 'GET',
+      path: path`/v1/projects/${projectId}/rooms/${roomId}`,
+      query: { environment: options.environment },
+    });
+  }
+
+  /** Disconnects its participants (close code 4410) and frees its name. */
+  delete(projectId: string, roomId: string, options: EnvironmentInput = {}): Promise<void> {
+    return this.transport.request({
+      method: 'DELETE',
+      path: path`/v1/projects/${projectId}/rooms/${roomId}`,
+      query: { environment: options.environment },
+    });
+  }
+
+  /** Who is connected to the room's signaling socket now. */
+  participants(projectId: string, roomId: string, options: EnvironmentInput = {}): Promise<ParticipantList> {
+    return this.transport.request({
+      method: 'GET',
+      path: path`/v1/projects/${projectId}/rooms/${roomId}/participants`,
+      query: { environment: options.environment },
+    });
+  }
+
+  /** An RTC token for one identity in the room, minted with the session (audited): the playground and test call. */
+  createRtcToken(
+    projectId: string,
+    roomId: string,
+    input: CreateRtcTokenInput,
+    options: EnvironmentInput = {},
+  ): Promise<RtcToken> {
+    return this.transport.request({
+      method: 'POST',
+      path: path`/v1/projects/${projectId}/rooms/${roomId}/rtc-tokens`,
       query: { environment: options.environment },
       body: input,
     });

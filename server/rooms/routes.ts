@@ -1,5 +1,5 @@
 import type { EnvironmentScope } from '../../db/scope.js';
-import { userActor } from '../audit/actor.js';
+import { type Actor, userActor } from '../audit/actor.js';
 import { toIso } from '../clock.js';
 import type { AppContext } from '../context.js';
 import { defineRoute } from '../http/route.js';
@@ -21,6 +21,27 @@ function listRooms(app: AppContext, scope: EnvironmentScope, query: { limit: num
 const roomNotFound = {
   SERVICE_ROOM_NOT_FOUND: 'No such room in the key’s environment, also for another environment’s room.',
 };
+const dashboardRoomNotFound = {
+  SERVICE_ROOM_NOT_FOUND: 'No such room in `?environment=`, also for another environment’s room.',
+};
+
+/** The room's participants connected now (the key and dashboard routes alike). */
+function participantsOf(app: AppContext, scope: EnvironmentScope, roomId: string) {
+  const room = app.services.rooms.get(scope, roomId);
+  return { data: app.services.signaling.participants(room.id).map(presentParticipant) };
+}
+
+/** A minted token as both minting routes answer it. */
+async function mintToken(
+  app: AppContext,
+  scope: EnvironmentScope,
+  roomId: string,
+  body: Parameters<AppContext['services']['rtcTokens']['mint']>[2],
+  auditedBy?: Actor,
+) {
+  const minted = await app.services.rtcTokens.mint(scope, roomId, body, auditedBy);
+  return { ...minted, expiresAt: toIso(minted.expiresAt) };
+}
 
 export const roomRoutes = [
   defineRoute({
@@ -89,10 +110,7 @@ export const roomRoutes = [
     auth: 'key',
     response: listOf(participantSchema),
     errors: roomNotFound,
-    handler: ({ app, auth, params }) => {
-      const room = app.services.rooms.get(auth.scope, params.id);
-      return { data: app.services.signaling.participants(room.id).map(presentParticipant) };
-    },
+    handler: ({ app, auth, params }) => participantsOf(app, auth.scope, params.id),
   }),
   defineRoute({
     method: 'post',
@@ -109,10 +127,7 @@ export const roomRoutes = [
     status: 201,
     response: rtcTokenSchema,
     errors: roomNotFound,
-    handler: async ({ app, auth, params, body }) => {
-      const minted = await app.services.rtcTokens.mint(auth.scope, params.roomId, body);
-      return { ...minted, expiresAt: toIso(minted.expiresAt) };
-    },
+    handler: ({ app, auth, params, body }) => mintToken(app, auth.scope, params.roomId, body),
   }),
   defineRoute({
     method: 'get',
@@ -145,5 +160,69 @@ export const roomRoutes = [
     handler: ({ app, auth, body }) => {
       return presentRoom(app.services.rooms.create(auth.scope, body, userActor(auth)), 0);
     },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/rooms/{roomId}',
+    operationId: 'getProjectRoom',
+    summary: 'Get a room (dashboard)',
+    description: 'One room of `?environment=` (default development), with its live participant count.',
+    tag,
+    auth: 'project-environment',
+    capability: 'project:read',
+    response: roomSchema,
+    errors: dashboardRoomNotFound,
+    handler: ({ app, auth, params }) =>
+      presentRoom(app.services.rooms.get(auth.scope, params.roomId), app.services.signaling.count(params.roomId)),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/projects/{id}/rooms/{roomId}',
+    operationId: 'deleteProjectRoom',
+    summary: 'Delete a room (dashboard)',
+    description:
+      'In `?environment=` (default development). Connected participants are disconnected (close code 4410); the ' +
+      'name is free again. Audited (`room.deleted`).',
+    tag,
+    auth: 'project-environment',
+    capability: 'rooms:write',
+    status: 204,
+    errors: dashboardRoomNotFound,
+    handler: ({ app, auth, params }) => {
+      app.services.rooms.delete(auth.scope, params.roomId, userActor(auth));
+      return undefined;
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/rooms/{roomId}/participants',
+    operationId: 'listProjectRoomParticipants',
+    summary: 'List participants (dashboard)',
+    description:
+      'Who is connected to the room’s signaling socket now, with joined time and rights. The live event stream’s ' +
+      '`connection.opened` and `connection.closed` (kind `signaling`, with the `roomId`) say when this changes.',
+    tag,
+    auth: 'project-environment',
+    capability: 'project:read',
+    response: listOf(participantSchema),
+    errors: dashboardRoomNotFound,
+    handler: ({ app, auth, params }) => participantsOf(app, auth.scope, params.roomId),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/projects/{id}/rooms/{roomId}/rtc-tokens',
+    operationId: 'createProjectRtcToken',
+    summary: 'Mint an RTC token (dashboard)',
+    description:
+      'As `POST /v1/rooms/{roomId}/rtc-tokens`, for a room of `?environment=`: the dashboard’s token playground and ' +
+      'test call. Audited (`rtc_token.created`, with the identity, rights and expiry; never the token).',
+    tag,
+    auth: 'project-environment',
+    capability: 'rooms:write',
+    body: createRtcTokenBody,
+    status: 201,
+    response: rtcTokenSchema,
+    errors: dashboardRoomNotFound,
+    handler: ({ app, auth, params, body }) => mintToken(app, auth.scope, params.roomId, body, userActor(auth)),
   }),
 ];

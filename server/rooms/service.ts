@@ -28,6 +28,17 @@ export function createRoomService({ db, clock, ids, events }: Infrastructure, au
   const roomExists = (name: string) =>
     conflict('SERVICE_ROOM_EXISTS', `A room named "${name}" already exists in this environment.`);
 
+  /** The audit entry of a dashboard user's change to a room, in the transaction of the change. */
+  const auditRoom = (tx: Executor, scope: EnvironmentScope, actor: Actor, action: string, room: RoomRow) =>
+    audit.record(tx, {
+      projectId: scope.projectId,
+      actor,
+      action,
+      target: { type: 'room', id: room.id },
+      environment: scope.environment,
+      details: { name: room.name },
+    });
+
   /**
    * The room's writes, inside the caller's transaction (a live stream creates its room with itself);
    * `announce` after the commit, so that nothing is told of a room that was rolled back.
@@ -53,16 +64,7 @@ export function createRoomService({ db, clock, ids, events }: Infrastructure, au
       .get();
     if (taken) throw roomExists(room.name);
     tx.insert(rooms).values(room).run();
-    if (auditedBy) {
-      audit.record(tx, {
-        projectId: scope.projectId,
-        actor: auditedBy,
-        action: 'room.created',
-        target: { type: 'room', id: room.id },
-        environment: scope.environment,
-        details: { name: room.name },
-      });
-    }
+    if (auditedBy) auditRoom(tx, scope, auditedBy, 'room.created', room);
     return {
       room,
       announce: () => events.emit('catalogue', { type: 'room.created', ...scope, data: { room: catalogueRoom(room) } }),
@@ -102,14 +104,21 @@ export function createRoomService({ db, clock, ids, events }: Infrastructure, au
       return findInScope.get({ ...scope, roomId });
     },
 
-    /** Deletes the room; its participants are disconnected and its name is free again. */
-    delete(scope: EnvironmentScope, roomId: string): void {
-      const room = db
-        .delete(rooms)
-        .where(and(inScope(rooms, scope, eq(rooms.id, roomId))))
-        .returning()
-        .get();
-      if (!room) throw roomNotFound(roomId);
+    /**
+     * Deletes the room; its participants are disconnected and its name is free again. Audited when the
+     * dashboard deletes it (`auditedBy`), as creation is.
+     */
+    delete(scope: EnvironmentScope, roomId: string, auditedBy?: Actor): void {
+      const room = db.transaction((tx) => {
+        const deleted = tx
+          .delete(rooms)
+          .where(and(inScope(rooms, scope, eq(rooms.id, roomId))))
+          .returning()
+          .get();
+        if (!deleted) throw roomNotFound(roomId);
+        if (auditedBy) auditRoom(tx, scope, auditedBy, 'room.deleted', deleted);
+        return deleted;
+      });
       events.emit('room.deleted', { ...scope, roomId });
       events.emit('catalogue', { type: 'room.deleted', ...scope, data: { room: catalogueRoom(room) } });
     },

@@ -1,5 +1,7 @@
 import type { EnvironmentScope } from '../../db/scope.js';
-import { wholeSeconds } from '../clock.js';
+import type { Actor } from '../audit/actor.js';
+import type { AuditService } from '../audit/service.js';
+import { toIso, wholeSeconds } from '../clock.js';
 import type { Infrastructure } from '../context.js';
 import { randomString } from '../ids.js';
 import type { RoomService } from '../rooms/service.js';
@@ -8,16 +10,20 @@ import { type RequestedPermissions, resolvePermissions } from './permissions.js'
 import { RTC_TOKEN_DEFAULT_TTL_SECONDS } from './schemas.js';
 import { createRtcTokens } from './tokens.js';
 
-export function createRtcTokenService({ db, clock }: Infrastructure, rooms: RoomService) {
+export function createRtcTokenService({ db, clock }: Infrastructure, rooms: RoomService, audit: AuditService) {
   const tokens = createRtcTokens(loadOrCreateSecret(db, clock, 'rtc-signing-key'), clock);
   return {
     verify: tokens.verify,
 
-    /** A token for a room of the key's own environment: another environment's room is a 404. */
+    /**
+     * A token for a room of the credential's own environment: another environment's room is a 404. Audited when a
+     * dashboard user mints it (`auditedBy`): who was let into which room with which rights, never the token.
+     */
     async mint(
       scope: EnvironmentScope,
       roomId: string,
       input: RequestedPermissions & { identity: string; name?: string; ttlSeconds?: number },
+      auditedBy?: Actor,
     ) {
       const room = rooms.get(scope, roomId);
       const permissions = resolvePermissions(input);
@@ -31,6 +37,19 @@ export function createRtcTokenService({ db, clock }: Infrastructure, rooms: Room
         tokenId: randomString(16),
         expiresAt,
       });
+      if (auditedBy) {
+        // Minting writes nothing else: the entry is the record that a token exists.
+        db.transaction((tx) =>
+          audit.record(tx, {
+            projectId: scope.projectId,
+            actor: auditedBy,
+            action: 'rtc_token.created',
+            target: { type: 'room', id: room.id },
+            environment: scope.environment,
+            details: { identity: input.identity, ...permissions, expiresAt: toIso(expiresAt) },
+          }),
+        );
+      }
       return { token, expiresAt, roomId: room.id, identity: input.identity, permissions };
     },
   };

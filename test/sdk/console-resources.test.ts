@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { serverClient } from '../support/sdk-keys.js';
+import { connectSignaling } from '../support/socket-client.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
@@ -74,6 +75,21 @@ describe('ConsoleClient: rooms, live streams and chat inspection', () => {
     expect((await client.rooms.list(projectId, { environment: 'production' })).data.map((r) => r.id)).toEqual([
       room.id,
     ]);
+  });
+
+  it('gets a room, mints a token for it, lists its participants and deletes it', async () => {
+    const { console: client, projectId } = await serverClient(t.server.url);
+    const room = await client.rooms.create(projectId, { name: 'huddle' });
+    expect((await client.rooms.get(projectId, room.id)).name).toBe('huddle');
+    const minted = await client.rooms.createRtcToken(projectId, room.id, { identity: 'ada', publish: false });
+    expect(minted).toMatchObject({ identity: 'ada', roomId: room.id, permissions: { publish: false } });
+    const ada = connectSignaling(t.server.url, minted.token);
+    await ada.next('joined');
+    expect((await client.rooms.participants(projectId, room.id)).data.map((p) => p.identity)).toEqual(['ada']);
+    await client.rooms.delete(projectId, room.id);
+    expect((await ada.closed).code).toBe(4410);
+    const missing = await client.rooms.get(projectId, room.id).catch((err: unknown) => err);
+    expect(missing).toMatchObject({ status: 404, code: 'SERVICE_ROOM_NOT_FOUND' });
   });
 
   it('creates, lists, gets, updates and ends live streams', async () => {

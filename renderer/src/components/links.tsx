@@ -1,4 +1,4 @@
-import { Anchor, type AnchorProps, NavLink, type NavLinkProps } from '@mantine/core';
+import { Anchor, type AnchorProps, Button, type ButtonProps, NavLink, type NavLinkProps } from '@mantine/core';
 import { createLink } from '@tanstack/react-router';
 import type { AnchorHTMLAttributes, Ref } from 'react';
 
@@ -10,3 +10,5 @@ export const AnchorLink = createLink((props: AnchorProps & AnchorElementProps) =
 export const NavLinkLink = createLink((props: NavLinkProps & AnchorElementProps) => (
   <NavLink component="a" {...props} />
 ));
+
+export const ButtonLink = createLink((props: ButtonProps & AnchorElementProps) => <Button component="a" {...props} />);

@@ -53,10 +53,11 @@ export function AppShellLayout() {
 const PAGES = [
   { to: '/projects/$projectId/connect', label: 'Connect', needs: null },
   { to: '/projects/$projectId/keys', label: 'API keys', needs: 'keys:read' },
-  { to: '/projects/$projectId/members', label: 'Members', needs: 'members:read' },
-  { to: '/projects/$projectId/audit', label: 'Audit log', needs: 'audit:read' },
+  { to: '/projects/$projectId/rooms', label: 'Rooms', needs: 'project:read' },
   { to: '/projects/$projectId/live-streams', label: 'Live streams', needs: 'project:read' },
   { to: '/projects/$projectId/chat', label: 'Chat', needs: 'chat:read' },
+  { to: '/projects/$projectId/members', label: 'Members', needs: 'members:read' },
+  { to: '/projects/$projectId/audit', label: 'Audit log', needs: 'audit:read' },
   { to: '/projects/$projectId/settings', label: 'Settings', needs: null },
 ] as const;
 

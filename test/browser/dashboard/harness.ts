@@ -33,8 +33,11 @@ export interface DashboardPage {
   close(): Promise<void>;
 }
 
-/** One server and one browser for the tests of a file; each test opens its own context (its own storage). */
-export function useDashboard() {
+/**
+ * One server and one browser for the tests of a file; each test opens its own context (its own storage).
+ * `chromiumArgs`: more switches, e.g. the fake camera and microphone of a test call.
+ */
+export function useDashboard(options: { chromiumArgs?: string[] } = {}) {
   let server: TestServer;
   let chromium: TestBrowser;
   let api: Client;
@@ -43,7 +46,7 @@ export function useDashboard() {
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
     server = await startTestServer();
     api = client(server.url);
-    chromium = await launchChromium();
+    chromium = await launchChromium({ args: options.chromiumArgs });
   }, 60_000);
   afterAll(async () => {
     for (const page of open) await page.close().catch(() => {});

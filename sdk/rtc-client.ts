@@ -1,0 +1,234 @@
+import type { WebSocketConstructor, WebSocketLike } from './chat-client.js';
+import { Listeners } from './listeners.js';
+import { MeshPeer, type PeerStats } from './rtc/mesh-peer.js';
+import type { MediaStreamLike, PeerConnectionConstructor, TrackOf } from './rtc/web-rtc.js';
+import { DEFAULT_BASE_URL, socketBaseOf } from './transport.js';
+import type { SignalingClientMessage, SignalingParticipant, SignalingServerMessage } from './types.js';
+
+export type { PeerStats } from './rtc/mesh-peer.js';
+export type * from './rtc/web-rtc.js';
+
+export interface RtcJoinOptions<Stream extends MediaStreamLike> {
+  /** The server (default `http://127.0.0.1:4700`; `''` is the page's own origin, as the dashboard uses it). */
+  baseUrl?: string;
+  /** An RTC token for one identity in one room (`rooms.rtcTokens.create`, or the dashboard's playground). */
+  token: string;
+  /**
+   * Your camera and microphone (`navigator.mediaDevices.getUserMedia`), sent to every other participant as far as
+   * the token allows; without it the client only receives. The caller owns the tracks: `leave()` does not stop them.
+   */
+  media?: Stream;
+  /** The WebSocket class; the global one by default. */
+  WebSocket?: WebSocketConstructor;
+  /** The RTCPeerConnection class; the global one by default. */
+  RTCPeerConnection?: PeerConnectionConstructor;
+}
+
+/** What an `RtcClient` tells its listeners. `Stream` is the browser's `MediaStream` when `media` is one. */
+export interface RtcClientEvents<Stream extends MediaStreamLike = MediaStreamLike> {
+  participantJoined: SignalingParticipant;
+  participantLeft: { identity: string };
+  /** A remote participant's track arrived, in the stream they send their tracks in (null if they named none). */
+  track: { identity: string; track: TrackOf<Stream>; stream: Stream | null };
+  /** The peer connection to a participant changed state (`connecting`, `connected`, `failed` …). */
+  peerState: { identity: string; state: string };
+  /** The server refused something this client sent (see docs/signaling.md); the connection stays open. */
+  error: { code: string; message: string; refused?: string };
+  /** The signaling socket closed: `leave()`, or the server's close code and reason (4410: the room was deleted). */
+  closed: { code: number; reason: string };
+}
+
+type Joined = Extract<SignalingServerMessage, { type: 'joined' }>;
+
+/** Thrown by `RtcClient.join` when the server closes the socket before admitting it (bad token, full room …). */
+export class RtcJoinError extends Error {
+  override readonly name = 'RtcJoinError';
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+  ) {
+    super(`The signaling socket closed before joining (${code}${reason ? ` ${reason}` : ''})`);
+  }
+}
+
+/**
+ * A browser's place in a room: joins over the signaling socket (`/v1/rtc`) with an RTC token, connects peer to
+ * peer with every other participant (a mesh, host ICE candidates only: no STUN or TURN, nothing leaves the
+ * machine or network), sends the local media and hands out the remote tracks as events.
+ */
+export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
+  private readonly peers = new Map<string, MeshPeer>();
+  private readonly others = new Map<string, SignalingParticipant>();
+  private readonly listeners = new Listeners<RtcClientEvents<Stream>>();
+  /** Signaling messages are handled one after the other: each negotiation step awaits the one before. */
+  private queue: Promise<void> = Promise.resolve();
+  private left = false;
+
+  private constructor(
+    private readonly socket: WebSocketLike,
+    private readonly joined: Joined,
+    private readonly media: Stream | undefined,
+    private readonly PeerConnection: PeerConnectionConstructor,
+  ) {}
+
+  /** Joins the token's room; resolves once the server admitted the client and the offers to the others are sent. */
+  static join<Stream extends MediaStreamLike = MediaStreamLike>(
+    options: RtcJoinOptions<Stream>,
+  ): Promise<RtcClient<Stream>> {
+    const globals = globalThis as { WebSocket?: WebSocketConstructor; RTCPeerConnection?: PeerConnectionConstructor };
+    const WebSocketImpl = options.WebSocket ?? globals.WebSocket;
+    const PeerConnection = options.RTCPeerConnection ?? globals.RTCPeerConnection;
+    if (!WebSocketImpl || !PeerConnection)
+      return Promise.reject(new Error('RtcClient needs WebSocket and RTCPeerConnection'));
+    const base = socketBaseOf(options.baseUrl ?? DEFAULT_BASE_URL);
+    const socket = new WebSocketImpl(`${base}/v1/rtc?access_token=${encodeURIComponent(options.token)}`);
+    return new Promise((resolve, reject) => {
+      let client: RtcClient<Stream> | undefined;
+      socket.onmessage = ({ data }) => {
+        const message = JSON.parse(String(data)) as SignalingServerMessage;
+        if (client) {
+          client.receive(message);
+        } else if (message.type === 'joined') {
+          const joined = new RtcClient(socket, message, options.media, PeerConnection);
+          client = joined;
+          joined.run(() => joined.start()).then(() => resolve(joined), reject);
+        }
+      };
+      socket.onclose = ({ code, reason }) => {
+        if (client) client.closed(code, reason);
+        else reject(new RtcJoinError(code, reason));
+      };
+      socket.onerror = () => {};
+    });
+  }
+
+  /** The room joined. */
+  get room(): { id: string; name: string } {
+    return this.joined.room;
+  }
+
+  /** This client's participant: identity, name, joined time and what the token allows. */
+  get self(): SignalingParticipant {
+    return this.joined.self;
+  }
+
+  /** The other participants now, in order of joining. */
+  get participants(): SignalingParticipant[] {
+    return [...this.others.values()];
+  }
+
+  /** Listens to one event type; answers a function that stops listening. */
+  on<K extends keyof RtcClientEvents<Stream>>(
+    type: K,
+    listener: (event: RtcClientEvents<Stream>[K]) => void,
+  ): () => void {
+    return this.listeners.on(type, listener);
+  }
+
+  /** Mutes (false) or unmutes the local tracks of one kind: the others receive silence or black frames meanwhile. */
+  setEnabled(kind: 'audio' | 'video', enabled: boolean): void {
+    for (const track of this.media?.getTracks() ?? []) if (track.kind === kind) track.enabled = enabled;
+  }
+
+  /** What arrives from each other participant (frames decoded, audio packets), from the peer connections' stats. */
+  stats(): Promise<PeerStats[]> {
+    return Promise.all([...this.peers.values()].map((peer) => peer.stats()));
+  }
+
+  /** Leaves the room: tells the server, closes every peer connection. */
+  leave(): void {
+    if (this.left) return;
+    this.send({ type: 'leave' });
+    this.socket.close(1000, 'left');
+    this.closed(1000, 'left');
+  }
+
+  private async start(): Promise<void> {
+    for (const participant of this.joined.participants) {
+      this.others.set(participant.identity, participant);
+      await this.peer(participant).offer();
+    }
+  }
+
+  private receive(message: SignalingServerMessage): void {
+    this.run(() => this.handle(message)).catch((err: unknown) => {
+      this.emit('error', { code: 'client_negotiation_failed', message: String((err as Error)?.message ?? err) });
+    });
+  }
+
+  /** Runs `step` after every step before it; a failed step does not stop the ones after it. */
+  private run(step: () => Promise<void>): Promise<void> {
+    const done = this.queue.then(step);
+    this.queue = done.catch(() => {});
+    return done;
+  }
+
+  private async handle(message: SignalingServerMessage): Promise<void> {
+    switch (message.type) {
+      case 'participant_joined': {
+        // The same identity again replaces its earlier connection: start over with the new one.
+        this.drop(message.participant.identity);
+        this.others.set(message.participant.identity, message.participant);
+        this.emit('participantJoined', message.participant);
+        return;
+      }
+      case 'participant_left':
+        this.drop(message.identity);
+        this.others.delete(message.identity);
+        this.emit('participantLeft', { identity: message.identity });
+        return;
+      case 'offer': {
+        const remote = this.others.get(message.from);
+        if (remote) await (this.peers.get(message.from) ?? this.peer(remote)).answer(message.sdp);
+        return;
+      }
+      case 'answer':
+        await this.peers.get(message.from)?.accept(message.sdp);
+        return;
+      case 'ice':
+        await this.peers.get(message.from)?.candidate(message.candidate);
+        return;
+      case 'error':
+        this.emit('error', { code: message.code, message: message.message, refused: message.refused });
+        return;
+      default:
+        return;
+    }
+  }
+
+  private peer(remote: SignalingParticipant): MeshPeer {
+    const pc = new this.PeerConnection({ iceServers: [] });
+    const peer = new MeshPeer(remote, this.joined.self, pc, this.media, (message) => this.send(message));
+    const identity = remote.identity;
+    pc.ontrack = ({ track, streams }) =>
+      this.emit('track', {
+        identity,
+        track: track as TrackOf<Stream>,
+        // The browser's own stream class, as the local media's: Stream.
+        stream: (streams[0] as Stream | undefined) ?? null,
+      });
+    pc.onconnectionstatechange = () => this.emit('peerState', { identity, state: pc.connectionState });
+    this.peers.set(identity, peer);
+    return peer;
+  }
+
+  private drop(identity: string): void {
+    this.peers.get(identity)?.close();
+    this.peers.delete(identity);
+  }
+
+  private closed(code: number, reason: string): void {
+    if (this.left) return;
+    this.left = true;
+    for (const identity of [...this.peers.keys()]) this.drop(identity);
+    this.emit('closed', { code, reason });
+  }
+
+  private send(message: SignalingClientMessage): void {
+    if (this.socket.readyState === 1) this.socket.send(JSON.stringify(message));
+  }
+
+  private emit<K extends keyof RtcClientEvents<Stream>>(type: K, event: RtcClientEvents<Stream>[K]): void {
+    this.listeners.emit(type, event);
+  }
+}
