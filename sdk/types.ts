@@ -213,6 +213,7 @@ export type WebhookEndpointList = List<typeof webhookEndpointSchema>;
 export type RegisteredWebhook = z.output<typeof registeredWebhookSchema>;
 export type WebhookDelivery = z.output<typeof webhookDeliverySchema>;
 export type WebhookDeliveryPage = Page<typeof webhookDeliverySchema>;
+export type WebhookDeliveryStatus = WebhookDelivery['status'];
 /** One attempt of a delivery's `attemptLog`. */
 export type WebhookAttempt = WebhookDelivery['attemptLog'][number];
 /** The body a delivery POSTs on every attempt (takes `webhooks:manage`). */

@@ -46,6 +46,9 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
     // Text of light and subtle variants (badges, subtle buttons, the active page in the navigation).
     '--mantine-color-blue-light-color': 'var(--mantine-color-blue-9)',
     '--mantine-color-red-light-color': 'var(--mantine-color-red-9)',
+    // Green 9 and yellow 9 on their light backgrounds stay under 4.5:1 (statuses, the live badge): darker text.
+    '--mantine-color-green-light-color': '#1b6b2f',
+    '--mantine-color-yellow-light-color': 'var(--mantine-color-dark-6)',
     '--mantine-color-blue-light-hover': 'var(--mantine-color-blue-1)',
     '--mantine-color-red-light-hover': 'var(--mantine-color-red-1)',
   },

@@ -9,7 +9,7 @@ import {
 } from '@tanstack/react-router';
 import { NotFoundPage } from './pages/not-found';
 import { SignInPage } from './pages/sign-in';
-import { auditSearch, projectSearch, registerSearch, signInSearch } from './search';
+import { auditSearch, projectSearch, registerSearch, signInSearch, webhookLogSearch } from './search';
 import type { SessionStore } from './session/session-store';
 import { AppShellLayout } from './shell/app-shell';
 import { ProjectLayout } from './shell/project-layout';
@@ -96,6 +96,25 @@ const auditRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/audit'), 'AuditPage'),
 });
 
+const webhooksRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'webhooks',
+  component: lazyRouteComponent(() => import('./pages/webhooks/endpoints'), 'WebhooksPage'),
+});
+
+const webhookEndpointRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'webhooks/$webhookId',
+  validateSearch: webhookLogSearch,
+  component: lazyRouteComponent(() => import('./pages/webhooks/endpoint'), 'WebhookEndpointPage'),
+});
+
+const webhookDeliveryRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'webhooks/$webhookId/deliveries/$deliveryId',
+  component: lazyRouteComponent(() => import('./pages/webhooks/delivery'), 'WebhookDeliveryPage'),
+});
+
 const settingsRoute = createRoute({
   getParentRoute: () => projectRoute,
   path: 'settings',
@@ -107,7 +126,17 @@ const routeTree = rootRoute.addChildren([
   registerRoute,
   signedInRoute.addChildren([
     projectsRoute,
-    projectRoute.addChildren([projectIndexRoute, connectRoute, keysRoute, membersRoute, auditRoute, settingsRoute]),
+    projectRoute.addChildren([
+      projectIndexRoute,
+      connectRoute,
+      keysRoute,
+      membersRoute,
+      auditRoute,
+      webhooksRoute,
+      webhookEndpointRoute,
+      webhookDeliveryRoute,
+      settingsRoute,
+    ]),
   ]),
 ]);
 

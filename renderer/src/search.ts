@@ -1,4 +1,4 @@
-import { ENVIRONMENTS, type Environment } from './sdk';
+import { ENVIRONMENTS, type Environment, WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from './sdk';
 
 /** Search parameters are the page's state: a copied link reproduces the view. Anything unknown is dropped. */
 type Raw = Record<string, unknown>;
@@ -47,5 +47,20 @@ export const auditSearch = (raw: Raw): AuditSearch => ({
   ...projectSearch(raw),
   action: text(raw.action),
   environment: environmentOf(raw.environment),
+  cursors: Array.isArray(raw.cursors) ? raw.cursors.filter((c): c is string => typeof c === 'string') : undefined,
+});
+
+export interface WebhookLogSearch extends ProjectSearch {
+  /** Filters of the endpoint's delivery log. */
+  status?: WebhookDeliveryStatus;
+  eventType?: string;
+  /** As the audit log's: the cursors of the pages walked through, oldest first. */
+  cursors?: string[];
+}
+
+export const webhookLogSearch = (raw: Raw): WebhookLogSearch => ({
+  ...projectSearch(raw),
+  status: WEBHOOK_DELIVERY_STATUSES.find((status) => status === raw.status),
+  eventType: text(raw.eventType),
   cursors: Array.isArray(raw.cursors) ? raw.cursors.filter((c): c is string => typeof c === 'string') : undefined,
 });

@@ -53,6 +53,7 @@ const PAGES = [
   { to: '/projects/$projectId/keys', label: 'API keys', needs: 'keys:read' },
   { to: '/projects/$projectId/members', label: 'Members', needs: 'members:read' },
   { to: '/projects/$projectId/audit', label: 'Audit log', needs: 'audit:read' },
+  { to: '/projects/$projectId/webhooks', label: 'Webhooks', needs: 'webhooks:read' },
   { to: '/projects/$projectId/settings', label: 'Settings', needs: null },
 ] as const;
 
@@ -71,7 +72,8 @@ function ProjectNav({ projectId, onNavigate }: { projectId: string; onNavigate()
           search={{ env: search.env }}
           label={page.label}
           onClick={onNavigate}
-          active={Boolean(matchRoute({ to: page.to, params: { projectId } }))}
+          // Fuzzy: a page's sub-pages (an endpoint, a delivery) keep it marked.
+          active={Boolean(matchRoute({ to: page.to, params: { projectId }, fuzzy: true }))}
           styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
         />
       ))}

@@ -33,15 +33,18 @@ export interface DashboardPage {
   close(): Promise<void>;
 }
 
-/** One server and one browser for the tests of a file; each test opens its own context (its own storage). */
-export function useDashboard() {
+/**
+ * One server and one browser for the tests of a file; each test opens its own context (its own storage).
+ * `server` options reach `startTestServer`, e.g. a clock the test moves to make webhook retries come due.
+ */
+export function useDashboard(options: { server?: Parameters<typeof startTestServer>[0] } = {}) {
   let server: TestServer;
   let chromium: TestBrowser;
   let api: Client;
   const open: DashboardPage[] = [];
   beforeAll(async () => {
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    server = await startTestServer();
+    server = await startTestServer(options.server);
     api = client(server.url);
     chromium = await launchChromium();
   }, 60_000);
@@ -122,6 +125,9 @@ export function useDashboard() {
   return {
     get url() {
       return server.url;
+    },
+    get server() {
+      return server;
     },
     get api() {
       return api;
