@@ -102,7 +102,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     let dp = await signedIn(users.VIEWER, `/projects/${project.id}/keys`);
     let { page } = dp;
     await visible(page.getByRole('row').filter({ hasText: 'existing' }));
-    expect(await navLinks(dp)).toEqual(['Connect', 'API keys', 'Members', 'Audit log', 'Settings']);
+    expect(await navLinks(dp)).toEqual(['Connect', 'API keys', 'Members', 'Audit log', 'Webhooks', 'Settings']);
     await visible(page.getByText('Your role (VIEWER) cannot create or revoke keys'));
     expect(await page.getByRole('button', { name: /Create key|Revoke/ }).count()).toBe(0);
     await dp.checkPage('role-viewer-keys');
@@ -124,7 +124,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     page = dp.page;
     await visible(page.getByRole('button', { name: 'Revoke existing' }));
     await visible(page.getByRole('button', { name: 'Create key' }));
-    expect(await navLinks(dp)).toEqual(['Connect', 'API keys', 'Settings']);
+    expect(await navLinks(dp)).toEqual(['Connect', 'API keys', 'Webhooks', 'Settings']);
     await page.goto(`${dash.url}/projects/${project.id}/members`);
     await visible(page.getByText('Your role (DEVELOPER) cannot see the members'));
     await dp.checkPage('role-developer-members');

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../../sdk/webhooks.js';
 import { chromiumUnavailable } from '../../support/chromium.js';
 import {
+  addMember,
   createConversation,
   createKey,
   createProject,
@@ -173,6 +174,20 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     await page.getByRole('button', { name: 'Enable' }).click();
     await visible(page.getByText('0 (50 disable it)'));
     await visible(page.getByText('Enabled', { exact: true }));
+
+    // A VIEWER reads the log and the attempts, but neither the body (it can carry message text) nor any control.
+    const viewer = await registerUser(dash.api);
+    await addMember(dash.api, project.id, owner, viewer, 'VIEWER');
+    const [failed] = (
+      await dash.api.get(`/v1/projects/${project.id}/webhooks/${endpoint.id}/deliveries`, { token: owner.token })
+    ).body.data;
+    const vp = await dash.openPage(`/projects/${project.id}/webhooks/${endpoint.id}/deliveries/${failed.id}`);
+    await signIn(vp, viewer.email);
+    await visible(vp.page.getByRole('region', { name: 'Attempt 1' }).getByText('down for maintenance'));
+    await visible(vp.page.getByText('Your role (VIEWER) cannot see the body sent'));
+    expect(await vp.page.getByRole('button', { name: 'Resend' }).count()).toBe(0);
+    vp.expectClean();
+    await vp.close();
 
     await page.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete endpoint' }).click();
