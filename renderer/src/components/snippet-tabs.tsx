@@ -1,11 +1,5 @@
 import { Button, Code, CopyButton, Stack, Tabs } from '@mantine/core';
-
-export interface Snippet {
-  id: string;
-  label: string;
-  language: string;
-  code: string;
-}
+import type { Snippet } from './snippet';
 
 /** Ready-to-paste code, one tab per snippet, each with its copy button. */
 export function SnippetTabs({ snippets }: { snippets: Snippet[] }) {

@@ -1,4 +1,4 @@
-import type { Snippet } from '../components/snippet-tabs';
+import type { Snippet } from '../components/snippet';
 import type { Environment } from '../sdk';
 
 export interface SnippetValues {

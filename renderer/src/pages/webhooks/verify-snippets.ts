@@ -1,4 +1,5 @@
-import type { Snippet } from '../../components/snippet-tabs';
+// With its extension: test/unit runs this file under Node's module resolution too.
+import type { Snippet } from '../../components/snippet.js';
 
 /** Where the endpoint listens, read from its URL: the handler's path and port in the snippets. */
 function listenerOf(url: string): { path: string; port: string } {
