@@ -1,6 +1,7 @@
 import { Button, Group, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useDeliveries, useWebhookCatalogue } from '../../api/webhooks';
+import { CursorPager } from '../../components/cursor-pager';
 import { QueryStatus } from '../../components/error-alert';
 import { AnchorLink } from '../../components/links';
 import { LiveBadge } from '../../components/live-badge';
@@ -107,28 +108,13 @@ export function DeliveryLog({
             </Table>
           </Table.ScrollContainer>
         ) : null}
-        <Group>
-          <Button
-            variant="default"
-            disabled={cursors.length === 0}
-            onClick={() => void go({ cursors: cursors.slice(0, -1) })}
-          >
-            Newer deliveries
-          </Button>
-          <Button
-            variant="default"
-            disabled={!page.data?.nextCursor}
-            onClick={() => {
-              const next = page.data?.nextCursor;
-              if (next) void go({ cursors: [...cursors, next] });
-            }}
-          >
-            Older deliveries
-          </Button>
-          <Text size="sm" c="dimmed">
-            Page {cursors.length + 1}
-          </Text>
-        </Group>
+        <CursorPager
+          cursors={cursors}
+          nextCursor={page.data?.nextCursor}
+          onChange={(next) => void go({ cursors: next })}
+          newer="Newer deliveries"
+          older="Older deliveries"
+        />
       </Stack>
     </Paper>
   );

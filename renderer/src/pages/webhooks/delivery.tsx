@@ -16,7 +16,7 @@ import { Time } from '../../components/time';
 import type { Environment, Project, WebhookAttempt, WebhookDelivery } from '../../sdk';
 import { MissingCapability, ProjectPage } from '../../shell/project-page';
 import { WebhookCrumbs } from './endpoint';
-import { Countdown, DeliveryStatusBadge, ResponseBadge } from './parts';
+import { Countdown, DeliveryStatusBadge, Field, ResponseBadge } from './parts';
 
 /** The first attempt and six retries (spec, section 8). */
 const MAX_ATTEMPTS = 7;
@@ -129,16 +129,22 @@ function DeliverySummary({
           </Group>
         </Group>
         <Group gap="xl">
-          <Labelled label="Created">
-            <Time value={delivery.createdAt} seconds />
-          </Labelled>
-          <Labelled label="Attempts">
-            {delivery.attempts}
-            {delivery.status === 'PENDING' ? ` of ${MAX_ATTEMPTS} (resends add one each)` : ''}
-          </Labelled>
-          <Labelled label="Next attempt">
-            {delivery.nextAttemptAt ? <Countdown to={delivery.nextAttemptAt} /> : 'None: settled'}
-          </Labelled>
+          <Field label="Created">
+            <Text size="sm">
+              <Time value={delivery.createdAt} seconds />
+            </Text>
+          </Field>
+          <Field label="Attempts">
+            <Text size="sm">
+              {delivery.attempts}
+              {delivery.status === 'PENDING' ? ` of ${MAX_ATTEMPTS} (resends add one each)` : ''}
+            </Text>
+          </Field>
+          <Field label="Next attempt">
+            <Text size="sm">
+              {delivery.nextAttemptAt ? <Countdown to={delivery.nextAttemptAt} /> : 'None: settled'}
+            </Text>
+          </Field>
         </Group>
         {delivery.status === 'FAILED' && delivery.lastError ? (
           <Alert color="red" title="Failed for good">
@@ -147,17 +153,6 @@ function DeliverySummary({
         ) : null}
       </Stack>
     </Paper>
-  );
-}
-
-function Labelled({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <Stack gap={2}>
-      <Text size="xs" c="dimmed" fw={500}>
-        {label}
-      </Text>
-      <Text size="sm">{children}</Text>
-    </Stack>
   );
 }
 

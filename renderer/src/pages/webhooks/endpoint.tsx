@@ -19,7 +19,7 @@ import { Time } from '../../components/time';
 import type { Environment, Project, WebhookEndpoint, WebhookEventType } from '../../sdk';
 import { MissingCapability, ProjectPage } from '../../shell/project-page';
 import { DeliveryLog } from './delivery-log';
-import { EndpointForm, EndpointStatusBadge, EventList } from './parts';
+import { EndpointForm, EndpointStatusBadge, EventList, Field } from './parts';
 import { verifySnippets } from './verify-snippets';
 
 export function WebhookEndpointPage() {
@@ -216,17 +216,6 @@ function EndpointSummary({
         </Stack>
       </Modal>
     </Paper>
-  );
-}
-
-function Field({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <Stack gap={2}>
-      <Text size="xs" c="dimmed" fw={500}>
-        {label}
-      </Text>
-      {children}
-    </Stack>
   );
 }
 

@@ -1,6 +1,6 @@
-import { Badge, Button, Group, MultiSelect, Stack, TextInput } from '@mantine/core';
+import { Badge, Button, Group, MultiSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useWebhookCatalogue } from '../../api/webhooks';
 import type { WebhookDeliveryStatus, WebhookEndpoint, WebhookEventType } from '../../sdk';
 
@@ -125,5 +125,17 @@ export function EndpointForm({
         </Group>
       </Stack>
     </form>
+  );
+}
+
+/** A small label above a value, for the facts at the top of a page. */
+export function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed" fw={500}>
+        {label}
+      </Text>
+      {children}
+    </Stack>
   );
 }
