@@ -15,8 +15,7 @@ import { LiveBadge } from '../../components/live-badge';
 import { Time } from '../../components/time';
 import type { Environment, Project, WebhookAttempt, WebhookDelivery } from '../../sdk';
 import { MissingCapability, ProjectPage } from '../../shell/project-page';
-import { WebhookCrumbs } from './endpoint';
-import { Countdown, DeliveryStatusBadge, Field, ResponseBadge } from './parts';
+import { Countdown, DeliveryStatusBadge, Field, ResponseBadge, WebhookCrumbs } from './parts';
 
 /** The first attempt and six retries (spec, section 8). */
 const MAX_ATTEMPTS = 7;

@@ -1,4 +1,4 @@
-import { Alert, Breadcrumbs, Button, Code, Group, Modal, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, Modal, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -13,13 +13,13 @@ import {
 } from '../../api/webhooks';
 import { confirmDanger } from '../../components/confirm';
 import { ErrorAlert, QueryStatus } from '../../components/error-alert';
-import { AnchorLink } from '../../components/links';
 import { SnippetTabs } from '../../components/snippet-tabs';
 import { Time } from '../../components/time';
 import type { Environment, Project, WebhookEndpoint, WebhookEventType } from '../../sdk';
 import { MissingCapability, ProjectPage } from '../../shell/project-page';
 import { DeliveryLog } from './delivery-log';
-import { EndpointForm, EndpointStatusBadge, EventList, Field } from './parts';
+import { EndpointForm } from './endpoint-form';
+import { EndpointStatusBadge, EventList, Field, WebhookCrumbs } from './parts';
 import { verifySnippets } from './verify-snippets';
 
 export function WebhookEndpointPage() {
@@ -33,37 +33,6 @@ export function WebhookEndpointPage() {
         )
       }
     </ProjectPage>
-  );
-}
-
-/** Back to the environment's endpoints, with the endpoint (when known) as the last crumb. */
-export function WebhookCrumbs({
-  project,
-  environment,
-  endpoint,
-  last,
-}: {
-  project: Project;
-  environment: Environment;
-  endpoint?: WebhookEndpoint;
-  last?: string;
-}) {
-  return (
-    <Breadcrumbs separator="›" component="nav" aria-label="Breadcrumb">
-      <AnchorLink to="/projects/$projectId/webhooks" params={{ projectId: project.id }} search={{ env: environment }}>
-        Webhooks
-      </AnchorLink>
-      {endpoint && last ? (
-        <AnchorLink
-          to="/projects/$projectId/webhooks/$webhookId"
-          params={{ projectId: project.id, webhookId: endpoint.id }}
-          search={{ env: environment }}
-        >
-          {endpoint.url}
-        </AnchorLink>
-      ) : null}
-      <Text size="sm">{last ?? endpoint?.url ?? ''}</Text>
-    </Breadcrumbs>
   );
 }
 

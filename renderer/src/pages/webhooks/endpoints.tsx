@@ -9,7 +9,8 @@ import { SecretOnce } from '../../components/secret-once';
 import { Time } from '../../components/time';
 import type { Environment, Project, RegisteredWebhook, WebhookEndpoint } from '../../sdk';
 import { environmentLabel, MissingCapability, ProjectPage } from '../../shell/project-page';
-import { EndpointForm, EndpointStatusBadge, EventList } from './parts';
+import { EndpointForm } from './endpoint-form';
+import { EndpointStatusBadge, EventList } from './parts';
 
 export function WebhooksPage() {
   return (

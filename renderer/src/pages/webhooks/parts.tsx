@@ -1,8 +1,7 @@
-import { Badge, Button, Group, MultiSelect, Stack, Text, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Badge, Breadcrumbs, Group, Stack, Text } from '@mantine/core';
 import { type ReactNode, useEffect, useState } from 'react';
-import { useWebhookCatalogue } from '../../api/webhooks';
-import type { WebhookDeliveryStatus, WebhookEndpoint, WebhookEventType } from '../../sdk';
+import { AnchorLink } from '../../components/links';
+import type { Environment, Project, WebhookDeliveryStatus, WebhookEndpoint } from '../../sdk';
 
 const DELIVERY_COLORS: Record<WebhookDeliveryStatus, string> = { PENDING: 'yellow', SUCCEEDED: 'green', FAILED: 'red' };
 
@@ -78,56 +77,6 @@ export function Countdown({ to }: { to: string }) {
   );
 }
 
-export interface EndpointFormValues {
-  url: string;
-  events: WebhookEventType[];
-}
-
-/** URL and subscribed events, chosen from the server's catalogue: adding an endpoint and editing one. */
-export function EndpointForm({
-  initial,
-  submitLabel,
-  pending,
-  onSubmit,
-}: {
-  initial: EndpointFormValues;
-  submitLabel: string;
-  pending: boolean;
-  onSubmit(values: EndpointFormValues): void;
-}) {
-  const catalogue = useWebhookCatalogue();
-  const form = useForm<EndpointFormValues>({ initialValues: initial });
-  return (
-    <form onSubmit={form.onSubmit((values) => onSubmit({ ...values, url: values.url.trim() }))}>
-      <Stack gap="sm">
-        <TextInput
-          label="Endpoint URL"
-          description="Where the server POSTs each event. A local server accepts http:// and localhost."
-          placeholder="http://localhost:3000/webhooks"
-          required
-          data-autofocus
-          {...form.getInputProps('url')}
-        />
-        <MultiSelect
-          label="Events"
-          description="None chosen: every event, including types added later."
-          placeholder={form.values.events.length === 0 ? 'All events' : undefined}
-          data={(catalogue.data ?? []).map((entry) => ({ value: entry.type, label: entry.type }))}
-          searchable
-          clearable
-          nothingFoundMessage="No such event type"
-          {...form.getInputProps('events')}
-        />
-        <Group justify="flex-end">
-          <Button type="submit" loading={pending}>
-            {submitLabel}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
-  );
-}
-
 /** A small label above a value, for the facts at the top of a page. */
 export function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -137,5 +86,36 @@ export function Field({ label, children }: { label: string; children: ReactNode 
       </Text>
       {children}
     </Stack>
+  );
+}
+
+/** Back to the environment's endpoints, with the endpoint (when known) as the last crumb. */
+export function WebhookCrumbs({
+  project,
+  environment,
+  endpoint,
+  last,
+}: {
+  project: Project;
+  environment: Environment;
+  endpoint?: WebhookEndpoint;
+  last?: string;
+}) {
+  return (
+    <Breadcrumbs separator="›" component="nav" aria-label="Breadcrumb">
+      <AnchorLink to="/projects/$projectId/webhooks" params={{ projectId: project.id }} search={{ env: environment }}>
+        Webhooks
+      </AnchorLink>
+      {endpoint && last ? (
+        <AnchorLink
+          to="/projects/$projectId/webhooks/$webhookId"
+          params={{ projectId: project.id, webhookId: endpoint.id }}
+          search={{ env: environment }}
+        >
+          {endpoint.url}
+        </AnchorLink>
+      ) : null}
+      <Text size="sm">{last ?? endpoint?.url ?? ''}</Text>
+    </Breadcrumbs>
   );
 }
