@@ -1,4 +1,4 @@
-import type { Environment, ProjectRole } from './types.js';
+import type { Environment, ProjectRole, WebhookDeliveryStatus } from './types.js';
 
 /**
  * The values of the API's enums, for clients that list them (a dashboard's role picker, an environment switcher).
@@ -14,8 +14,16 @@ export const PROJECT_ROLES = [
   'BILLING',
 ] as const satisfies readonly ProjectRole[];
 
+export const WEBHOOK_DELIVERY_STATUSES = [
+  'PENDING',
+  'SUCCEEDED',
+  'FAILED',
+] as const satisfies readonly WebhookDeliveryStatus[];
+
 type Missing<All, Listed> = Exclude<All, Listed> extends never ? true : { missing: Exclude<All, Listed> };
 const everyEnvironment: Missing<Environment, (typeof ENVIRONMENTS)[number]> = true;
 const everyRole: Missing<ProjectRole, (typeof PROJECT_ROLES)[number]> = true;
+const everyDeliveryStatus: Missing<WebhookDeliveryStatus, (typeof WEBHOOK_DELIVERY_STATUSES)[number]> = true;
 void everyEnvironment;
+void everyDeliveryStatus;
 void everyRole;

@@ -84,6 +84,7 @@ import type { eventTypeSchema } from '../server/webhooks/catalogue.js';
 import type {
   catalogueEntrySchema,
   deliveriesQuery,
+  deliveryBodySchema,
   registeredWebhookSchema,
   registerWebhookBody,
   updateWebhookBody,
@@ -226,6 +227,11 @@ export type WebhookEndpointList = List<typeof webhookEndpointSchema>;
 export type RegisteredWebhook = z.output<typeof registeredWebhookSchema>;
 export type WebhookDelivery = z.output<typeof webhookDeliverySchema>;
 export type WebhookDeliveryPage = Page<typeof webhookDeliverySchema>;
+export type WebhookDeliveryStatus = WebhookDelivery['status'];
+/** One attempt of a delivery's `attemptLog`. */
+export type WebhookAttempt = WebhookDelivery['attemptLog'][number];
+/** The body a delivery POSTs on every attempt (takes `webhooks:manage`). */
+export type WebhookDeliveryBody = z.output<typeof deliveryBodySchema>;
 /** On an environment-scoped dashboard route the environment is a query field the route table adds (`queryOf`). */
 export type WebhookDeliveriesQuery = RequestOf<typeof deliveriesQuery> & EnvironmentInput;
 export type WebhookEventType = z.output<typeof eventTypeSchema>;

@@ -59,6 +59,9 @@ export const webhookDeliveries = sqliteTable(
     index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.status, t.nextAttemptAt),
     index('webhook_deliveries_log_idx').on(t.endpointId, t.id),
+    // The delivery log filtered by status or by event type, newest first, read a page at a time from an index.
+    index('webhook_deliveries_log_status_idx').on(t.endpointId, t.status, t.id),
+    index('webhook_deliveries_log_type_idx').on(t.endpointId, t.eventType, t.id),
     // For the retention sweep: finished deliveries by age.
     index('webhook_deliveries_finished_idx').on(t.status, t.updatedAt),
   ],
@@ -78,7 +81,12 @@ export const webhookAttempts = sqliteTable(
     /** Null when no response came (timeout, connection failure, refused target). */
     statusCode: integer('status_code'),
     error: text('error'),
-    /** The first bytes of the response body (up to 1 KB), as text. */
+    /**
+     * The request headers exactly as sent (the signature with this attempt's timestamp); null when
+     * nothing was sent (a refused target) and for attempts logged before they were kept.
+     */
+    requestHeaders: text('request_headers', { mode: 'json' }).$type<Record<string, string>>(),
+    /** The first bytes of the response body (up to 4 KB), as text. */
     responseBody: text('response_body'),
   },
   (t) => [primaryKey({ columns: [t.deliveryId, t.number] })],

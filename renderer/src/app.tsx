@@ -46,9 +46,11 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
     // Text of light and subtle variants (badges, subtle buttons, the active page in the navigation).
     '--mantine-color-blue-light-color': 'var(--mantine-color-blue-9)',
     '--mantine-color-red-light-color': 'var(--mantine-color-red-9)',
-    // Green 9 on the light green background is 3.8:1: a darker green of the same hue reaches 5.7:1.
+    // Green 9, yellow 9 and gray on their light backgrounds stay under 4.5:1 (statuses, the live badge): darker text
+    // of the same hue (green reaches 5.7:1).
     '--mantine-color-green-light-color': '#1e6b30',
     '--mantine-color-gray-light-color': 'var(--mantine-color-gray-8)',
+    '--mantine-color-yellow-light-color': 'var(--mantine-color-dark-6)',
     '--mantine-color-blue-light-hover': 'var(--mantine-color-blue-1)',
     '--mantine-color-red-light-hover': 'var(--mantine-color-red-1)',
     '--mantine-color-green-light-hover': 'var(--mantine-color-green-1)',

@@ -9,7 +9,15 @@ import {
 } from '@tanstack/react-router';
 import { NotFoundPage } from './pages/not-found';
 import { SignInPage } from './pages/sign-in';
-import { auditSearch, liveStreamSearch, pagedSearch, projectSearch, registerSearch, signInSearch } from './search';
+import {
+  auditSearch,
+  liveStreamSearch,
+  pagedSearch,
+  projectSearch,
+  registerSearch,
+  signInSearch,
+  webhookLogSearch,
+} from './search';
 import type { SessionStore } from './session/session-store';
 import { AppShellLayout } from './shell/app-shell';
 import { ProjectLayout } from './shell/project-layout';
@@ -136,6 +144,25 @@ const testCallRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/rooms/test-call'), 'TestCallPage'),
 });
 
+const webhooksRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'webhooks',
+  component: lazyRouteComponent(() => import('./pages/webhooks/endpoints'), 'WebhooksPage'),
+});
+
+const webhookEndpointRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'webhooks/$webhookId',
+  validateSearch: webhookLogSearch,
+  component: lazyRouteComponent(() => import('./pages/webhooks/endpoint'), 'WebhookEndpointPage'),
+});
+
+const webhookDeliveryRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'webhooks/$webhookId/deliveries/$deliveryId',
+  component: lazyRouteComponent(() => import('./pages/webhooks/delivery'), 'WebhookDeliveryPage'),
+});
+
 const settingsRoute = createRoute({
   getParentRoute: () => projectRoute,
   path: 'settings',
@@ -159,6 +186,9 @@ const routeTree = rootRoute.addChildren([
       roomsRoute,
       roomRoute,
       testCallRoute,
+      webhooksRoute,
+      webhookEndpointRoute,
+      webhookDeliveryRoute,
       settingsRoute,
     ]),
   ]),

@@ -1,4 +1,4 @@
-import { ENVIRONMENTS, type Environment } from './sdk';
+import { ENVIRONMENTS, type Environment, WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from './sdk';
 
 /** Search parameters are the page's state: a copied link reproduces the view. Anything unknown is dropped. */
 type Raw = Record<string, unknown>;
@@ -77,4 +77,21 @@ export interface LiveStreamSearch extends PagedSearch {
 export const liveStreamSearch = (raw: Raw): LiveStreamSearch => ({
   ...pagedSearch(raw),
   who: PARTICIPANT_FILTERS.find((w) => w === raw.who),
+});
+
+// ── Webhooks ──
+
+export interface WebhookLogSearch extends ProjectSearch {
+  /** Filters of the endpoint's delivery log. */
+  status?: WebhookDeliveryStatus;
+  eventType?: string;
+  /** As the audit log's: the cursors of the pages walked through, oldest first. */
+  cursors?: string[];
+}
+
+export const webhookLogSearch = (raw: Raw): WebhookLogSearch => ({
+  ...projectSearch(raw),
+  status: WEBHOOK_DELIVERY_STATUSES.find((status) => status === raw.status),
+  eventType: text(raw.eventType),
+  cursors: cursorsOf(raw.cursors),
 });

@@ -8,6 +8,7 @@ import type {
   WebhookCatalogue,
   WebhookDeliveriesQuery,
   WebhookDelivery,
+  WebhookDeliveryBody,
   WebhookDeliveryPage,
   WebhookEndpoint,
   WebhookEndpointList,
@@ -66,7 +67,7 @@ export class WebhooksResource {
     });
   }
 
-  /** One page of an endpoint's deliveries, newest first. */
+  /** One page of an endpoint's deliveries, newest first, filtered by `status` and `eventType` when given. */
   deliveries(projectId: string, webhookId: string, query: WebhookDeliveriesQuery = {}): Promise<WebhookDeliveryPage> {
     return this.transport.request({
       method: 'GET',
@@ -96,7 +97,24 @@ export class WebhooksResource {
     });
   }
 
-  /** Queues the same event again (same event id) as a new delivery. */
+  /**
+   * The request body every attempt of the delivery sends (the event envelope as JSON text). Takes
+   * `webhooks:manage`: the envelope may carry message text.
+   */
+  deliveryBody(
+    projectId: string,
+    webhookId: string,
+    deliveryId: string,
+    options: EnvironmentInput = {},
+  ): Promise<WebhookDeliveryBody> {
+    return this.transport.request({
+      method: 'GET',
+      path: path`/v1/projects/${projectId}/webhooks/${webhookId}/deliveries/${deliveryId}/body`,
+      query: { environment: options.environment },
+    });
+  }
+
+  /** Queues one more attempt of the delivery, due now: the same event id and body, a fresh signature. */
   resend(
     projectId: string,
     webhookId: string,

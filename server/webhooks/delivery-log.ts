@@ -33,6 +33,17 @@ export function createDeliveryLog({ db, clock }: Infrastructure, queue: Delivery
     return byDelivery;
   }
 
+  function findDelivery(scope: EnvironmentScope, webhookId: string, deliveryId: string): DeliveryRow {
+    findEndpoint(db, scope, webhookId);
+    const delivery = db
+      .select()
+      .from(webhookDeliveries)
+      .where(deliveryOf(scope, webhookId, deliveryId))
+      .get();
+    if (!delivery) throw deliveryNotFound(webhookId, deliveryId);
+    return delivery;
+  }
+
   const withAttempts = (delivery: DeliveryRow): DeliveryWithAttempts => ({
     delivery,
     attempts: attemptsOf([delivery.id]).get(delivery.id) ?? [],
@@ -43,7 +54,7 @@ export function createDeliveryLog({ db, clock }: Infrastructure, queue: Delivery
     listDeliveries(
       scope: EnvironmentScope,
       webhookId: string,
-      query: { limit: number; cursor?: string; status?: DeliveryStatus },
+      query: { limit: number; cursor?: string; status?: DeliveryStatus; eventType?: string },
     ): { rows: DeliveryWithAttempts[]; nextCursor: string | null } {
       findEndpoint(db, scope, webhookId);
       const before = decodeCursor(query.cursor);
@@ -57,6 +68,7 @@ export function createDeliveryLog({ db, clock }: Infrastructure, queue: Delivery
             eq(webhookDeliveries.endpointId, webhookId),
             before ? lt(webhookDeliveries.id, before) : undefined,
             query.status ? eq(webhookDeliveries.status, query.status) : undefined,
+            query.eventType ? eq(webhookDeliveries.eventType, query.eventType) : undefined,
           ),
         )
         .orderBy(desc(webhookDeliveries.id))
@@ -71,15 +83,12 @@ export function createDeliveryLog({ db, clock }: Infrastructure, queue: Delivery
     },
 
     getDelivery(scope: EnvironmentScope, webhookId: string, deliveryId: string): DeliveryWithAttempts {
-      findEndpoint(db, scope, webhookId);
-      const delivery = db
-        .select()
-        .from(webhookDeliveries)
-        .where(deliveryOf(scope, webhookId, deliveryId))
-        .get();
-      if (!delivery) throw deliveryNotFound(webhookId, deliveryId);
-      return withAttempts(delivery);
+      return withAttempts(findDelivery(scope, webhookId, deliveryId));
     },
+
+    /** The delivery's row with its payload: the body every attempt sends. */
+    getDeliveryRow: (scope: EnvironmentScope, webhookId: string, deliveryId: string): DeliveryRow =>
+      findDelivery(scope, webhookId, deliveryId),
 
     /**
      * Queues one more attempt of a delivery, due now, whatever its status: same event id, same body,

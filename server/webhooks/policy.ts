@@ -15,8 +15,8 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** Failed attempts in a row, across all of an endpoint's deliveries, that disable the endpoint. */
 export const AUTO_DISABLE_AFTER_FAILURES = 50;
 
-/** How much of a response body the delivery log keeps. */
-export const RESPONSE_BODY_LOG_BYTES = 1024;
+/** How much of a response body the delivery log keeps: enough for an error page's message, bounded per attempt. */
+export const RESPONSE_BODY_LOG_BYTES = 4096;
 
 /**
  * A delivery that succeeded or failed for good stays in the delivery log (and can be resent) this

@@ -2,7 +2,12 @@ import type { z } from 'zod';
 import { toIso, toIsoOrNull } from '../clock.js';
 import { upperEnvironment } from '../environments.js';
 import type { AttemptRow, DeliveryRow, EndpointRow } from './queue.js';
-import type { registeredWebhookSchema, webhookDeliverySchema, webhookEndpointSchema } from './schemas.js';
+import type {
+  deliveryBodySchema,
+  registeredWebhookSchema,
+  webhookDeliverySchema,
+  webhookEndpointSchema,
+} from './schemas.js';
 
 export const presentWebhookEndpoint = (row: EndpointRow): z.input<typeof webhookEndpointSchema> => ({
   id: row.id,
@@ -22,7 +27,10 @@ export const presentRegisteredWebhook = (
   secret: string,
 ): z.input<typeof registeredWebhookSchema> => ({ ...presentWebhookEndpoint(row), secret });
 
-/** The payload is left out on purpose: it may hold message text, which dashboard reads never show. */
+/**
+ * The payload is left out on purpose: it may hold message text, which reads for `webhooks:read` never show.
+ * `presentDeliveryBody` gives it to those who may manage endpoints (and so could receive it anyway).
+ */
 export const presentWebhookDelivery = (
   row: DeliveryRow,
   attempts: AttemptRow[],
@@ -44,6 +52,13 @@ export const presentWebhookDelivery = (
     durationMs: attempt.durationMs,
     statusCode: attempt.statusCode,
     error: attempt.error,
+    requestHeaders: attempt.requestHeaders,
     responseBody: attempt.responseBody,
   })),
+});
+
+export const presentDeliveryBody = (row: DeliveryRow): z.input<typeof deliveryBodySchema> => ({
+  deliveryId: row.id,
+  contentType: 'application/json',
+  body: row.payload,
 });

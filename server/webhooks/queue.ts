@@ -20,6 +20,8 @@ export interface AttemptOutcome {
   durationMs: number;
   statusCode: number | null;
   error: string | null;
+  /** The headers sent, or null when nothing was (a refused target). */
+  requestHeaders: Record<string, string> | null;
   responseBody: string | null;
 }
 

@@ -3,10 +3,16 @@ import { defineRoute } from '../http/route.js';
 import { listOf, pageOf } from '../shared/schemas.js';
 import { EVENT_CATALOGUE, EVENT_TYPES } from './catalogue.js';
 import type { DeliveryWithAttempts } from './delivery-log.js';
-import { presentRegisteredWebhook, presentWebhookDelivery, presentWebhookEndpoint } from './presenter.js';
+import {
+  presentDeliveryBody,
+  presentRegisteredWebhook,
+  presentWebhookDelivery,
+  presentWebhookEndpoint,
+} from './presenter.js';
 import {
   catalogueEntrySchema,
   deliveriesQuery,
+  deliveryBodySchema,
   registeredWebhookSchema,
   registerWebhookBody,
   testEventBody,
@@ -138,7 +144,9 @@ export const webhookRoutes = [
     summary: 'List deliveries (the delivery log)',
     description:
       'Newest first, each with its status, attempts, last status code, next attempt time and every attempt: time, ' +
-      `duration, status code, error and the first 1 KB of the response body. The payload is not shown. ${ONE_ENDPOINT}`,
+      'duration, the request headers sent, status code, error and the first 4 KB of the response body. Filter by ' +
+      '`status` and `eventType` (both at once: deliveries matching both). The payload is not shown here (it may ' +
+      `carry message text): see \`/body\`. ${ONE_ENDPOINT}`,
     tag,
     auth: 'project-environment',
     capability: 'webhooks:read',
@@ -163,6 +171,23 @@ export const webhookRoutes = [
     errors: DELIVERY_NOT_FOUND,
     handler: ({ app, auth, params }) =>
       present(app.services.webhooks.getDelivery(auth.scope, params.webhookId, params.deliveryId)),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/webhooks/{webhookId}/deliveries/{deliveryId}/body',
+    operationId: 'getWebhookDeliveryBody',
+    summary: 'Get the body a delivery sends',
+    description:
+      'The request body exactly as every attempt POSTs and signs it: the event envelope, which can carry message ' +
+      'text. It takes `webhooks:manage`, as whoever holds it could register an endpoint and receive the same bytes; ' +
+      `\`webhooks:read\` alone sees the log without payloads. ${ONE_ENDPOINT}`,
+    tag,
+    auth: 'project-environment',
+    capability: 'webhooks:manage',
+    response: deliveryBodySchema,
+    errors: DELIVERY_NOT_FOUND,
+    handler: ({ app, auth, params }) =>
+      presentDeliveryBody(app.services.webhooks.getDeliveryRow(auth.scope, params.webhookId, params.deliveryId)),
   }),
   defineRoute({
     method: 'post',

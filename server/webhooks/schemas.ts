@@ -53,6 +53,7 @@ export const deliveriesQuery = z.strictObject({
   limit: limitSchema,
   cursor: cursorSchema,
   status: z.enum(DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this status.' }),
+  eventType: eventTypeSchema.optional().meta({ description: 'Only deliveries of this catalogue event type.' }),
 });
 
 export const upperEnvironmentSchema = z
@@ -93,6 +94,21 @@ export const webhookAttemptSchema = z
     durationMs: z.int(),
     statusCode: z.int().nullable().meta({ description: 'Null when no response came.' }),
     error: z.string().nullable().meta({ example: 'Timed out after 5 s.' }),
+    requestHeaders: z
+      .record(z.string(), z.string())
+      .nullable()
+      .meta({
+        description:
+          'The request headers as sent, `service-signature` with this attempt’s timestamp; null when nothing was sent ' +
+          '(a refused target). The body is the same on every attempt: see the delivery’s `/body`.',
+        example: {
+          'content-type': 'application/json',
+          'user-agent': 'Switchboard-Webhooks/0.1.0',
+          'service-signature': 't=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
+          'service-event-id': 'evt_01JD3K5V8Q3N4M2X6Y7Z8A9B0C',
+          'service-event-type': 'message.created',
+        },
+      }),
     responseBody: z
       .string()
       .nullable()
@@ -116,6 +132,16 @@ export const webhookDeliverySchema = z
     attemptLog: z.array(webhookAttemptSchema).meta({ description: 'Every attempt, oldest first.' }),
   })
   .meta({ id: 'WebhookDelivery' });
+
+export const deliveryBodySchema = z
+  .object({
+    deliveryId: z.string().meta({ example: 'whd_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
+    contentType: z.literal('application/json'),
+    body: z.string().meta({
+      description: 'The request body exactly as POSTed (and signed) on every attempt: the event envelope as JSON text.',
+    }),
+  })
+  .meta({ id: 'WebhookDeliveryBody' });
 
 export const catalogueEntrySchema = z
   .object({

@@ -30,11 +30,20 @@ export async function sendAttempt(
   // Elapsed time is measured, not read from the (injectable, possibly manual) wall clock.
   const started = performance.now();
   const timeout = AbortSignal.timeout(DELIVERY_TIMEOUT_MS);
+  // Kept with the attempt, so that the delivery log shows the request as it went out.
+  const requestHeaders = {
+    'content-type': 'application/json',
+    'user-agent': deps.userAgent,
+    'service-signature': signatureHeader(attempt.secret, Math.floor(attemptedAt / 1000), attempt.payload),
+    'service-event-id': attempt.eventId,
+    'service-event-type': attempt.eventType,
+  };
   const outcome = (statusCode: number | null, error: string | null, responseBody: string | null): AttemptOutcome => ({
     attemptedAt,
     durationMs: Math.round(performance.now() - started),
     statusCode,
     error,
+    requestHeaders,
     responseBody,
   });
 
@@ -42,13 +51,7 @@ export async function sendAttempt(
   try {
     response = await deps.fetch(attempt.url, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': deps.userAgent,
-        'service-signature': signatureHeader(attempt.secret, Math.floor(attemptedAt / 1000), attempt.payload),
-        'service-event-id': attempt.eventId,
-        'service-event-type': attempt.eventType,
-      },
+      headers: requestHeaders,
       body: attempt.payload,
       redirect: 'manual',
       signal: AbortSignal.any([timeout, stopping]),

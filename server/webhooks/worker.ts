@@ -104,6 +104,7 @@ export function createDeliveryWorker(
       durationMs: 0,
       statusCode: null,
       error,
+      requestHeaders: null,
       responseBody: null,
     });
     // Checked again at send time: the deployment mode may have changed since registration.

@@ -67,6 +67,14 @@ describe('a delivery', () => {
         durationMs: expect.any(Number),
         statusCode: 200,
         error: null,
+        // The headers as the receiver got them, the signature included.
+        requestHeaders: {
+          'content-type': 'application/json',
+          'user-agent': String(request.headers['user-agent']),
+          'service-signature': signature,
+          'service-event-id': envelope.id,
+          'service-event-type': 'message.created',
+        },
         responseBody: 'ok',
       },
     ]);
@@ -93,9 +101,9 @@ describe('a delivery', () => {
     },
   );
 
-  it('keeps the response body start (1 KB) and the status code in the log', async () => {
+  it('keeps the response body start (4 KB) and the status code in the log', async () => {
     const receiver = await h.receiver();
-    receiver.reply({ status: 202, body: `${'é'.repeat(600)}tail` });
+    receiver.reply({ status: 202, body: `${'é'.repeat(2100)}tail` });
     const webhook = await h.register({ url: receiver.url });
     h.emit('room.created');
     await h.server.runDueWebhooks();
@@ -103,8 +111,8 @@ describe('a delivery', () => {
     expect(delivery.status).toBe('SUCCEEDED');
     const [attempt] = delivery.attemptLog;
     expect(attempt.statusCode).toBe(202);
-    expect(Buffer.byteLength(attempt.responseBody)).toBeLessThanOrEqual(1024);
-    expect(attempt.responseBody.startsWith('é'.repeat(511))).toBe(true);
+    expect(Buffer.byteLength(attempt.responseBody)).toBeLessThanOrEqual(4096);
+    expect(attempt.responseBody.startsWith('é'.repeat(2047))).toBe(true);
     expect(attempt.responseBody).not.toContain('tail');
   });
 });

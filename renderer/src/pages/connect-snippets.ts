@@ -1,3 +1,4 @@
+import type { Snippet } from '../components/snippet';
 import type { Environment } from '../sdk';
 
 export interface SnippetValues {
@@ -5,13 +6,6 @@ export interface SnippetValues {
   /** The full key when it was just created on this page; otherwise a placeholder that says where to get one. */
   key: string;
   environment: Environment;
-}
-
-export interface Snippet {
-  id: string;
-  label: string;
-  language: string;
-  code: string;
 }
 
 /** Ready-to-paste code with this server's URL and the key: what a developer copies into their app. */

@@ -1,9 +1,10 @@
-import { Button, Code, CopyButton, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Button, Code, CopyButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useCreateKey } from '../api/keys';
 import { can } from '../api/projects';
+import { ApiKeyOnce } from '../components/api-key-once';
 import { ErrorAlert } from '../components/error-alert';
-import { SecretOnce } from '../components/secret-once';
+import { SnippetTabs } from '../components/snippet-tabs';
 import type { CreatedApiKey, Environment, Project } from '../sdk';
 import { environmentLabel, MissingCapability, ProjectPage } from '../shell/project-page';
 import { connectSnippets } from './connect-snippets';
@@ -58,7 +59,7 @@ function Connect({ project, environment }: { project: Project; environment: Envi
             API key
           </Title>
           {created ? (
-            <SecretOnce secret={created.key} environment={environment} />
+            <ApiKeyOnce secret={created.key} environment={environment} />
           ) : manage ? (
             <>
               <Text size="sm">
@@ -87,35 +88,7 @@ function Connect({ project, environment }: { project: Project; environment: Envi
           <Title order={2} size="h4">
             Snippets
           </Title>
-          <Tabs defaultValue="env">
-            <Tabs.List>
-              {snippets.map((s) => (
-                <Tabs.Tab key={s.id} value={s.id}>
-                  {s.label}
-                </Tabs.Tab>
-              ))}
-            </Tabs.List>
-            {snippets.map((s) => (
-              <Tabs.Panel key={s.id} value={s.id} pt="sm">
-                <Stack gap="xs">
-                  <Code
-                    block
-                    aria-label={`${s.label} snippet`}
-                    style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
-                  >
-                    {s.code}
-                  </Code>
-                  <CopyButton value={s.code}>
-                    {({ copied, copy }) => (
-                      <Button size="xs" variant="default" w="fit-content" onClick={copy}>
-                        {copied ? 'Copied' : `Copy ${s.label}`}
-                      </Button>
-                    )}
-                  </CopyButton>
-                </Stack>
-              </Tabs.Panel>
-            ))}
-          </Tabs>
+          <SnippetTabs snippets={snippets} />
         </Stack>
       </Paper>
     </>

@@ -4,9 +4,9 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useCreateKey, useKeys, useRevokeKey } from '../api/keys';
 import { can } from '../api/projects';
+import { ApiKeyOnce } from '../components/api-key-once';
 import { confirmDanger } from '../components/confirm';
 import { ErrorAlert, QueryStatus } from '../components/error-alert';
-import { SecretOnce } from '../components/secret-once';
 import { Time } from '../components/time';
 import type { ApiKey, CreatedApiKey, Environment, Project } from '../sdk';
 import { environmentLabel, MissingCapability, ProjectPage } from '../shell/project-page';
@@ -71,7 +71,7 @@ function KeysOfEnvironment({ project, environment }: { project: Project; environ
       >
         {created ? (
           <Stack>
-            <SecretOnce secret={created.key} environment={created.environment} />
+            <ApiKeyOnce secret={created.key} environment={created.environment} />
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setCreated(null)}>
                 I have copied it

@@ -56,6 +56,7 @@ const PAGES = [
   { to: '/projects/$projectId/rooms', label: 'Rooms', needs: 'project:read' },
   { to: '/projects/$projectId/live-streams', label: 'Live streams', needs: 'project:read' },
   { to: '/projects/$projectId/chat', label: 'Chat', needs: 'chat:read' },
+  { to: '/projects/$projectId/webhooks', label: 'Webhooks', needs: 'webhooks:read' },
   { to: '/projects/$projectId/members', label: 'Members', needs: 'members:read' },
   { to: '/projects/$projectId/audit', label: 'Audit log', needs: 'audit:read' },
   { to: '/projects/$projectId/settings', label: 'Settings', needs: null },
@@ -76,6 +77,7 @@ function ProjectNav({ projectId, onNavigate }: { projectId: string; onNavigate()
           search={{ env: search.env }}
           label={page.label}
           onClick={onNavigate}
+          // Fuzzy: a page's sub-pages (an endpoint, a delivery) keep it marked.
           active={Boolean(matchRoute({ to: page.to, params: { projectId }, fuzzy: true }))}
           styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
         />

@@ -35,16 +35,19 @@ export interface DashboardPage {
 
 /**
  * One server and one browser for the tests of a file; each test opens its own context (its own storage).
- * `chromiumArgs`: more switches, e.g. the fake camera and microphone of a test call.
+ * `chromiumArgs`: more switches, e.g. the fake camera and microphone of a test call; `server` options reach
+ * `startTestServer`, e.g. a clock the test moves to make webhook retries come due.
  */
-export function useDashboard(options: { chromiumArgs?: string[] } = {}) {
+export function useDashboard(
+  options: { chromiumArgs?: string[]; server?: Parameters<typeof startTestServer>[0] } = {},
+) {
   let server: TestServer;
   let chromium: TestBrowser;
   let api: Client;
   const open: DashboardPage[] = [];
   beforeAll(async () => {
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    server = await startTestServer();
+    server = await startTestServer(options.server);
     api = client(server.url);
     chromium = await launchChromium({ args: options.chromiumArgs });
   }, 60_000);
@@ -125,6 +128,9 @@ export function useDashboard(options: { chromiumArgs?: string[] } = {}) {
   return {
     get url() {
       return server.url;
+    },
+    get server() {
+      return server;
     },
     get api() {
       return api;

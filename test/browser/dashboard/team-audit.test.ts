@@ -108,6 +108,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
       'Rooms',
       'Live streams',
       'Chat',
+      'Webhooks',
       'Members',
       'Audit log',
       'Settings',
@@ -133,7 +134,15 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     page = dp.page;
     await visible(page.getByRole('button', { name: 'Revoke existing' }));
     await visible(page.getByRole('button', { name: 'Create key' }));
-    expect(await navLinks(dp)).toEqual(['Connect', 'API keys', 'Rooms', 'Live streams', 'Chat', 'Settings']);
+    expect(await navLinks(dp)).toEqual([
+      'Connect',
+      'API keys',
+      'Rooms',
+      'Live streams',
+      'Chat',
+      'Webhooks',
+      'Settings',
+    ]);
     await page.goto(`${dash.url}/projects/${project.id}/members`);
     await visible(page.getByText('Your role (DEVELOPER) cannot see the members'));
     await dp.checkPage('role-developer-members');
