@@ -49,3 +49,61 @@ export const auditSearch = (raw: Raw): AuditSearch => ({
   environment: environmentOf(raw.environment),
   cursors: Array.isArray(raw.cursors) ? raw.cursors.filter((c): c is string => typeof c === 'string') : undefined,
 });
+
+// ── Observability, usage and the live tail ──────────────────────────────────────────────────────
+
+/** The metrics windows offered (the API takes any up to 24h). */
+export const METRIC_WINDOWS = ['15m', '1h', '6h', '24h'] as const;
+export type MetricWindow = (typeof METRIC_WINDOWS)[number];
+
+export interface MetricsSearch extends ProjectSearch {
+  /** 1h when absent. */
+  window?: MetricWindow;
+}
+
+export const metricsSearch = (raw: Raw): MetricsSearch => ({
+  ...projectSearch(raw),
+  window: METRIC_WINDOWS.find((w) => w === raw.window),
+});
+
+const stringsOf = (value: unknown) =>
+  Array.isArray(value) ? value.filter((c): c is string => typeof c === 'string') : undefined;
+
+/** Paged tables: the cursors of the pages walked through, oldest first (as on the audit log). */
+export interface PagedSearch extends ProjectSearch {
+  cursors?: string[];
+}
+
+export const pagedSearch = (raw: Raw): PagedSearch => ({ ...projectSearch(raw), cursors: stringsOf(raw.cursors) });
+
+export interface ConnectionsSearch extends PagedSearch {
+  kind?: 'signaling' | 'realtime';
+}
+
+export const connectionsSearch = (raw: Raw): ConnectionsSearch => ({
+  ...pagedSearch(raw),
+  kind: raw.kind === 'signaling' || raw.kind === 'realtime' ? raw.kind : undefined,
+});
+
+export interface UsageSearch extends ProjectSearch {
+  /** `YYYY-MM` (UTC); the current month when absent. */
+  month?: string;
+}
+
+export const usageSearch = (raw: Raw): UsageSearch => ({
+  ...projectSearch(raw),
+  month: typeof raw.month === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(raw.month) ? raw.month : undefined,
+});
+
+export interface LiveTailSearch extends ProjectSearch {
+  /** Only events of these types (all when absent). */
+  types?: string[];
+  /** Only events whose data contains this text (an id, an identity…). */
+  q?: string;
+}
+
+export const liveTailSearch = (raw: Raw): LiveTailSearch => ({
+  ...projectSearch(raw),
+  types: stringsOf(raw.types),
+  q: text(raw.q),
+});

@@ -17,7 +17,7 @@ export function LiveBadge() {
   const shown = SHOWN[useLiveStatus()];
   return (
     <Tooltip label={shown.tip}>
-      <Badge color={shown.color} variant="light" role="status" aria-label={`Live updates: ${shown.label}`}>
+      <Badge color={shown.color} variant="dot" role="status" aria-label={`Live updates: ${shown.label}`}>
         {shown.label}
       </Badge>
     </Tooltip>

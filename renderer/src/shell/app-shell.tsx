@@ -51,6 +51,9 @@ export function AppShellLayout() {
 const PAGES = [
   { to: '/projects/$projectId/connect', label: 'Connect', needs: null },
   { to: '/projects/$projectId/keys', label: 'API keys', needs: 'keys:read' },
+  { to: '/projects/$projectId/observability', label: 'Observability', needs: 'project:read' },
+  { to: '/projects/$projectId/live', label: 'Live tail', needs: 'project:read' },
+  { to: '/projects/$projectId/usage', label: 'Usage', needs: 'usage:read' },
   { to: '/projects/$projectId/members', label: 'Members', needs: 'members:read' },
   { to: '/projects/$projectId/audit', label: 'Audit log', needs: 'audit:read' },
   { to: '/projects/$projectId/settings', label: 'Settings', needs: null },
@@ -71,7 +74,7 @@ function ProjectNav({ projectId, onNavigate }: { projectId: string; onNavigate()
           search={{ env: search.env }}
           label={page.label}
           onClick={onNavigate}
-          active={Boolean(matchRoute({ to: page.to, params: { projectId } }))}
+          active={Boolean(matchRoute({ to: page.to, params: { projectId }, fuzzy: true }))}
           styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
         />
       ))}
