@@ -13,6 +13,7 @@ const HEIGHT = 180;
 /** Counts are whole numbers: the y axis steps by whole numbers too. */
 const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000];
 
+const counted = (n: number, [one, many]: [string, string]) => `${n} ${n === 1 ? one : many}`;
 const minuteLabel = (at: string) => new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 
 /** One per-minute series as a bar chart (uPlot, on a canvas), its total, and the same facts in words. */
@@ -24,8 +25,8 @@ export function MetricChart({
   color,
 }: {
   title: string;
-  /** What one count is, plural: "requests", "messages"… */
-  unit: string;
+  /** What one count is, singular and plural: ["request", "requests"]. */
+  unit: [string, string];
   points: MetricPoint[];
   /** "the last hour" */
   windowLabel: string;
@@ -59,7 +60,9 @@ export function MetricChart({
         </Group>
         <BarChart points={points} label={title} color={color} summary={summary} onHover={setHovered} />
         <Text size="xs" c="dimmed" aria-hidden>
-          {shown ? `${minuteLabel(shown.at)}: ${shown.value} ${unit}` : `${total} ${unit} over ${windowLabel}`}
+          {shown
+            ? `${minuteLabel(shown.at)}: ${counted(shown.value, unit)}`
+            : `${counted(total, unit)} over ${windowLabel}`}
         </Text>
       </Stack>
     </Paper>
@@ -80,7 +83,7 @@ function BarChart({
   summary: string;
   onHover(index: number | null): void;
 }) {
-  const { ref: sized, width } = useElementSize();
+  const { ref: measured, width } = useElementSize();
   const holder = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
   const theme = useMantineTheme();
@@ -89,11 +92,13 @@ function BarChart({
     () => [points.map((p) => Date.parse(p.at) / 1000), points.map((p) => p.value)],
     [points],
   );
-  const latest = useRef({ data, onHover });
-  latest.current = { data, onHover };
+  const latest = useRef({ data, onHover, width });
+  latest.current = { data, onHover, width };
+  const sized = width > 0;
 
+  // Made again only when the colours change: a resize (the window, a scroll bar coming or going) resizes it in place.
   useEffect(() => {
-    if (!holder.current || width === 0) return;
+    if (!holder.current || !sized) return;
     const text = dark ? theme.colors.dark[0] : theme.colors.gray[7];
     const grid = dark ? theme.colors.dark[4] : theme.colors.gray[2];
     const bar = theme.colors[color][dark ? 4 : 6];
@@ -105,11 +110,15 @@ function BarChart({
     };
     const made = new uPlot(
       {
-        width: Math.floor(width),
+        width: Math.floor(latest.current.width),
         height: HEIGHT,
         legend: { show: false },
         cursor: { y: false, drag: { x: false, y: false } },
-        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(max, 1)] } },
+        scales: {
+          // Half a minute either side: the first and the current minute's bars are drawn whole.
+          x: { time: true, range: (_u, min, max) => [min - 30, max + 30] },
+          y: { range: (_u, _min, max) => [0, Math.max(max, 1)] },
+        },
         axes: [axis, { ...axis, size: 44, incrs: COUNT_STEPS }],
         series: [
           {},
@@ -132,14 +141,18 @@ function BarChart({
       made.destroy();
       chart.current = null;
     };
-  }, [width, dark, color, label, theme]);
+  }, [sized, dark, color, label, theme]);
+
+  useEffect(() => {
+    if (width > 0) chart.current?.setSize({ width: Math.floor(width), height: HEIGHT });
+  }, [width]);
 
   useEffect(() => {
     chart.current?.setData(data);
   }, [data]);
 
   return (
-    <Box ref={sized} w="100%" mih={HEIGHT}>
+    <Box ref={measured} w="100%" mih={HEIGHT}>
       <div ref={holder} role="img" aria-label={summary} />
     </Box>
   );

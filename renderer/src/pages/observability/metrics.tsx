@@ -65,22 +65,28 @@ export function MetricsPage() {
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <MetricChart
               title="Requests"
-              unit="requests"
+              unit={['request', 'requests']}
               points={series.requests}
               windowLabel={windowLabel}
               color="blue"
             />
-            <MetricChart title="Errors" unit="errors" points={series.errors} windowLabel={windowLabel} color="red" />
+            <MetricChart
+              title="Errors"
+              unit={['error', 'errors']}
+              points={series.errors}
+              windowLabel={windowLabel}
+              color="red"
+            />
             <MetricChart
               title="Messages"
-              unit="messages"
+              unit={['message', 'messages']}
               points={series.messages}
               windowLabel={windowLabel}
               color="teal"
             />
             <MetricChart
               title="Connections opened"
-              unit="connections"
+              unit={['connection', 'connections']}
               points={series.connections}
               windowLabel={windowLabel}
               color="grape"
