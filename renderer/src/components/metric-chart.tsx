@@ -13,7 +13,7 @@ const HEIGHT = 180;
 /** Counts are whole numbers: the y axis steps by whole numbers too. */
 const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000];
 
-const counted = (n: number, [one, many]: [string, string]) => `${n} ${n === 1 ? one : many}`;
+const counted = (n: number, [one, many]: readonly [string, string]) => `${n} ${n === 1 ? one : many}`;
 const minuteLabel = (at: string) => new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 
 /** One per-minute series as a bar chart (uPlot, on a canvas), its total, and the same facts in words. */
@@ -26,7 +26,7 @@ export function MetricChart({
 }: {
   title: string;
   /** What one count is, singular and plural: ["request", "requests"]. */
-  unit: [string, string];
+  unit: readonly [string, string];
   points: MetricPoint[];
   /** "the last hour" */
   windowLabel: string;

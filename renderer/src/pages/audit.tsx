@@ -3,6 +3,7 @@ import { useNavigate, useSearch } from '@tanstack/react-router';
 import { Fragment, useState } from 'react';
 import { useAuditPage } from '../api/audit';
 import { can } from '../api/projects';
+import { CursorPager } from '../components/cursor-pager';
 import { QueryStatus } from '../components/error-alert';
 import { Time } from '../components/time';
 import { type AuditEntry, ENVIRONMENTS, type Project } from '../sdk';
@@ -104,28 +105,13 @@ function AuditLog({ project }: { project: Project }) {
           </Table>
         </Table.ScrollContainer>
       ) : null}
-      <Group>
-        <Button
-          variant="default"
-          disabled={cursors.length === 0}
-          onClick={() => void go({ cursors: cursors.slice(0, -1) })}
-        >
-          Newer entries
-        </Button>
-        <Button
-          variant="default"
-          disabled={!page.data?.nextCursor}
-          onClick={() => {
-            const next = page.data?.nextCursor;
-            if (next) void go({ cursors: [...cursors, next] });
-          }}
-        >
-          Older entries
-        </Button>
-        <Text size="sm" c="dimmed">
-          Page {cursors.length + 1}
-        </Text>
-      </Group>
+      <CursorPager
+        cursors={cursors}
+        nextCursor={page.data?.nextCursor}
+        onChange={(next) => void go({ cursors: next })}
+        newer="Newer entries"
+        older="Older entries"
+      />
     </>
   );
 }

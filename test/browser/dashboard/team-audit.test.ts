@@ -102,7 +102,16 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     let dp = await signedIn(users.VIEWER, `/projects/${project.id}/keys`);
     let { page } = dp;
     await visible(page.getByRole('row').filter({ hasText: 'existing' }));
-    expect(await navLinks(dp)).toEqual(['Connect', 'API keys', 'Members', 'Audit log', 'Settings']);
+    expect(await navLinks(dp)).toEqual([
+      'Connect',
+      'API keys',
+      'Observability',
+      'Live tail',
+      'Usage',
+      'Members',
+      'Audit log',
+      'Settings',
+    ]);
     await visible(page.getByText('Your role (VIEWER) cannot create or revoke keys'));
     expect(await page.getByRole('button', { name: /Create key|Revoke/ }).count()).toBe(0);
     await dp.checkPage('role-viewer-keys');
@@ -124,7 +133,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     page = dp.page;
     await visible(page.getByRole('button', { name: 'Revoke existing' }));
     await visible(page.getByRole('button', { name: 'Create key' }));
-    expect(await navLinks(dp)).toEqual(['Connect', 'API keys', 'Settings']);
+    expect(await navLinks(dp)).toEqual(['Connect', 'API keys', 'Observability', 'Live tail', 'Usage', 'Settings']);
     await page.goto(`${dash.url}/projects/${project.id}/members`);
     await visible(page.getByText('Your role (DEVELOPER) cannot see the members'));
     await dp.checkPage('role-developer-members');
@@ -135,7 +144,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     dp = await signedIn(users.BILLING, `/projects/${project.id}/keys`);
     page = dp.page;
     await visible(page.getByText('Your role (BILLING) cannot see API keys'));
-    expect(await navLinks(dp)).toEqual(['Connect', 'Settings']);
+    expect(await navLinks(dp)).toEqual(['Connect', 'Usage', 'Settings']);
     expect(await page.getByText('existing').count()).toBe(0);
     await page.goto(`${dash.url}/projects/${project.id}/members`);
     await visible(page.getByText('Your role (BILLING) cannot see the members'));

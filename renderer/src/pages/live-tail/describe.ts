@@ -36,8 +36,12 @@ export function summaryOf(event: LiveEvent): string {
       const answer = d.statusCode !== null ? `answered ${d.statusCode}` : (d.error ?? 'no answer');
       return `${d.eventType} · attempt ${d.attempt} ${answer} · ${d.status}`;
     }
-    default:
+    default: {
+      const message = objectAt(event.data, 'message');
+      if (event.type.startsWith('message.') && message)
+        return `${stringAt(message, 'id')} in ${stringAt(message, 'roomId')} from ${stringAt(message, 'senderId')}`;
       return catalogueSummary(event.data);
+    }
   }
 }
 

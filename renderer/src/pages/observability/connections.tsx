@@ -2,9 +2,8 @@ import { Badge, Group, SegmentedControl, Table, Text } from '@mantine/core';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useRefreshOn } from '../../api/live-events';
 import { observabilityKeys, useConnectionsPage } from '../../api/observability';
-import { CursorPager } from '../../components/cursor-pager';
-import { QueryStatus } from '../../components/error-alert';
 import { AnchorLink } from '../../components/links';
+import { PagedTable } from '../../components/paged-table';
 import { Time } from '../../components/time';
 import type { Connection } from '../../sdk';
 import { useProjectRoute } from '../../shell/project-page';
@@ -46,44 +45,23 @@ export function ConnectionsPage() {
           })
         }
       />
-      <QueryStatus query={page} loading="Loading connections" failed="The connections could not be loaded" />
-      {page.data?.data.length === 0 ? (
-        <Text c="dimmed">
-          No connections{search.kind ? ` of this kind` : ''} yet. A chat client on <code>/v1/realtime</code> (with a
-          chat token) or a participant joining a room on <code>/v1/rtc</code> (with an RTC token) appears here; see{' '}
-          <AnchorLink to="/projects/$projectId/connect" params={{ projectId }} search={{ env: environment }}>
-            Connect
-          </AnchorLink>{' '}
-          for a key and code.
-        </Text>
-      ) : null}
-      {page.data?.data.length ? (
-        <Table.ScrollContainer minWidth={820}>
-          <Table aria-label="Connections" striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Connected</Table.Th>
-                <Table.Th>Kind</Table.Th>
-                <Table.Th>Identity</Table.Th>
-                <Table.Th>Room or conversation</Table.Th>
-                <Table.Th>State</Table.Th>
-                <Table.Th>Connection</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {page.data.data.map((connection) => (
-                <ConnectionRow key={connection.id} projectId={projectId} connection={connection} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      ) : null}
-      <CursorPager
+      <PagedTable
+        label="Connections"
+        query={page}
+        columns={['Connected', 'Kind', 'Identity', 'Room or conversation', 'State', 'Connection']}
+        row={(connection) => <ConnectionRow key={connection.id} projectId={projectId} connection={connection} />}
+        empty={
+          <Text c="dimmed">
+            No connections{search.kind ? ' of this kind' : ''} yet. A chat client on <code>/v1/realtime</code> (with a
+            chat token) or a participant joining a room on <code>/v1/rtc</code> (with an RTC token) appears here; see{' '}
+            <AnchorLink to="/projects/$projectId/connect" params={{ projectId }} search={{ env: environment }}>
+              Connect
+            </AnchorLink>{' '}
+            for a key and code.
+          </Text>
+        }
         cursors={cursors}
-        nextCursor={page.data?.nextCursor}
-        onChange={(next) => void navigate({ search: (prev) => ({ ...prev, cursors: next }) })}
-        newer="Newer connections"
-        older="Older connections"
+        onCursors={(next) => void navigate({ search: (prev) => ({ ...prev, cursors: next }) })}
       />
     </>
   );
@@ -100,7 +78,9 @@ function ConnectionRow({ projectId, connection }: { projectId: string; connectio
       <Table.Td>{connection.identity}</Table.Td>
       <Table.Td>
         <Text size="sm" ff="monospace">
-          {connection.roomId ?? connection.conversationId ?? '—'}
+          {connection.roomId ??
+            connection.conversationId ??
+            (connection.kind === 'realtime' ? 'all their conversations' : '—')}
         </Text>
       </Table.Td>
       <Table.Td>

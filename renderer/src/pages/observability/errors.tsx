@@ -2,9 +2,8 @@ import { Badge, Code, Table, Text } from '@mantine/core';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useRefreshOn } from '../../api/live-events';
 import { observabilityKeys, useErrorsPage } from '../../api/observability';
-import { CursorPager } from '../../components/cursor-pager';
-import { QueryStatus } from '../../components/error-alert';
 import { AnchorLink } from '../../components/links';
+import { PagedTable } from '../../components/paged-table';
 import { Time } from '../../components/time';
 import type { ErrorRecord } from '../../sdk';
 import { useProjectRoute } from '../../shell/project-page';
@@ -21,42 +20,20 @@ export function ErrorsPage() {
   const page = useErrorsPage(projectId, environment, { limit: PAGE_SIZE, cursor: cursors.at(-1) });
   useRefreshOn(ERROR_EVENTS, observabilityKeys.errors(projectId, environment));
   return (
-    <>
-      <QueryStatus query={page} loading="Loading errors" failed="The errors could not be loaded" />
-      {page.data?.data.length === 0 ? (
+    <PagedTable
+      label="Errors"
+      query={page}
+      columns={['When', 'Status', 'Code', 'Request', 'Request id']}
+      row={(error) => <ErrorRow key={error.id} projectId={projectId} error={error} />}
+      empty={
         <Text c="dimmed">
           No failed requests in this environment. When a request made with an API key, chat token or RTC token is
           answered 4xx or 5xx, it appears here with its request id (the <Code>X-Request-Id</Code> of the answer).
         </Text>
-      ) : null}
-      {page.data?.data.length ? (
-        <Table.ScrollContainer minWidth={820}>
-          <Table aria-label="Errors" striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>When</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Code</Table.Th>
-                <Table.Th>Request</Table.Th>
-                <Table.Th>Request id</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {page.data.data.map((error) => (
-                <ErrorRow key={error.id} projectId={projectId} error={error} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      ) : null}
-      <CursorPager
-        cursors={cursors}
-        nextCursor={page.data?.nextCursor}
-        onChange={(next) => void navigate({ search: (prev) => ({ ...prev, cursors: next }) })}
-        newer="Newer errors"
-        older="Older errors"
-      />
-    </>
+      }
+      cursors={cursors}
+      onCursors={(next) => void navigate({ search: (prev) => ({ ...prev, cursors: next }) })}
+    />
   );
 }
 

@@ -16,6 +16,19 @@ const WINDOW_LABELS: Record<MetricWindow, string> = {
   '24h': 'the last 24 hours',
 };
 
+/** The four series charted (the API also has webhook deliveries and telemetry, which have pages of their own). */
+const CHARTS = [
+  { title: 'Requests', series: 'requests', unit: ['request', 'requests'], color: 'blue' },
+  { title: 'Errors', series: 'errors', unit: ['error', 'errors'], color: 'red' },
+  { title: 'Messages', series: 'messages', unit: ['message', 'messages'], color: 'teal' },
+  { title: 'Connections opened', series: 'connections', unit: ['connection', 'connections'], color: 'grape' },
+] as const satisfies readonly {
+  title: string;
+  series: 'requests' | 'errors' | 'messages' | 'connections';
+  unit: readonly [string, string];
+  color: string;
+}[];
+
 const isQuiet = (points: { value: number }[]) => points.every((p) => p.value === 0);
 
 /** Any live event means traffic (a message, a connection, a failed request…): the current minute's counts move. */
@@ -63,34 +76,9 @@ export function MetricsPage() {
         ) : null}
         {series ? (
           <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <MetricChart
-              title="Requests"
-              unit={['request', 'requests']}
-              points={series.requests}
-              windowLabel={windowLabel}
-              color="blue"
-            />
-            <MetricChart
-              title="Errors"
-              unit={['error', 'errors']}
-              points={series.errors}
-              windowLabel={windowLabel}
-              color="red"
-            />
-            <MetricChart
-              title="Messages"
-              unit={['message', 'messages']}
-              points={series.messages}
-              windowLabel={windowLabel}
-              color="teal"
-            />
-            <MetricChart
-              title="Connections opened"
-              unit={['connection', 'connections']}
-              points={series.connections}
-              windowLabel={windowLabel}
-              color="grape"
-            />
+            {CHARTS.map((chart) => (
+              <MetricChart key={chart.title} {...chart} points={series[chart.series]} windowLabel={windowLabel} />
+            ))}
           </SimpleGrid>
         ) : null}
       </Stack>
