@@ -11,11 +11,15 @@ import { NotFoundPage } from './pages/not-found';
 import { SignInPage } from './pages/sign-in';
 import {
   auditSearch,
+  connectionsSearch,
   liveStreamSearch,
+  liveTailSearch,
+  metricsSearch,
   pagedSearch,
   projectSearch,
   registerSearch,
   signInSearch,
+  usageSearch,
   webhookLogSearch,
 } from './search';
 import type { SessionStore } from './session/session-store';
@@ -169,6 +173,67 @@ const settingsRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/settings'), 'SettingsPage'),
 });
 
+// ── Observability (metrics, errors, connections), usage and the live tail ─────────────────────────
+
+const observabilityRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'observability',
+  component: lazyRouteComponent(() => import('./pages/observability/layout'), 'ObservabilityLayout'),
+});
+
+const metricsRoute = createRoute({
+  getParentRoute: () => observabilityRoute,
+  path: '/',
+  validateSearch: metricsSearch,
+  component: lazyRouteComponent(() => import('./pages/observability/metrics'), 'MetricsPage'),
+});
+
+const errorsRoute = createRoute({
+  getParentRoute: () => observabilityRoute,
+  path: 'errors',
+  validateSearch: pagedSearch,
+  component: lazyRouteComponent(() => import('./pages/observability/errors'), 'ErrorsPage'),
+});
+
+const errorRoute = createRoute({
+  getParentRoute: () => observabilityRoute,
+  path: 'errors/$errorId',
+  component: lazyRouteComponent(() => import('./pages/observability/error-detail'), 'ErrorDetailPage'),
+});
+
+const connectionsRoute = createRoute({
+  getParentRoute: () => observabilityRoute,
+  path: 'connections',
+  validateSearch: connectionsSearch,
+  component: lazyRouteComponent(() => import('./pages/observability/connections'), 'ConnectionsPage'),
+});
+
+const connectionRoute = createRoute({
+  getParentRoute: () => observabilityRoute,
+  path: 'connections/$connectionId',
+  component: lazyRouteComponent(() => import('./pages/observability/connection-detail'), 'ConnectionDetailPage'),
+});
+
+const usageRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'usage',
+  validateSearch: usageSearch,
+  component: lazyRouteComponent(() => import('./pages/usage'), 'UsagePage'),
+});
+
+const liveTailRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'live',
+  validateSearch: liveTailSearch,
+  component: lazyRouteComponent(() => import('./pages/live-tail/live-tail'), 'LiveTailPage'),
+});
+
+const observabilityRoutes = [
+  observabilityRoute.addChildren([metricsRoute, errorsRoute, errorRoute, connectionsRoute, connectionRoute]),
+  usageRoute,
+  liveTailRoute,
+];
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   registerRoute,
@@ -190,6 +255,7 @@ const routeTree = rootRoute.addChildren([
       webhookEndpointRoute,
       webhookDeliveryRoute,
       settingsRoute,
+      ...observabilityRoutes,
     ]),
   ]),
 ]);

@@ -5,6 +5,9 @@ type Raw = Record<string, unknown>;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
+const stringsOf = (value: unknown): string[] | undefined =>
+  Array.isArray(value) ? value.filter((c): c is string => typeof c === 'string') : undefined;
+
 export function environmentOf(value: unknown): Environment | undefined {
   return ENVIRONMENTS.find((env) => env === value);
 }
@@ -47,7 +50,7 @@ export const auditSearch = (raw: Raw): AuditSearch => ({
   ...projectSearch(raw),
   action: text(raw.action),
   environment: environmentOf(raw.environment),
-  cursors: Array.isArray(raw.cursors) ? raw.cursors.filter((c): c is string => typeof c === 'string') : undefined,
+  cursors: stringsOf(raw.cursors),
 });
 
 // ── Live streams and chat ────────────────────────────────────────────────────────────────────────
@@ -57,15 +60,12 @@ export const envSearch = (environment: Environment): ProjectSearch => ({
   env: environment === 'development' ? undefined : environment,
 });
 
-const cursorsOf = (value: unknown): string[] | undefined =>
-  Array.isArray(value) ? value.filter((c): c is string => typeof c === 'string') : undefined;
-
 /** A page of a paged list: the cursors of the pages walked through, oldest first (none: the first page). */
 export interface PagedSearch extends ProjectSearch {
   cursors?: string[];
 }
 
-export const pagedSearch = (raw: Raw): PagedSearch => ({ ...projectSearch(raw), cursors: cursorsOf(raw.cursors) });
+export const pagedSearch = (raw: Raw): PagedSearch => ({ ...projectSearch(raw), cursors: stringsOf(raw.cursors) });
 
 export const PARTICIPANT_FILTERS = ['host', 'viewer'] as const;
 
@@ -81,17 +81,62 @@ export const liveStreamSearch = (raw: Raw): LiveStreamSearch => ({
 
 // ── Webhooks ──
 
-export interface WebhookLogSearch extends ProjectSearch {
+export interface WebhookLogSearch extends PagedSearch {
   /** Filters of the endpoint's delivery log. */
   status?: WebhookDeliveryStatus;
   eventType?: string;
-  /** As the audit log's: the cursors of the pages walked through, oldest first. */
-  cursors?: string[];
 }
 
 export const webhookLogSearch = (raw: Raw): WebhookLogSearch => ({
-  ...projectSearch(raw),
+  ...pagedSearch(raw),
   status: WEBHOOK_DELIVERY_STATUSES.find((status) => status === raw.status),
   eventType: text(raw.eventType),
-  cursors: cursorsOf(raw.cursors),
+});
+
+// ── Observability, usage and the live tail ──
+
+/** The metrics windows offered (the API takes any up to 24h). */
+export const METRIC_WINDOWS = ['15m', '1h', '6h', '24h'] as const;
+export type MetricWindow = (typeof METRIC_WINDOWS)[number];
+
+export interface MetricsSearch extends ProjectSearch {
+  /** 1h when absent. */
+  window?: MetricWindow;
+}
+
+export const metricsSearch = (raw: Raw): MetricsSearch => ({
+  ...projectSearch(raw),
+  window: METRIC_WINDOWS.find((w) => w === raw.window),
+});
+
+export interface ConnectionsSearch extends PagedSearch {
+  kind?: 'signaling' | 'realtime';
+}
+
+export const connectionsSearch = (raw: Raw): ConnectionsSearch => ({
+  ...pagedSearch(raw),
+  kind: raw.kind === 'signaling' || raw.kind === 'realtime' ? raw.kind : undefined,
+});
+
+export interface UsageSearch extends ProjectSearch {
+  /** `YYYY-MM` (UTC); the current month when absent. */
+  month?: string;
+}
+
+export const usageSearch = (raw: Raw): UsageSearch => ({
+  ...projectSearch(raw),
+  month: typeof raw.month === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(raw.month) ? raw.month : undefined,
+});
+
+export interface LiveTailSearch extends ProjectSearch {
+  /** Only events of these types (all when absent). */
+  types?: string[];
+  /** Only events whose data contains this text (an id, an identity…). */
+  q?: string;
+}
+
+export const liveTailSearch = (raw: Raw): LiveTailSearch => ({
+  ...projectSearch(raw),
+  types: stringsOf(raw.types),
+  q: text(raw.q),
 });

@@ -1,6 +1,6 @@
 import { Anchor, type AnchorProps, Button, type ButtonProps, NavLink, type NavLinkProps } from '@mantine/core';
-import { createLink } from '@tanstack/react-router';
-import type { AnchorHTMLAttributes, Ref } from 'react';
+import { createLink, useRouter } from '@tanstack/react-router';
+import type { AnchorHTMLAttributes, MouseEvent, ReactNode, Ref } from 'react';
 
 type AnchorElementProps = AnchorHTMLAttributes<HTMLAnchorElement> & { ref?: Ref<HTMLAnchorElement> };
 
@@ -12,3 +12,26 @@ export const NavLinkLink = createLink((props: NavLinkProps & AnchorElementProps)
 ));
 
 export const ButtonLink = createLink((props: ButtonProps & AnchorElementProps) => <Button component="a" {...props} />);
+
+/**
+ * A link to a dashboard address given as a string, for pages that link to routes of other parts of the dashboard by
+ * their documented address (a webhook delivery, a room). A plain click navigates in the page; modified clicks (new
+ * tab) and copying the link work as on any link.
+ */
+export function PathLink({ href, children, ...props }: AnchorProps & { href: string; children: ReactNode }) {
+  const router = useRouter();
+  return (
+    <Anchor
+      component="a"
+      href={href}
+      onClick={(event: MouseEvent<HTMLAnchorElement>) => {
+        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        void router.navigate({ href });
+      }}
+      {...props}
+    >
+      {children}
+    </Anchor>
+  );
+}

@@ -109,6 +109,9 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
       'Live streams',
       'Chat',
       'Webhooks',
+      'Observability',
+      'Live tail',
+      'Usage',
       'Members',
       'Audit log',
       'Settings',
@@ -141,9 +144,13 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
       'Live streams',
       'Chat',
       'Webhooks',
+      'Observability',
+      'Live tail',
+      'Usage',
       'Settings',
     ]);
     await page.goto(`${dash.url}/projects/${project.id}/members`);
+    await page.goto(`$dash.url/projects/$project.id/members`);
     await visible(page.getByText('Your role (DEVELOPER) cannot see the members'));
     await dp.checkPage('role-developer-members');
     dp.expectClean();
@@ -153,7 +160,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     dp = await signedIn(users.BILLING, `/projects/${project.id}/keys`);
     page = dp.page;
     await visible(page.getByText('Your role (BILLING) cannot see API keys'));
-    expect(await navLinks(dp)).toEqual(['Connect', 'Settings']);
+    expect(await navLinks(dp)).toEqual(['Connect', 'Usage', 'Settings']);
     expect(await page.getByText('existing').count()).toBe(0);
     await page.goto(`${dash.url}/projects/${project.id}/members`);
     await visible(page.getByText('Your role (BILLING) cannot see the members'));

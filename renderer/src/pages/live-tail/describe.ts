@@ -1,0 +1,105 @@
+import type { Environment, LiveEvent } from '../../sdk';
+
+/** A page of the dashboard that an event names, by its address (some belong to other parts of the dashboard). */
+export interface EventLink {
+  label: string;
+  href: string;
+}
+
+type Data = Record<string, unknown>;
+
+const objectAt = (data: Data, key: string): Data | undefined => {
+  const value = data[key];
+  return value !== null && typeof value === 'object' ? (value as Data) : undefined;
+};
+const stringAt = (data: Data | undefined, key: string): string | undefined => {
+  const value = data?.[key];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** The words of a tail row: the ids and names an event carries (metadata only; the stream has no message text). */
+export function summaryOf(event: LiveEvent): string {
+  switch (event.type) {
+    case 'connection.opened':
+    case 'connection.closed': {
+      const c = event.data.connection;
+      const where = c.roomId ?? c.conversationId;
+      const closed = 'closeCode' in c && c.closeCode !== null ? ` · closed ${c.closeCode}` : '';
+      return `${c.kind} · ${c.identity}${where ? ` in ${where}` : ''}${closed}`;
+    }
+    case 'request.failed': {
+      const e = event.data.error;
+      return `${e.status} ${e.code} · ${e.method} ${e.route} · ${e.requestId}`;
+    }
+    case 'delivery.attempted': {
+      const d = event.data.delivery;
+      const answer = d.statusCode !== null ? `answered ${d.statusCode}` : (d.error ?? 'no answer');
+      return `${d.eventType} · attempt ${d.attempt} ${answer} · ${d.status}`;
+    }
+    default: {
+      const message = objectAt(event.data, 'message');
+      if (event.type.startsWith('message.') && message)
+        return `${stringAt(message, 'id')} in ${stringAt(message, 'roomId')} from ${stringAt(message, 'senderId')}`;
+      return catalogueSummary(event.data);
+    }
+  }
+}
+
+/** A catalogue event's main object (message, room, member…) as "key value" pairs of its ids and names. */
+function catalogueSummary(data: Data): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    if (value !== null && typeof value === 'object') {
+      const inner = Object.entries(value as Data)
+        .filter(([k, v]) => typeof v === 'string' && !k.endsWith('At'))
+        .map(([k, v]) => `${k} ${v}`);
+      parts.push(`${key}: ${inner.join(', ')}`);
+    } else if (typeof value === 'string') parts.push(`${key} ${value}`);
+  }
+  return parts.join(' · ');
+}
+
+/** The pages of what the event names: the connection, the error record, the webhook delivery, the room. */
+export function linksOf(event: LiveEvent, projectId: string, environment: Environment): EventLink[] {
+  const base = `/projects/${projectId}`;
+  const env = `?env=${environment}`;
+  const room = (roomId: string | null | undefined): EventLink[] =>
+    roomId?.startsWith('room_') ? [{ label: 'Room', href: `${base}/rooms/${roomId}${env}` }] : [];
+  switch (event.type) {
+    case 'connection.opened':
+    case 'connection.closed': {
+      const c = event.data.connection;
+      return [{ label: 'Connection', href: `${base}/observability/connections/${c.id}${env}` }, ...room(c.roomId)];
+    }
+    case 'request.failed':
+      return [{ label: 'Error', href: `${base}/observability/errors/${event.data.error.id}${env}` }];
+    case 'delivery.attempted': {
+      const d = event.data.delivery;
+      return [{ label: 'Delivery', href: `${base}/webhooks/${d.webhookId}/deliveries/${d.id}${env}` }];
+    }
+    case 'room.deleted':
+      return [];
+    default: {
+      const nested = objectAt(event.data, 'room') ?? objectAt(event.data, 'liveStream');
+      return room(stringAt(nested, event.type.startsWith('live_stream.') ? 'roomId' : 'id'));
+    }
+  }
+}
+
+/** Colour of a type's badge, by what it is about. */
+export function colorOf(type: string): string {
+  if (type === 'request.failed') return 'red';
+  if (type.startsWith('connection.')) return 'grape';
+  if (type === 'delivery.attempted') return 'orange';
+  if (type.startsWith('message.') || type.startsWith('reaction.')) return 'teal';
+  if (type.startsWith('room.') || type.startsWith('participant.')) return 'blue';
+  return 'gray';
+}
+
+/** The event types only the live stream has, beside the webhook catalogue's. */
+export const STREAM_ONLY_TYPES = [
+  'connection.opened',
+  'connection.closed',
+  'request.failed',
+  'delivery.attempted',
+] as const satisfies readonly LiveEvent['type'][];
