@@ -1,35 +1,31 @@
-import { path, type Transport } from '../transport.js';
+import type { Transport } from '../transport.js';
 import type {
   ChatConnectionList,
   ChatOverview,
   CreateLiveStreamInput,
   CreateRoomInput,
-  Environment,
   EnvironmentInput,
   InspectedConversationPage,
   LiveStream,
   LiveStreamPage,
-  PageQuery,
   PresenceList,
+  QueryOf,
   Room,
   RoomPage,
   UpdateLiveStreamInput,
 } from '../types.js';
 
-type EnvPage = PageQuery & { environment?: Environment };
-
 /** Rooms of one environment of a project (development unless told otherwise). */
 export class ProjectRoomsResource {
   constructor(private readonly transport: Transport) {}
 
-  list(projectId: string, query: EnvPage = {}): Promise<RoomPage> {
-    return this.transport.request({ method: 'GET', path: path`/v1/projects/${projectId}/rooms`, query });
+  list(projectId: string, query: QueryOf<'listProjectRooms'> = {}): Promise<RoomPage> {
+    return this.transport.call('listProjectRooms', { params: { id: projectId }, query });
   }
 
   create(projectId: string, input: CreateRoomInput, options: EnvironmentInput = {}): Promise<Room> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/projects/${projectId}/rooms`,
+    return this.transport.call('createProjectRoom', {
+      params: { id: projectId },
       query: { environment: options.environment },
       body: input,
     });
@@ -40,23 +36,21 @@ export class ProjectRoomsResource {
 export class ProjectLiveStreamsResource {
   constructor(private readonly transport: Transport) {}
 
-  list(projectId: string, query: EnvPage = {}): Promise<LiveStreamPage> {
-    return this.transport.request({ method: 'GET', path: path`/v1/projects/${projectId}/live-streams`, query });
+  list(projectId: string, query: QueryOf<'listProjectLiveStreams'> = {}): Promise<LiveStreamPage> {
+    return this.transport.call('listProjectLiveStreams', { params: { id: projectId }, query });
   }
 
   create(projectId: string, input: CreateLiveStreamInput, options: EnvironmentInput = {}): Promise<LiveStream> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/projects/${projectId}/live-streams`,
+    return this.transport.call('createProjectLiveStream', {
+      params: { id: projectId },
       query: { environment: options.environment },
       body: input,
     });
   }
 
   get(projectId: string, streamId: string, options: EnvironmentInput = {}): Promise<LiveStream> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/live-streams/${streamId}`,
+    return this.transport.call('getProjectLiveStream', {
+      params: { id: projectId, streamId },
       query: { environment: options.environment },
     });
   }
@@ -67,18 +61,16 @@ export class ProjectLiveStreamsResource {
     input: UpdateLiveStreamInput,
     options: EnvironmentInput = {},
   ): Promise<LiveStream> {
-    return this.transport.request({
-      method: 'PATCH',
-      path: path`/v1/projects/${projectId}/live-streams/${streamId}`,
+    return this.transport.call('updateProjectLiveStream', {
+      params: { id: projectId, streamId },
       query: { environment: options.environment },
       body: input,
     });
   }
 
   end(projectId: string, streamId: string, options: EnvironmentInput = {}): Promise<LiveStream> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/projects/${projectId}/live-streams/${streamId}/end`,
+    return this.transport.call('endProjectLiveStream', {
+      params: { id: projectId, streamId },
       query: { environment: options.environment },
     });
   }
@@ -89,29 +81,26 @@ export class ChatInspectionResource {
   constructor(private readonly transport: Transport) {}
 
   overview(projectId: string, options: EnvironmentInput = {}): Promise<ChatOverview> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/chat/overview`,
+    return this.transport.call('getChatOverview', {
+      params: { id: projectId },
       query: { environment: options.environment },
     });
   }
 
-  conversations(projectId: string, query: EnvPage = {}): Promise<InspectedConversationPage> {
-    return this.transport.request({ method: 'GET', path: path`/v1/projects/${projectId}/chat/conversations`, query });
+  conversations(projectId: string, query: QueryOf<'inspectConversations'> = {}): Promise<InspectedConversationPage> {
+    return this.transport.call('inspectConversations', { params: { id: projectId }, query });
   }
 
   connections(projectId: string, options: EnvironmentInput = {}): Promise<ChatConnectionList> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/chat/connections`,
+    return this.transport.call('inspectChatConnections', {
+      params: { id: projectId },
       query: { environment: options.environment },
     });
   }
 
   presence(projectId: string, conversationId: string, options: EnvironmentInput = {}): Promise<PresenceList> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/chat/conversations/${conversationId}/presence`,
+    return this.transport.call('inspectPresence', {
+      params: { id: projectId, conversationId },
       query: { environment: options.environment },
     });
   }
