@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { environmentQuery } from './environments.js';
-import type { AuthMode, HttpMethod, PathParams, RouteDefinition } from './http/route.js';
+import type { AuthMode, PathParams, RouteDefinition } from './http/route.js';
 import type { routes } from './routes.js';
 
 /**
@@ -20,35 +20,26 @@ export type RequestOf<S extends z.ZodType> = {
 /** `{environment?}`, which the route table adds to the query of `project-environment` routes (see `queryOf`). */
 type EnvironmentInput = RequestOf<typeof environmentQuery>;
 
-/** What a client sends and gets for one operation; `params`, `query` and `body` are `undefined` where it has none. */
-export interface Operation {
-  method: HttpMethod;
-  /** The path template, e.g. `/v1/projects/{id}/api-keys`. */
-  path: string;
-  /** The path's parameters by name: `{id: 'prj_…'}`. */
-  params: Record<string, string> | undefined;
-  query: object | undefined;
-  body: object | undefined;
-  /** The answer's JSON; `undefined` on a 204 (and on the event stream, which the SDK reads record by record). */
-  response: unknown;
-}
-
 type ParamsOf<P extends string> = [PathParams<P>] extends [never] ? undefined : Record<PathParams<P>, string>;
 
-type QueryOf<A extends AuthMode, Q> = A extends 'project-environment'
+type OperationQuery<A extends AuthMode, Q> = A extends 'project-environment'
   ? (Q extends z.ZodType ? RequestOf<Q> : unknown) & EnvironmentInput
   : Q extends z.ZodType
     ? RequestOf<Q>
     : undefined;
 
-/** One route's operation, read from the type arguments `defineRoute` kept. */
+/**
+ * One route's operation, read from the type arguments `defineRoute` kept: `params` (the path's parameters by name),
+ * `query` and `body` are `undefined` where the route has none, `response` where it answers no JSON (a 204, or the
+ * event stream, which the SDK reads record by record).
+ */
 type OperationOf<Route> =
   Route extends RouteDefinition<infer P, infer A, infer B, infer Q, infer R, string, infer M>
     ? {
         method: M;
         path: P;
         params: ParamsOf<P>;
-        query: QueryOf<A, Q>;
+        query: OperationQuery<A, Q>;
         body: B extends z.ZodType ? RequestOf<B> : undefined;
         response: R extends z.ZodType ? z.output<R> : undefined;
       }
