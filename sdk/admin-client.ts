@@ -1,4 +1,4 @@
-import { type ClientOptions, path, Transport } from './transport.js';
+import { type ClientOptions, Transport } from './transport.js';
 
 export interface AdminClientOptions extends ClientOptions {
   /** The server's admin token, `sbadmin_…`: the `admin-token` file of its data folder. */
@@ -18,6 +18,6 @@ export class AdminClient {
    * write it to a file, and restore it with `switchboard serve --import`.
    */
   backup(): Promise<ReadableStream<Uint8Array>> {
-    return this.transport.download({ path: path`/v1/server/backup` }, 'application/gzip');
+    return this.transport.download({ path: '/v1/server/backup' }, 'application/gzip');
   }
 }

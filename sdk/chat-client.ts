@@ -1,39 +1,31 @@
 // Types only: nothing of the server reaches the browser bundle.
-import type { REALTIME_EVENT_TYPES } from '../server/chat/realtime/protocol.js';
+import type { z } from 'zod';
+import type { realtimeMessageSchema } from '../server/chat/realtime/protocol.js';
 import { backoffDelay } from './backoff.js';
 import { ChatResources } from './chat/resources.js';
 import { Listeners } from './listeners.js';
 import type { ClientOptions } from './transport.js';
 import { socketBaseOf, Transport } from './transport.js';
-import type { Message } from './types.js';
+import type { Message, RealtimeClientFrame, RealtimeServerFrame } from './types.js';
+
+/** An event frame of the realtime protocol, as the server's schema (`realtimeServerMessage`) defines it. */
+type RealtimeEventFrame = Extract<RealtimeServerFrame, { conversationId: string }>;
 
 /** The server's realtime event types. */
-export type ChatEventType = (typeof REALTIME_EVENT_TYPES)[number];
+export type ChatEventType = RealtimeEventFrame['type'];
 
-/** A message as realtime events carry it; `cursor` is for `messages.list(id, {after})`. */
-export interface RealtimeMessage {
-  id: string;
-  roomId: string;
-  senderId: string;
-  text: string | null;
-  parentId: string | null;
-  deleted: boolean;
-  createdAt: string;
-  editedAt: string | null;
-  /** Absent on messages replayed by catch-up from the REST list. */
-  cursor?: string;
-}
+/**
+ * A message as realtime events carry it; `cursor` is for `messages.list(id, {after})`, and absent on messages
+ * replayed by catch-up from the REST list.
+ */
+export type RealtimeMessage = Omit<z.output<typeof realtimeMessageSchema>, 'cursor'> & { cursor?: string };
 
 export type MessageEventType = 'message.created' | 'message.updated' | 'message.deleted';
 
-/** One realtime event. `caughtUp` marks a `message.created` replayed after a reconnect. */
+/** One realtime event, typed by the server's schema. `caughtUp` marks a `message.created` replayed after a reconnect. */
 export type ChatEvent<T extends ChatEventType = ChatEventType> = T extends MessageEventType
   ? { type: T; conversationId: string; data: { message: RealtimeMessage }; caughtUp?: boolean }
-  : T extends 'typing.started' | 'typing.stopped'
-    ? { type: T; conversationId: string; data: { userId: string } }
-    : T extends 'presence.changed'
-      ? { type: T; conversationId: string; data: { userId: string; online: boolean; at: string } }
-      : { type: T; conversationId: string; data: Record<string, unknown> };
+  : Extract<RealtimeEventFrame, { type: T }>;
 
 /** Connection life cycle, next to the server's events. */
 export interface ChatLifecycleEvents {
@@ -111,7 +103,7 @@ export class ChatClient extends ChatResources {
   /** Ids of `message.created` already emitted (bounded), for exactly-once delivery. */
   private readonly seen = new Set<string>();
   /** Live events held back while catch-up runs. */
-  private buffer: Record<string, unknown>[] | undefined;
+  private buffer: RealtimeEventFrame[] | undefined;
 
   constructor(options: ChatClientOptions) {
     super(new Transport(options, options.token));
@@ -183,7 +175,7 @@ export class ChatClient extends ChatResources {
     this.socket = undefined;
   }
 
-  private send(message: Record<string, unknown>): boolean {
+  private send(message: RealtimeClientFrame): boolean {
     if (this.socket?.readyState !== OPEN) return false;
     this.socket.send(JSON.stringify(message));
     return true;
@@ -206,9 +198,10 @@ export class ChatClient extends ChatResources {
       if (this.socket !== socket) return;
       // A frame carries one message, or several separated by newlines.
       for (const line of String(ev.data).split('\n')) {
-        let frame: Record<string, unknown>;
+        // Typed by the server's schema, not checked here: the SDK carries no validator.
+        let frame: RealtimeServerFrame;
         try {
-          frame = JSON.parse(line) as Record<string, unknown>;
+          frame = JSON.parse(line) as RealtimeServerFrame;
         } catch {
           continue;
         }
@@ -240,18 +233,18 @@ export class ChatClient extends ChatResources {
     }, delayMs);
   }
 
-  private receive(frame: Record<string, unknown>): void {
+  private receive(frame: RealtimeServerFrame): void {
     if (frame.type === 'connected') {
       const reconnected = this.everConnected;
       this.everConnected = true;
       this.attempts = 0;
       const event = {
-        connectionId: String(frame.connectionId),
-        userId: String(frame.userId),
-        conversationIds: (frame.conversationIds as string[]) ?? [],
+        connectionId: frame.connectionId,
+        userId: frame.userId,
+        conversationIds: frame.conversationIds,
         reconnected,
       };
-      const cursor = typeof frame.cursor === 'string' ? frame.cursor : undefined;
+      const cursor = frame.cursor;
       if (!reconnected) {
         this.position = cursor;
         this.emit('connected', event);
@@ -270,22 +263,18 @@ export class ChatClient extends ChatResources {
     }
     if (frame.type === 'pong') return;
     if (frame.type === 'error') {
-      this.emit('error', { code: String(frame.code), message: String(frame.message) });
+      this.emit('error', { code: frame.code, message: frame.message });
       return;
     }
     if (this.buffer) this.buffer.push(frame);
     else this.dispatch(frame);
   }
 
-  private dispatch(frame: Record<string, unknown>): void {
-    const type = String(frame.type);
-    const conversationId = String(frame.conversationId);
-    const data = (frame.data ?? {}) as Record<string, unknown>;
-    const message = data.message as RealtimeMessage | undefined;
-    if (message && type === 'message.created') {
+  private dispatch({ type, conversationId, data }: RealtimeEventFrame): void {
+    if (type === 'message.created') {
       // Only a new message moves the cursor: an edit or deletion carries an older message's.
-      if (message.cursor) this.cursors.set(conversationId, message.cursor);
-      if (!this.remember(message.id)) return;
+      this.cursors.set(conversationId, data.message.cursor);
+      if (!this.remember(data.message.id)) return;
     }
     this.emit(type, { type, conversationId, data });
   }

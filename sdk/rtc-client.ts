@@ -3,7 +3,7 @@ import { Listeners } from './listeners.js';
 import { MeshPeer, type PeerStats } from './rtc/mesh-peer.js';
 import type { MediaStreamLike, PeerConnectionConstructor, TrackOf } from './rtc/web-rtc.js';
 import { DEFAULT_BASE_URL, socketBaseOf } from './transport.js';
-import type { SignalingClientMessage, SignalingParticipant, SignalingServerMessage } from './types.js';
+import type { SignalingClientFrame, SignalingParticipant, SignalingServerFrame } from './types.js';
 
 export type { PeerStats } from './rtc/mesh-peer.js';
 export type * from './rtc/web-rtc.js';
@@ -38,7 +38,7 @@ export interface RtcClientEvents<Stream extends MediaStreamLike = MediaStreamLik
   closed: { code: number; reason: string };
 }
 
-type Joined = Extract<SignalingServerMessage, { type: 'joined' }>;
+type Joined = Extract<SignalingServerFrame, { type: 'joined' }>;
 
 /** Thrown by `RtcClient.join` when the server closes the socket before admitting it (bad token, full room …). */
 export class RtcJoinError extends Error {
@@ -85,7 +85,7 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
     return new Promise((resolve, reject) => {
       let client: RtcClient<Stream> | undefined;
       socket.onmessage = ({ data }) => {
-        const message = JSON.parse(String(data)) as SignalingServerMessage;
+        const message = JSON.parse(String(data)) as SignalingServerFrame;
         if (client) {
           client.receive(message);
         } else if (message.type === 'joined') {
@@ -150,7 +150,7 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
     }
   }
 
-  private receive(message: SignalingServerMessage): void {
+  private receive(message: SignalingServerFrame): void {
     this.run(() => this.handle(message)).catch((err: unknown) => {
       this.emit('error', { code: 'client_negotiation_failed', message: String((err as Error)?.message ?? err) });
     });
@@ -163,7 +163,7 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
     return done;
   }
 
-  private async handle(message: SignalingServerMessage): Promise<void> {
+  private async handle(message: SignalingServerFrame): Promise<void> {
     switch (message.type) {
       case 'participant_joined': {
         // The same identity again replaces its earlier connection: start over with the new one.
@@ -224,7 +224,7 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
     this.emit('closed', { code, reason });
   }
 
-  private send(message: SignalingClientMessage): void {
+  private send(message: SignalingClientFrame): void {
     if (this.socket.readyState === 1) this.socket.send(JSON.stringify(message));
   }
 

@@ -1,7 +1,7 @@
 import { ChatResources } from './chat/resources.js';
 import { LiveStreamsResource } from './server/live-streams.js';
 import { RoomsResource } from './server/rooms.js';
-import { type ClientOptions, path, Transport } from './transport.js';
+import { type ClientOptions, Transport } from './transport.js';
 import type { ChatToken, CreateChatTokenInput, KeyWhoami } from './types.js';
 
 export interface ServerClientOptions extends ClientOptions {
@@ -14,7 +14,7 @@ export class ChatTokensResource {
   constructor(private readonly transport: Transport) {}
 
   create(input: CreateChatTokenInput): Promise<ChatToken> {
-    return this.transport.request({ method: 'POST', path: path`/v1/chat/tokens`, body: input });
+    return this.transport.call('createChatToken', { body: input });
   }
 }
 
@@ -39,7 +39,8 @@ export class ServerClient extends ChatResources {
   }
 
   /** The key's id, project and environment (from the server's record, whatever the key text says). */
-  whoami(): Promise<KeyWhoami> {
-    return this.transport.request({ method: 'GET', path: path`/v1/whoami` });
+  async whoami(): Promise<KeyWhoami> {
+    // This client holds an API key, which the route answers with the key form.
+    return (await this.transport.call('whoami')) as KeyWhoami;
   }
 }

@@ -1,4 +1,4 @@
-import { type ClientOptions, path, Transport } from './transport.js';
+import { type ClientOptions, Transport } from './transport.js';
 import type { TelemetryAccepted, TelemetryInput } from './types.js';
 
 export interface TelemetryClientOptions extends ClientOptions {
@@ -19,6 +19,6 @@ export class TelemetryClient {
 
   /** Up to 100 events a call: `type` (letters, digits and `_ . : -`), `at` (default: when received), `data`. */
   send(events: TelemetryInput['events']): Promise<TelemetryAccepted> {
-    return this.transport.request({ method: 'POST', path: path`/v1/telemetry/events`, body: { events } });
+    return this.transport.call('sendTelemetry', { body: { events } });
   }
 }

@@ -1,4 +1,7 @@
+// Types only: nothing of the server reaches the browser bundle.
+import type { OperationId, Operations } from '../server/operations.js';
 import { NETWORK_ERROR, SwitchboardError, UNEXPECTED_RESPONSE } from './errors.js';
+import { OPERATIONS } from './operations.js';
 
 /** Where the server listens when nothing else is said: the desktop app's and `switchboard serve`'s default. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4700';
@@ -16,19 +19,37 @@ export interface ClientOptions {
   fetch?: typeof fetch;
 }
 
-export type QueryValue = string | number | boolean | undefined;
+type Operation<Id extends OperationId> = Operations[Id];
 
-export interface RequestSpec {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-  /** Already encoded; build it with `path`. */
+/**
+ * What `call` takes besides the operation id: the path's parameters by name, the query and the body, each only
+ * where the operation has one. `params` and `body` are then required; the query is always optional.
+ */
+export type CallInput<Id extends OperationId> = (Operation<Id>['params'] extends undefined
+  ? { params?: undefined }
+  : { params: Operation<Id>['params'] }) &
+  (Operation<Id>['query'] extends undefined ? { query?: undefined } : { query?: Operation<Id>['query'] }) &
+  (Operation<Id>['body'] extends undefined ? { body?: undefined } : { body: Operation<Id>['body'] });
+
+/** `call`'s arguments after the id: the input may be left out when nothing in it is required. */
+type CallArgs<Id extends OperationId> =
+  Partial<CallInput<Id>> extends CallInput<Id> ? [input?: CallInput<Id>] : [input: CallInput<Id>];
+
+interface RequestSpec {
+  method: string;
+  /** Already encoded. */
   path: string;
-  query?: Record<string, QueryValue>;
+  query?: object;
   body?: unknown;
 }
 
-/** A path with each parameter percent-encoded: path`/v1/projects/${id}` . */
-export function path(strings: TemplateStringsArray, ...params: string[]): string {
-  return strings.reduce((out, part, i) => out + part + (i < params.length ? encodeURIComponent(params[i]) : ''), '');
+/** `/v1/projects/{id}` with `{id: 'prj 1'}` → `/v1/projects/prj%201`: each parameter percent-encoded. */
+export function fillPath(template: string, params: Record<string, string> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new TypeError(`${template} needs the path parameter "${name}"`);
+    return encodeURIComponent(value);
+  });
 }
 
 /**
@@ -49,7 +70,22 @@ export class Transport {
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
-  async request<T>(spec: RequestSpec): Promise<T> {
+  /**
+   * One operation of the API, named by its `operationId`; its method and path come from the operations map, and the
+   * types of its input and answer from the server's route table (server/operations.ts):
+   *
+   * ```ts
+   * transport.call('revokeApiKey', { params: { id: projectId, keyId }, query: { environment } });
+   * ```
+   */
+  call<Id extends OperationId>(id: Id, ...[input]: CallArgs<Id>): Promise<Operation<Id>['response']> {
+    // The conditional input type is for callers; here only its three optional parts matter.
+    const { params, query, body } = (input ?? {}) as { params?: Record<string, string>; query?: object; body?: object };
+    const { method, path } = OPERATIONS[id];
+    return this.request({ method: method.toUpperCase(), path: fillPath(path, params), query, body });
+  }
+
+  private async request<T>(spec: RequestSpec): Promise<T> {
     const headers = this.headers('application/json');
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     const res = await this.send(this.urlOf(spec), {
@@ -61,17 +97,22 @@ export class Transport {
   }
 
   /**
-   * A GET answered with Server-Sent Events: the open stream's body, once the server has accepted
-   * the request (an error answer throws, as `request` does). `signal` aborts the request and the stream.
+   * A GET operation answered with Server-Sent Events (`streamEvents`): the open stream's body, once the server has
+   * accepted the request (an error answer throws, as `call` does). `signal` aborts the request and the stream.
    */
-  openEventStream(
-    spec: Pick<RequestSpec, 'path' | 'query'>,
+  openEventStream<Id extends 'streamEvents'>(
+    id: Id,
+    input: Pick<CallInput<Id>, 'params' | 'query'>,
     signal?: AbortSignal,
   ): Promise<ReadableStream<Uint8Array>> {
-    return this.openStream(spec, 'text/event-stream', signal);
+    const path = fillPath(OPERATIONS[id].path, input.params);
+    return this.openStream({ path, query: input.query }, 'text/event-stream', signal);
   }
 
-  /** A GET answered with a file of `contentType` (a backup archive): its body, to stream where it belongs. */
+  /**
+   * A GET of `path` (outside the route table: the admin backup) answered with a file of `contentType`: its body, to
+   * stream where it belongs.
+   */
   download(spec: Pick<RequestSpec, 'path' | 'query'>, contentType: string): Promise<ReadableStream<Uint8Array>> {
     return this.openStream(spec, contentType);
   }
@@ -136,7 +177,7 @@ export class Transport {
   }
 }
 
-function queryString(query: Record<string, QueryValue> | undefined): string {
+function queryString(query: object | undefined): string {
   if (!query) return '';
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));

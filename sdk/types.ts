@@ -1,262 +1,193 @@
 /**
- * The SDK's types, all derived from the zod schemas the server validates with (type-only imports:
- * no server code reaches a bundle). Responses are the schemas' output; requests their input.
+ * The SDK's types. Requests and answers come from the operations map (server/operations.ts), which reads them off the
+ * server's route table: `BodyOf<'createApiKey'>` is what that route's zod schema accepts, `ResponseOf<'listApiKeys'>`
+ * what it answers. The names below are those types under the names the SDK has always used; only what no operation
+ * carries (enums, the live event stream's records, realtime and signaling frames) is read from a schema directly.
+ * Type-only imports: no server code reaches a bundle.
  */
 import type { z } from 'zod';
-import type { auditEntrySchema, auditQuery } from '../server/audit/schemas.js';
-import type { loginBody, registerBody, sessionSchema, userSchema, whoamiSchema } from '../server/auth/schemas.js';
-import type {
-  attachmentSchema,
-  createAttachmentBody,
-  createdAttachmentSchema,
-  downloadUrlSchema,
-} from '../server/chat/attachments/schemas.js';
-import type {
-  connectionSchema,
-  inspectedConversationSchema,
-  overviewSchema,
-} from '../server/chat/inspection/schemas.js';
-
-import type { presenceSchema, typingSchema } from '../server/chat/presence/schemas.js';
-import type {
-  actAsQuery,
-  addMemberBody as addChatMemberBody,
-  chatTokenSchema,
-  conversationListQuery,
-  conversationMemberSchema,
-  conversationRoleSchema,
-  conversationSchema,
-  createChatTokenBody,
-  createConversationBody,
-  editMessageBody,
-  messageListQuery,
-  messagePageSchema,
-  messageSchema,
-  reactionBody,
-  readReceiptSchema,
-  readStateSchema,
-  sendMessageBody,
-  threadQuery,
-  threadSchema,
-  updateConversationBody,
-} from '../server/chat/schemas.js';
+import type { realtimeClientMessage, realtimeServerMessage } from '../server/chat/realtime/protocol.js';
+import type { conversationRoleSchema } from '../server/chat/schemas.js';
 import type { environmentQuery, environmentSchema } from '../server/environments.js';
-import type { apiKeySchema, createdApiKeySchema, createKeyBody } from '../server/keys/schemas.js';
-import type {
-  addHostBody,
-  createLiveStreamBody,
-  dashboardAddHostBody,
-  hostCredentialSchema,
-  liveStreamParticipantSchema,
-  liveStreamSchema,
-  participantsQuery,
-  removeHostQuery,
-  updateLiveStreamBody,
-  viewerCredentialSchema,
-} from '../server/live-streams/schemas.js';
-import type {
-  addMemberBody,
-  createInvitationBody,
-  invitationSchema,
-  memberSchema,
-  roleSchema,
-  updateMemberBody,
-} from '../server/members/schemas.js';
-import type {
-  connectionSchema as connectionLogSchema,
-  connectionsQuery,
-  diagnosticsSchema,
-  errorRecordSchema,
-  errorsQuery,
-  liveEventSchema,
-  metricsQuery,
-  metricsSchema,
-  usageQuery,
-  usageSchema,
-} from '../server/observability/schemas.js';
-import type { createProjectBody, projectSchema, updateProjectBody } from '../server/projects/schemas.js';
-import type { createRoomBody, participantSchema, roomSchema } from '../server/rooms/schemas.js';
-import type { ClientMessage, ParticipantView, ServerMessage } from '../server/rtc/protocol.js';
-import type { createRtcTokenBody, rtcTokenSchema } from '../server/rtc/schemas.js';
+import type { roleSchema } from '../server/members/schemas.js';
+import type { liveEventSchema } from '../server/observability/schemas.js';
+import type { OperationId, Operations, RequestOf } from '../server/operations.js';
+import type { clientMessage, serverMessage } from '../server/rtc/protocol.js';
 import type { listOf, pageOf } from '../server/shared/schemas.js';
-import type { telemetryAcceptedSchema, telemetryBody } from '../server/telemetry/schemas.js';
 import type { eventTypeSchema } from '../server/webhooks/catalogue.js';
-import type {
-  catalogueEntrySchema,
-  deliveriesQuery,
-  deliveryBodySchema,
-  registeredWebhookSchema,
-  registerWebhookBody,
-  updateWebhookBody,
-  webhookDeliverySchema,
-  webhookEndpointSchema,
-} from '../server/webhooks/schemas.js';
 
-/**
- * A request as the SDK takes it: the schema's input, except for fields the server lower-cases or
- * coerces before checking (environment, limit), whose zod input type is `unknown`; those take the
- * checked type instead, so that the compiler still catches a typo.
- */
-export type RequestOf<S extends z.ZodType> = {
-  [K in keyof z.input<S>]: unknown extends z.input<S>[K] ? z.output<S>[K & keyof z.output<S>] : z.input<S>[K];
-};
+export type { OperationId, Operations, RequestOf };
+
+/** The JSON body an operation takes, by `operationId` (`undefined` where it takes none). */
+export type BodyOf<Id extends OperationId> = Operations[Id]['body'];
+/** The query an operation takes, by `operationId` (`undefined` where it takes none). */
+export type QueryOf<Id extends OperationId> = Operations[Id]['query'];
+/** What an operation answers, by `operationId` (`undefined` for a 204). */
+export type ResponseOf<Id extends OperationId> = Operations[Id]['response'];
 
 /** `development`, `staging` or `production`. (The server also accepts these in any letter case.) */
 export type Environment = z.output<typeof environmentSchema>;
 /** `OWNER`, `ADMIN`, `DEVELOPER`, `VIEWER` or `BILLING`. */
 export type ProjectRole = z.output<typeof roleSchema>;
-
-export type RegisterInput = RequestOf<typeof registerBody>;
-export type LoginInput = RequestOf<typeof loginBody>;
-export type User = z.output<typeof userSchema>;
-export type Session = z.output<typeof sessionSchema>;
-/** The credential of the request: a signed-in user, or an API key's id, project and environment. */
-export type Whoami = z.output<typeof whoamiSchema>;
-/** `whoami` with a session token. */
-export type SessionWhoami = Extract<Whoami, { type: 'session' }>;
-/** `whoami` with an API key. */
-export type KeyWhoami = Extract<Whoami, { type: 'api_key' }>;
-
-export type CreateProjectInput = RequestOf<typeof createProjectBody>;
-export type UpdateProjectInput = RequestOf<typeof updateProjectBody>;
-export type Project = z.output<typeof projectSchema>;
-/** What a role allows, e.g. `keys:manage`: a project lists the caller's, a member listing each member's. */
-export type Capability = Project['capabilities'][number];
-
-export type AddMemberInput = RequestOf<typeof addMemberBody>;
-export type CreateInvitationInput = RequestOf<typeof createInvitationBody>;
-export type Invitation = z.output<typeof invitationSchema>;
-export type UpdateMemberInput = RequestOf<typeof updateMemberBody>;
-export type Member = z.output<typeof memberSchema>;
-
-export type CreateApiKeyInput = RequestOf<typeof createKeyBody>;
-/** `{environment?}`: the environment a key operation acts in (development when omitted). */
+/** `{environment?}`: the environment a dashboard call acts in (development when omitted). */
 export type EnvironmentInput = RequestOf<typeof environmentQuery>;
-export type ApiKey = z.output<typeof apiKeySchema>;
-/** A new key: its metadata and, this once, the full `key` text. */
-export type CreatedApiKey = z.output<typeof createdApiKeySchema>;
-
-export type AuditQuery = RequestOf<typeof auditQuery>;
-export type AuditEntry = z.output<typeof auditEntrySchema>;
 
 /** One page of a paged list: `nextCursor` is the `cursor` of the next page, null at the end. */
 export type Page<Item extends z.ZodType> = z.output<ReturnType<typeof pageOf<Item>>>;
 /** A list that does not page: `{data}`. */
 export type List<Item extends z.ZodType> = z.output<ReturnType<typeof listOf<Item>>>;
 
-export type ProjectList = List<typeof projectSchema>;
-export type MemberList = List<typeof memberSchema>;
-export type ApiKeyList = List<typeof apiKeySchema>;
-export type AuditPage = Page<typeof auditEntrySchema>;
+// ── Accounts, projects, members, keys, audit ─────────────────────────────────────────────────────
+export type RegisterInput = BodyOf<'register'>;
+export type LoginInput = BodyOf<'login'>;
+export type Session = ResponseOf<'login'>;
+export type User = Session['user'];
+/** The credential of the request: a signed-in user, or an API key's id, project and environment. */
+export type Whoami = ResponseOf<'whoami'>;
+/** `whoami` with a session token. */
+export type SessionWhoami = Extract<Whoami, { type: 'session' }>;
+/** `whoami` with an API key. */
+export type KeyWhoami = Extract<Whoami, { type: 'api_key' }>;
+
+export type CreateProjectInput = BodyOf<'createProject'>;
+export type UpdateProjectInput = BodyOf<'updateProject'>;
+export type Project = ResponseOf<'getProject'>;
+export type ProjectList = ResponseOf<'listProjects'>;
+/** What a role allows, e.g. `keys:manage`: a project lists the caller's, a member listing each member's. */
+export type Capability = Project['capabilities'][number];
+
+export type AddMemberInput = BodyOf<'addMember'>;
+export type UpdateMemberInput = BodyOf<'updateMember'>;
+export type Member = ResponseOf<'addMember'>;
+export type MemberList = ResponseOf<'listMembers'>;
+export type CreateInvitationInput = BodyOf<'createInvitation'>;
+export type Invitation = ResponseOf<'createInvitation'>;
+
+export type CreateApiKeyInput = BodyOf<'createApiKey'>;
+/** A new key: its metadata and, this once, the full `key` text. */
+export type CreatedApiKey = ResponseOf<'createApiKey'>;
+export type ApiKeyList = ResponseOf<'listApiKeys'>;
+export type ApiKey = ApiKeyList['data'][number];
+
+export type AuditQuery = QueryOf<'listAuditLog'>;
+export type AuditPage = ResponseOf<'listAuditLog'>;
+export type AuditEntry = AuditPage['data'][number];
 
 // ── Rooms and RTC tokens ─────────────────────────────────────────────────────────────────────────
-export type CreateRoomInput = RequestOf<typeof createRoomBody>;
-export type Room = z.output<typeof roomSchema>;
-export type RoomPage = Page<typeof roomSchema>;
-export type Participant = z.output<typeof participantSchema>;
-export type ParticipantList = List<typeof participantSchema>;
-export type PageQuery = { limit?: number; cursor?: string };
-export type CreateRtcTokenInput = RequestOf<typeof createRtcTokenBody>;
-export type RtcToken = z.output<typeof rtcTokenSchema>;
-/** The signaling socket's messages (`/v1/rtc`, docs/signaling.md): what the server sends, what a client sends. */
-export type SignalingServerMessage = ServerMessage;
-export type SignalingClientMessage = ClientMessage;
-/** A participant as the signaling socket describes it: identity, display name, joined time, rights. */
-export type SignalingParticipant = ParticipantView;
+/** `{limit?, cursor?}` of a paged list. */
+export type PageQuery = QueryOf<'listRooms'>;
+export type CreateRoomInput = BodyOf<'createRoom'>;
+export type Room = ResponseOf<'getRoom'>;
+export type RoomPage = ResponseOf<'listRooms'>;
+export type ParticipantList = ResponseOf<'listParticipants'>;
+export type Participant = ParticipantList['data'][number];
+export type CreateRtcTokenInput = BodyOf<'createRtcToken'>;
+export type RtcToken = ResponseOf<'createRtcToken'>;
 
 // ── Chat ─────────────────────────────────────────────────────────────────────────────────────────
 export type ConversationRole = z.output<typeof conversationRoleSchema>;
-export type CreateChatTokenInput = RequestOf<typeof createChatTokenBody>;
-export type ChatToken = z.output<typeof chatTokenSchema>;
-export type CreateConversationInput = RequestOf<typeof createConversationBody>;
-export type UpdateConversationInput = RequestOf<typeof updateConversationBody>;
-export type ConversationListQuery = RequestOf<typeof conversationListQuery>;
-export type Conversation = z.output<typeof conversationSchema>;
-export type ConversationPage = Page<typeof conversationSchema>;
-export type AddConversationMemberInput = RequestOf<typeof addChatMemberBody>;
-export type ConversationMember = z.output<typeof conversationMemberSchema>;
-export type ConversationMemberList = List<typeof conversationMemberSchema>;
-export type SendMessageInput = RequestOf<typeof sendMessageBody>;
-export type EditMessageInput = RequestOf<typeof editMessageBody>;
-export type MessageListQuery = RequestOf<typeof messageListQuery>;
-export type Message = z.output<typeof messageSchema>;
-export type MessagePage = z.output<typeof messagePageSchema>;
-export type ThreadQuery = RequestOf<typeof threadQuery>;
-export type Thread = z.output<typeof threadSchema>;
+export type CreateChatTokenInput = BodyOf<'createChatToken'>;
+export type ChatToken = ResponseOf<'createChatToken'>;
+export type CreateConversationInput = BodyOf<'createConversation'>;
+export type UpdateConversationInput = BodyOf<'updateConversation'>;
+export type ConversationListQuery = QueryOf<'listConversations'>;
+export type Conversation = ResponseOf<'getConversation'>;
+export type ConversationPage = ResponseOf<'listConversations'>;
+export type AddConversationMemberInput = BodyOf<'addConversationMember'>;
+export type ConversationMember = ResponseOf<'addConversationMember'>;
+export type ConversationMemberList = ResponseOf<'listConversationMembers'>;
+export type SendMessageInput = BodyOf<'sendMessage'>;
+export type EditMessageInput = BodyOf<'editMessage'>;
+export type MessageListQuery = QueryOf<'listMessages'>;
+export type Message = ResponseOf<'getMessage'>;
+export type MessagePage = ResponseOf<'listMessages'>;
+export type ThreadQuery = QueryOf<'getThread'>;
+export type Thread = ResponseOf<'getThread'>;
 /** `{userId?}`: with an API key, the end user to act for. */
-export type ActAsInput = RequestOf<typeof actAsQuery>;
-export type ReactionInput = RequestOf<typeof reactionBody>;
-export type ReadState = z.output<typeof readStateSchema>;
-export type ReadReceipt = z.output<typeof readReceiptSchema>;
-export type ReadReceiptList = List<typeof readReceiptSchema>;
-export type Presence = z.output<typeof presenceSchema>;
-export type PresenceList = List<typeof presenceSchema>;
-export type Typing = z.output<typeof typingSchema>;
-export type TypingList = List<typeof typingSchema>;
-export type CreateAttachmentInput = RequestOf<typeof createAttachmentBody>;
-export type Attachment = z.output<typeof attachmentSchema>;
-export type CreatedAttachment = z.output<typeof createdAttachmentSchema>;
-export type AttachmentDownloadUrl = z.output<typeof downloadUrlSchema>;
-export type ChatOverview = z.output<typeof overviewSchema>;
-export type InspectedConversation = z.output<typeof inspectedConversationSchema>;
-export type InspectedConversationPage = Page<typeof inspectedConversationSchema>;
-export type ChatConnection = z.output<typeof connectionSchema>;
-export type ChatConnectionList = List<typeof connectionSchema>;
+export type ActAsInput = QueryOf<'getMessage'>;
+export type ReactionInput = BodyOf<'addReaction'>;
+export type ReadState = ResponseOf<'getReadState'>;
+export type ReadReceiptList = ResponseOf<'listReadReceipts'>;
+export type ReadReceipt = ReadReceiptList['data'][number];
+export type PresenceList = ResponseOf<'getPresence'>;
+export type Presence = PresenceList['data'][number];
+export type TypingList = ResponseOf<'getTyping'>;
+export type Typing = TypingList['data'][number];
+export type CreateAttachmentInput = BodyOf<'createAttachment'>;
+export type CreatedAttachment = ResponseOf<'createAttachment'>;
+export type Attachment = ResponseOf<'completeAttachment'>;
+export type AttachmentDownloadUrl = ResponseOf<'getAttachmentDownloadUrl'>;
+export type ChatOverview = ResponseOf<'getChatOverview'>;
+export type InspectedConversationPage = ResponseOf<'inspectConversations'>;
+export type InspectedConversation = InspectedConversationPage['data'][number];
+export type ChatConnectionList = ResponseOf<'inspectChatConnections'>;
+export type ChatConnection = ChatConnectionList['data'][number];
 
 // ── Live streams ─────────────────────────────────────────────────────────────────────────────────
-export type CreateLiveStreamInput = RequestOf<typeof createLiveStreamBody>;
-export type UpdateLiveStreamInput = RequestOf<typeof updateLiveStreamBody>;
-export type AddHostInput = RequestOf<typeof addHostBody>;
-export type RemoveHostInput = RequestOf<typeof removeHostQuery>;
-export type LiveStream = z.output<typeof liveStreamSchema>;
-export type LiveStreamPage = Page<typeof liveStreamSchema>;
-export type HostCredential = z.output<typeof hostCredentialSchema>;
-export type ViewerCredential = z.output<typeof viewerCredentialSchema>;
+export type CreateLiveStreamInput = BodyOf<'createLiveStream'>;
+export type UpdateLiveStreamInput = BodyOf<'updateLiveStream'>;
+export type LiveStream = ResponseOf<'getLiveStream'>;
+export type LiveStreamPage = ResponseOf<'listLiveStreams'>;
+export type AddHostInput = BodyOf<'addLiveStreamHost'>;
+export type HostCredential = ResponseOf<'addLiveStreamHost'>;
+export type RemoveHostInput = QueryOf<'removeLiveStreamHost'>;
+export type ViewerCredential = ResponseOf<'createViewerToken'>;
 /** From the dashboard: `{identity, role}` (a member acts for the project, so no `invitedBy`). */
-export type ProjectAddHostInput = RequestOf<typeof dashboardAddHostBody>;
-export type LiveStreamParticipantQuery = RequestOf<typeof participantsQuery>;
-export type LiveStreamParticipant = z.output<typeof liveStreamParticipantSchema>;
-export type LiveStreamParticipantPage = Page<typeof liveStreamParticipantSchema>;
+export type ProjectAddHostInput = BodyOf<'addProjectLiveStreamHost'>;
+export type LiveStreamParticipantQuery = QueryOf<'listProjectLiveStreamParticipants'>;
+export type LiveStreamParticipantPage = ResponseOf<'listProjectLiveStreamParticipants'>;
+export type LiveStreamParticipant = LiveStreamParticipantPage['data'][number];
 
 // ── Webhooks ─────────────────────────────────────────────────────────────────────────────────────
-export type RegisterWebhookInput = RequestOf<typeof registerWebhookBody>;
-export type UpdateWebhookInput = RequestOf<typeof updateWebhookBody>;
-export type WebhookEndpoint = z.output<typeof webhookEndpointSchema>;
-export type WebhookEndpointList = List<typeof webhookEndpointSchema>;
+export type RegisterWebhookInput = BodyOf<'registerWebhook'>;
 /** A new endpoint: its settings and, this once, the signing `secret`. */
-export type RegisteredWebhook = z.output<typeof registeredWebhookSchema>;
-export type WebhookDelivery = z.output<typeof webhookDeliverySchema>;
-export type WebhookDeliveryPage = Page<typeof webhookDeliverySchema>;
+export type RegisteredWebhook = ResponseOf<'registerWebhook'>;
+export type UpdateWebhookInput = BodyOf<'updateWebhook'>;
+export type WebhookEndpoint = ResponseOf<'getWebhook'>;
+export type WebhookEndpointList = ResponseOf<'listWebhooks'>;
+export type WebhookDelivery = ResponseOf<'getWebhookDelivery'>;
+export type WebhookDeliveryPage = ResponseOf<'listWebhookDeliveries'>;
+export type WebhookDeliveriesQuery = QueryOf<'listWebhookDeliveries'>;
 export type WebhookDeliveryStatus = WebhookDelivery['status'];
 /** One attempt of a delivery's `attemptLog`. */
 export type WebhookAttempt = WebhookDelivery['attemptLog'][number];
 /** The body a delivery POSTs on every attempt (takes `webhooks:manage`). */
-export type WebhookDeliveryBody = z.output<typeof deliveryBodySchema>;
-/** On an environment-scoped dashboard route the environment is a query field the route table adds (`queryOf`). */
-export type WebhookDeliveriesQuery = RequestOf<typeof deliveriesQuery> & EnvironmentInput;
+export type WebhookDeliveryBody = ResponseOf<'getWebhookDeliveryBody'>;
 export type WebhookEventType = z.output<typeof eventTypeSchema>;
-export type WebhookCatalogueEntry = z.output<typeof catalogueEntrySchema>;
-export type WebhookCatalogue = List<typeof catalogueEntrySchema>;
+export type WebhookCatalogue = ResponseOf<'listWebhookEventTypes'>;
+export type WebhookCatalogueEntry = WebhookCatalogue['data'][number];
 
 // ── Observability ────────────────────────────────────────────────────────────────────────────────
 /** A signaling or realtime connection of the connection log (`disconnectedAt` null while open). */
-export type Connection = z.output<typeof connectionLogSchema>;
-export type ConnectionPage = Page<typeof connectionLogSchema>;
-export type ConnectionsQuery = RequestOf<typeof connectionsQuery> & EnvironmentInput;
+export type Connection = ResponseOf<'getConnection'>;
+export type ConnectionPage = ResponseOf<'listConnections'>;
+export type ConnectionsQuery = QueryOf<'listConnections'>;
 /** An error answer of a runtime route, from the error log. */
-export type ErrorRecord = z.output<typeof errorRecordSchema>;
-export type ErrorRecordPage = Page<typeof errorRecordSchema>;
-export type ErrorsQuery = RequestOf<typeof errorsQuery> & EnvironmentInput;
+export type ErrorRecord = ResponseOf<'getError'>;
+export type ErrorRecordPage = ResponseOf<'listErrors'>;
+export type ErrorsQuery = QueryOf<'listErrors'>;
 /** `{environment?, window?}`: `window` is e.g. `15m`, `1h`, `24h` (default 1h). */
-export type MetricsQuery = RequestOf<typeof metricsQuery> & EnvironmentInput;
-export type Metrics = z.output<typeof metricsSchema>;
-export type Diagnostics = z.output<typeof diagnosticsSchema>;
+export type MetricsQuery = QueryOf<'getMetrics'>;
+export type Metrics = ResponseOf<'getMetrics'>;
+export type Diagnostics = ResponseOf<'getDiagnostics'>;
 /** `{environment?, month?}`: `month` is `YYYY-MM` (default the current one). */
-export type UsageQuery = RequestOf<typeof usageQuery> & EnvironmentInput;
-export type Usage = z.output<typeof usageSchema>;
-/** One record of the live event stream: `type`, `at`, `environment` and `data` (metadata only). */
+export type UsageQuery = QueryOf<'getUsage'>;
+export type Usage = ResponseOf<'getUsage'>;
+/** One record of the live event stream (`streamEvents`): `type`, `at`, `environment` and `data` (metadata only). */
 export type LiveEvent = z.output<typeof liveEventSchema>;
 export type LiveEventType = LiveEvent['type'];
 
-export type TelemetryInput = RequestOf<typeof telemetryBody>;
-export type TelemetryAccepted = z.output<typeof telemetryAcceptedSchema>;
+export type TelemetryInput = BodyOf<'sendTelemetry'>;
+export type TelemetryAccepted = ResponseOf<'sendTelemetry'>;
+
+// ── Realtime and signaling frames (docs/realtime.md, docs/signaling.md) ──────────────────────────
+/** A frame the server sends on the chat socket (`/v1/realtime`). */
+export type RealtimeServerFrame = z.output<typeof realtimeServerMessage>;
+/** A frame a client may send on the chat socket. */
+export type RealtimeClientFrame = z.input<typeof realtimeClientMessage>;
+/** A frame the server sends on the signaling socket (`/v1/rtc`). */
+export type SignalingServerFrame = z.output<typeof serverMessage>;
+/** A frame a client may send on the signaling socket. */
+export type SignalingClientFrame = z.input<typeof clientMessage>;
+/** A participant as the signaling socket describes it (as the REST participant list does). */
+export type SignalingParticipant = Participant;

@@ -17,8 +17,11 @@ import { roomRoutes } from './rooms/routes.js';
 import { telemetryRoutes } from './telemetry/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 
-/** Every `/v1` route: the server mounts this table and the OpenAPI document describes it. */
-export const routes: readonly AnyRoute[] = [
+/**
+ * Every `/v1` route: the server mounts this table, the OpenAPI document describes it, and its types make the SDK's
+ * operations map (server/operations.ts). Not annotated, so that each route keeps its own types.
+ */
+export const routes = [
   ...authRoutes,
   ...projectRoutes,
   ...memberRoutes,
@@ -36,4 +39,4 @@ export const routes: readonly AnyRoute[] = [
   ...attachmentRoutes,
   ...webhookRoutes,
   ...observabilityRoutes,
-];
+] satisfies readonly AnyRoute[];

@@ -1,5 +1,5 @@
 import { paginate } from '../paginate.js';
-import { path, type Transport } from '../transport.js';
+import type { Transport } from '../transport.js';
 import type {
   ActAsInput,
   AddConversationMemberInput,
@@ -38,12 +38,12 @@ export class ConversationsResource {
   constructor(private readonly transport: Transport) {}
 
   create(input: CreateConversationInput): Promise<Conversation> {
-    return this.transport.request({ method: 'POST', path: path`/v1/chat/conversations`, body: input });
+    return this.transport.call('createConversation', { body: input });
   }
 
   /** One page; with an API key, `userId` keeps the conversations that user belongs to. */
   list(query: ConversationListQuery = {}): Promise<ConversationPage> {
-    return this.transport.request({ method: 'GET', path: path`/v1/chat/conversations`, query });
+    return this.transport.call('listConversations', { query });
   }
 
   all(query: Omit<ConversationListQuery, 'cursor'> = {}): AsyncGenerator<Conversation, void, undefined> {
@@ -51,42 +51,31 @@ export class ConversationsResource {
   }
 
   get(conversationId: string): Promise<Conversation> {
-    return this.transport.request({ method: 'GET', path: path`/v1/chat/conversations/${conversationId}` });
+    return this.transport.call('getConversation', { params: { room: conversationId } });
   }
 
   update(conversationId: string, input: UpdateConversationInput): Promise<Conversation> {
-    return this.transport.request({
-      method: 'PATCH',
-      path: path`/v1/chat/conversations/${conversationId}`,
-      body: input,
-    });
+    return this.transport.call('updateConversation', { params: { room: conversationId }, body: input });
   }
 
   /** Which members are connected to the realtime socket now. */
   presence(conversationId: string): Promise<PresenceList> {
-    return this.transport.request({ method: 'GET', path: path`/v1/chat/conversations/${conversationId}/presence` });
+    return this.transport.call('getPresence', { params: { room: conversationId } });
   }
 
   /** Who is typing now. */
   typing(conversationId: string): Promise<TypingList> {
-    return this.transport.request({ method: 'GET', path: path`/v1/chat/conversations/${conversationId}/typing` });
+    return this.transport.call('getTyping', { params: { room: conversationId } });
   }
 
   /** The acting user's last read message and unread count. */
   readState(conversationId: string, options: ActAsInput = {}): Promise<ReadState> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/chat/conversations/${conversationId}/read-state`,
-      query: { userId: options.userId },
-    });
+    return this.transport.call('getReadState', { params: { room: conversationId }, query: { userId: options.userId } });
   }
 
   /** Every member's last read message. */
   readReceipts(conversationId: string): Promise<ReadReceiptList> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/chat/conversations/${conversationId}/read-receipts`,
-    });
+    return this.transport.call('listReadReceipts', { params: { room: conversationId } });
   }
 }
 
@@ -94,22 +83,15 @@ export class ConversationMembersResource {
   constructor(private readonly transport: Transport) {}
 
   add(conversationId: string, input: AddConversationMemberInput): Promise<ConversationMember> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/chat/conversations/${conversationId}/members`,
-      body: input,
-    });
+    return this.transport.call('addConversationMember', { params: { room: conversationId }, body: input });
   }
 
   list(conversationId: string): Promise<ConversationMemberList> {
-    return this.transport.request({ method: 'GET', path: path`/v1/chat/conversations/${conversationId}/members` });
+    return this.transport.call('listConversationMembers', { params: { room: conversationId } });
   }
 
   remove(conversationId: string, userId: string): Promise<void> {
-    return this.transport.request({
-      method: 'DELETE',
-      path: path`/v1/chat/conversations/${conversationId}/members/${userId}`,
-    });
+    return this.transport.call('removeConversationMember', { params: { room: conversationId, userId } });
   }
 }
 
@@ -117,11 +99,7 @@ export class MessagesResource {
   constructor(private readonly transport: Transport) {}
 
   send(conversationId: string, input: SendMessageInput): Promise<Message> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/chat/conversations/${conversationId}/messages`,
-      body: input,
-    });
+    return this.transport.call('sendMessage', { params: { room: conversationId }, body: input });
   }
 
   /**
@@ -129,43 +107,30 @@ export class MessagesResource {
    * (a `prevCursor`) pages back, `after` (a `nextCursor`, or a realtime event's `message.cursor`) forward.
    */
   list(conversationId: string, query: MessageListQuery = {}): Promise<MessagePage> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/chat/conversations/${conversationId}/messages`,
-      query,
-    });
+    return this.transport.call('listMessages', { params: { room: conversationId }, query });
   }
 
   get(messageId: string, options: ActAsInput = {}): Promise<Message> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/chat/messages/${messageId}`,
-      query: { userId: options.userId },
-    });
+    return this.transport.call('getMessage', { params: { messageId }, query: { userId: options.userId } });
   }
 
   /** A thread's first message and its replies, oldest first, paged with `after`. */
   thread(messageId: string, query: ThreadQuery = {}): Promise<Thread> {
-    return this.transport.request({ method: 'GET', path: path`/v1/chat/messages/${messageId}/thread`, query });
+    return this.transport.call('getThread', { params: { messageId }, query });
   }
 
   edit(messageId: string, input: EditMessageInput): Promise<Message> {
-    return this.transport.request({ method: 'PATCH', path: path`/v1/chat/messages/${messageId}`, body: input });
+    return this.transport.call('editMessage', { params: { messageId }, body: input });
   }
 
   delete(messageId: string, options: ActAsInput = {}): Promise<void> {
-    return this.transport.request({
-      method: 'DELETE',
-      path: path`/v1/chat/messages/${messageId}`,
-      query: { userId: options.userId },
-    });
+    return this.transport.call('deleteMessage', { params: { messageId }, query: { userId: options.userId } });
   }
 
   /** Marks this message, and everything before it, read for the acting user. */
   markRead(messageId: string, options: ActAsInput = {}): Promise<ReadState> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/chat/messages/${messageId}/read`,
+    return this.transport.call('markRead', {
+      params: { messageId },
       body: options.userId === undefined ? {} : { userId: options.userId },
     });
   }
@@ -176,19 +141,11 @@ export class ReactionsResource {
 
   /** Answers the message with its new counts. */
   add(messageId: string, input: ReactionInput): Promise<Message> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/chat/messages/${messageId}/reactions`,
-      body: input,
-    });
+    return this.transport.call('addReaction', { params: { messageId }, body: input });
   }
 
   remove(messageId: string, emoji: string, options: ActAsInput = {}): Promise<void> {
-    return this.transport.request({
-      method: 'DELETE',
-      path: path`/v1/chat/messages/${messageId}/reactions/${emoji}`,
-      query: { userId: options.userId },
-    });
+    return this.transport.call('removeReaction', { params: { messageId, emoji }, query: { userId: options.userId } });
   }
 }
 
@@ -206,21 +163,17 @@ export class AttachmentsResource {
 
   /** Step 1: the attachment record and a signed `uploadUrl` to PUT the bytes to. */
   create(conversationId: string, input: CreateAttachmentInput): Promise<CreatedAttachment> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/chat/conversations/${conversationId}/attachments`,
-      body: input,
-    });
+    return this.transport.call('createAttachment', { params: { room: conversationId }, body: input });
   }
 
   /** Step 3, once the bytes are uploaded: then it may be sent with a message (`attachmentIds`). */
   complete(attachmentId: string): Promise<Attachment> {
-    return this.transport.request({ method: 'POST', path: path`/v1/chat/attachments/${attachmentId}/complete` });
+    return this.transport.call('completeAttachment', { params: { attachmentId } });
   }
 
   /** A signed, expiring URL that GETs the bytes with no other credential. */
   downloadUrl(attachmentId: string): Promise<AttachmentDownloadUrl> {
-    return this.transport.request({ method: 'GET', path: path`/v1/chat/attachments/${attachmentId}/download-url` });
+    return this.transport.call('getAttachmentDownloadUrl', { params: { attachmentId } });
   }
 
   /** create → PUT the bytes → complete, in one call. Answers the COMPLETED attachment. */

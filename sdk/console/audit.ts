@@ -1,5 +1,5 @@
 import { paginate } from '../paginate.js';
-import { path, type Transport } from '../transport.js';
+import type { Transport } from '../transport.js';
 import type { AuditEntry, AuditPage, AuditQuery } from '../types.js';
 
 /** A project's audit log: every control-plane change, newest first. Read-only. */
@@ -8,7 +8,7 @@ export class AuditResource {
 
   /** One page; pass its `nextCursor` as `cursor` for the next. */
   list(projectId: string, query: AuditQuery = {}): Promise<AuditPage> {
-    return this.transport.request({ method: 'GET', path: path`/v1/projects/${projectId}/audit-logs`, query });
+    return this.transport.call('listAuditLog', { params: { id: projectId }, query });
   }
 
   /** Every entry, newest first, fetching `limit` entries per request as the loop needs them. */

@@ -1,4 +1,4 @@
-import { path, type Transport } from '../transport.js';
+import type { Transport } from '../transport.js';
 import type { LoginInput, RegisterInput, Session, SessionWhoami } from '../types.js';
 
 /**
@@ -9,25 +9,22 @@ export class AuthResource {
   constructor(private readonly transport: Transport) {}
 
   async register(input: RegisterInput): Promise<Session> {
-    return this.adopt(
-      await this.transport.request<Session>({ method: 'POST', path: path`/v1/auth/register`, body: input }),
-    );
+    return this.adopt(await this.transport.call('register', { body: input }));
   }
 
   async login(input: LoginInput): Promise<Session> {
-    return this.adopt(
-      await this.transport.request<Session>({ method: 'POST', path: path`/v1/auth/login`, body: input }),
-    );
+    return this.adopt(await this.transport.call('login', { body: input }));
   }
 
   async logout(): Promise<void> {
-    await this.transport.request<void>({ method: 'POST', path: path`/v1/auth/logout` });
+    await this.transport.call('logout');
     this.transport.credential = undefined;
   }
 
   /** The signed-in user (`{type: 'session', user}`). */
-  whoami(): Promise<SessionWhoami> {
-    return this.transport.request<SessionWhoami>({ method: 'GET', path: path`/v1/whoami` });
+  async whoami(): Promise<SessionWhoami> {
+    // This client holds a session token, which the route answers with the session form.
+    return (await this.transport.call('whoami')) as SessionWhoami;
   }
 
   private adopt(session: Session): Session {

@@ -1,22 +1,20 @@
-import { path, type Transport } from '../transport.js';
+import type { Transport } from '../transport.js';
 import type {
   ChatConnectionList,
   ChatOverview,
   CreateLiveStreamInput,
   CreateRoomInput,
   CreateRtcTokenInput,
-  Environment,
   EnvironmentInput,
   HostCredential,
   InspectedConversationPage,
   LiveStream,
   LiveStreamPage,
   LiveStreamParticipantPage,
-  LiveStreamParticipantQuery,
-  PageQuery,
   ParticipantList,
   PresenceList,
   ProjectAddHostInput,
+  QueryOf,
   Room,
   RoomPage,
   RtcToken,
@@ -24,47 +22,41 @@ import type {
   ViewerCredential,
 } from '../types.js';
 
-type EnvPage = PageQuery & { environment?: Environment };
-
 /** Rooms of one environment of a project (development unless told otherwise). */
 export class ProjectRoomsResource {
   constructor(private readonly transport: Transport) {}
 
-  list(projectId: string, query: EnvPage = {}): Promise<RoomPage> {
-    return this.transport.request({ method: 'GET', path: path`/v1/projects/${projectId}/rooms`, query });
+  list(projectId: string, query: QueryOf<'listProjectRooms'> = {}): Promise<RoomPage> {
+    return this.transport.call('listProjectRooms', { params: { id: projectId }, query });
   }
 
   create(projectId: string, input: CreateRoomInput, options: EnvironmentInput = {}): Promise<Room> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/projects/${projectId}/rooms`,
+    return this.transport.call('createProjectRoom', {
+      params: { id: projectId },
       query: { environment: options.environment },
       body: input,
     });
   }
 
   get(projectId: string, roomId: string, options: EnvironmentInput = {}): Promise<Room> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/rooms/${roomId}`,
+    return this.transport.call('getProjectRoom', {
+      params: { id: projectId, roomId },
       query: { environment: options.environment },
     });
   }
 
   /** Disconnects its participants (close code 4410) and frees its name. */
   delete(projectId: string, roomId: string, options: EnvironmentInput = {}): Promise<void> {
-    return this.transport.request({
-      method: 'DELETE',
-      path: path`/v1/projects/${projectId}/rooms/${roomId}`,
+    return this.transport.call('deleteProjectRoom', {
+      params: { id: projectId, roomId },
       query: { environment: options.environment },
     });
   }
 
   /** Who is connected to the room's signaling socket now. */
   participants(projectId: string, roomId: string, options: EnvironmentInput = {}): Promise<ParticipantList> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/rooms/${roomId}/participants`,
+    return this.transport.call('listProjectRoomParticipants', {
+      params: { id: projectId, roomId },
       query: { environment: options.environment },
     });
   }
@@ -76,9 +68,8 @@ export class ProjectRoomsResource {
     input: CreateRtcTokenInput,
     options: EnvironmentInput = {},
   ): Promise<RtcToken> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/projects/${projectId}/rooms/${roomId}/rtc-tokens`,
+    return this.transport.call('createProjectRtcToken', {
+      params: { id: projectId, roomId },
       query: { environment: options.environment },
       body: input,
     });
@@ -89,23 +80,21 @@ export class ProjectRoomsResource {
 export class ProjectLiveStreamsResource {
   constructor(private readonly transport: Transport) {}
 
-  list(projectId: string, query: EnvPage = {}): Promise<LiveStreamPage> {
-    return this.transport.request({ method: 'GET', path: path`/v1/projects/${projectId}/live-streams`, query });
+  list(projectId: string, query: QueryOf<'listProjectLiveStreams'> = {}): Promise<LiveStreamPage> {
+    return this.transport.call('listProjectLiveStreams', { params: { id: projectId }, query });
   }
 
   create(projectId: string, input: CreateLiveStreamInput, options: EnvironmentInput = {}): Promise<LiveStream> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/projects/${projectId}/live-streams`,
+    return this.transport.call('createProjectLiveStream', {
+      params: { id: projectId },
       query: { environment: options.environment },
       body: input,
     });
   }
 
   get(projectId: string, streamId: string, options: EnvironmentInput = {}): Promise<LiveStream> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/live-streams/${streamId}`,
+    return this.transport.call('getProjectLiveStream', {
+      params: { id: projectId, streamId },
       query: { environment: options.environment },
     });
   }
@@ -116,18 +105,16 @@ export class ProjectLiveStreamsResource {
     input: UpdateLiveStreamInput,
     options: EnvironmentInput = {},
   ): Promise<LiveStream> {
-    return this.transport.request({
-      method: 'PATCH',
-      path: path`/v1/projects/${projectId}/live-streams/${streamId}`,
+    return this.transport.call('updateProjectLiveStream', {
+      params: { id: projectId, streamId },
       query: { environment: options.environment },
       body: input,
     });
   }
 
   end(projectId: string, streamId: string, options: EnvironmentInput = {}): Promise<LiveStream> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/projects/${projectId}/live-streams/${streamId}/end`,
+    return this.transport.call('endProjectLiveStream', {
+      params: { id: projectId, streamId },
       query: { environment: options.environment },
     });
   }
@@ -136,13 +123,9 @@ export class ProjectLiveStreamsResource {
   participants(
     projectId: string,
     streamId: string,
-    query: LiveStreamParticipantQuery & { environment?: Environment } = {},
+    query: QueryOf<'listProjectLiveStreamParticipants'> = {},
   ): Promise<LiveStreamParticipantPage> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/live-streams/${streamId}/participants`,
-      query,
-    });
+    return this.transport.call('listProjectLiveStreamParticipants', { params: { id: projectId, streamId }, query });
   }
 
   /** A host credential (RTC full publish, chat ADMIN for HOST or MODERATOR for CO_HOST): its tokens are shown once. */
@@ -152,18 +135,16 @@ export class ProjectLiveStreamsResource {
     input: ProjectAddHostInput,
     options: EnvironmentInput = {},
   ): Promise<HostCredential> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/projects/${projectId}/live-streams/${streamId}/hosts`,
+    return this.transport.call('addProjectLiveStreamHost', {
+      params: { id: projectId, streamId },
       query: { environment: options.environment },
       body: input,
     });
   }
 
   removeHost(projectId: string, streamId: string, identity: string, options: EnvironmentInput = {}): Promise<void> {
-    return this.transport.request({
-      method: 'DELETE',
-      path: path`/v1/projects/${projectId}/live-streams/${streamId}/hosts/${identity}`,
+    return this.transport.call('removeProjectLiveStreamHost', {
+      params: { id: projectId, streamId, identity },
       query: { environment: options.environment },
     });
   }
@@ -175,9 +156,8 @@ export class ProjectLiveStreamsResource {
     input: { identity: string },
     options: EnvironmentInput = {},
   ): Promise<ViewerCredential> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/projects/${projectId}/live-streams/${streamId}/viewer-tokens`,
+    return this.transport.call('createProjectViewerToken', {
+      params: { id: projectId, streamId },
       query: { environment: options.environment },
       body: input,
     });
@@ -189,29 +169,26 @@ export class ChatInspectionResource {
   constructor(private readonly transport: Transport) {}
 
   overview(projectId: string, options: EnvironmentInput = {}): Promise<ChatOverview> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/chat/overview`,
+    return this.transport.call('getChatOverview', {
+      params: { id: projectId },
       query: { environment: options.environment },
     });
   }
 
-  conversations(projectId: string, query: EnvPage = {}): Promise<InspectedConversationPage> {
-    return this.transport.request({ method: 'GET', path: path`/v1/projects/${projectId}/chat/conversations`, query });
+  conversations(projectId: string, query: QueryOf<'inspectConversations'> = {}): Promise<InspectedConversationPage> {
+    return this.transport.call('inspectConversations', { params: { id: projectId }, query });
   }
 
   connections(projectId: string, options: EnvironmentInput = {}): Promise<ChatConnectionList> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/chat/connections`,
+    return this.transport.call('inspectChatConnections', {
+      params: { id: projectId },
       query: { environment: options.environment },
     });
   }
 
   presence(projectId: string, conversationId: string, options: EnvironmentInput = {}): Promise<PresenceList> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/chat/conversations/${conversationId}/presence`,
+    return this.transport.call('inspectPresence', {
+      params: { id: projectId, conversationId },
       query: { environment: options.environment },
     });
   }

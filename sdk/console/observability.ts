@@ -1,7 +1,7 @@
 import { NETWORK_ERROR, SwitchboardError, UNEXPECTED_RESPONSE } from '../errors.js';
 import { paginate } from '../paginate.js';
 import { readServerSentEvents } from '../server-sent-events.js';
-import { describeCause, path, type Transport } from '../transport.js';
+import { describeCause, type Transport } from '../transport.js';
 import type {
   Connection,
   ConnectionPage,
@@ -79,7 +79,7 @@ export class ObservabilityResource {
 
   /** One page of signaling and realtime connections, newest first. */
   connections(projectId: string, query: ConnectionsQuery = {}): Promise<ConnectionPage> {
-    return this.transport.request({ method: 'GET', path: path`/v1/projects/${projectId}/connections`, query });
+    return this.transport.call('listConnections', { params: { id: projectId }, query });
   }
 
   allConnections(
@@ -90,16 +90,15 @@ export class ObservabilityResource {
   }
 
   connection(projectId: string, connectionId: string, options: EnvironmentInput = {}): Promise<Connection> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/connections/${connectionId}`,
+    return this.transport.call('getConnection', {
+      params: { id: projectId, connectionId },
       query: { environment: options.environment },
     });
   }
 
   /** One page of the error answers of runtime routes, newest first. */
   errors(projectId: string, query: ErrorsQuery = {}): Promise<ErrorRecordPage> {
-    return this.transport.request({ method: 'GET', path: path`/v1/projects/${projectId}/errors`, query });
+    return this.transport.call('listErrors', { params: { id: projectId }, query });
   }
 
   allErrors(projectId: string, query: Omit<ErrorsQuery, 'cursor'> = {}): AsyncGenerator<ErrorRecord, void, undefined> {
@@ -107,29 +106,27 @@ export class ObservabilityResource {
   }
 
   error(projectId: string, errorId: string, options: EnvironmentInput = {}): Promise<ErrorRecord> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/errors/${errorId}`,
+    return this.transport.call('getError', {
+      params: { id: projectId, errorId },
       query: { environment: options.environment },
     });
   }
 
   /** Per-minute series over `window` (default `1h`, at most `24h`). */
   metrics(projectId: string, query: MetricsQuery = {}): Promise<Metrics> {
-    return this.transport.request({ method: 'GET', path: path`/v1/projects/${projectId}/metrics`, query });
+    return this.transport.call('getMetrics', { params: { id: projectId }, query });
   }
 
   diagnostics(projectId: string, options: EnvironmentInput = {}): Promise<Diagnostics> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/diagnostics`,
+    return this.transport.call('getDiagnostics', {
+      params: { id: projectId },
       query: { environment: options.environment },
     });
   }
 
   /** Usage of one calendar month (UTC; `month: 'YYYY-MM'`, default the current one). */
   usage(projectId: string, query: UsageQuery = {}): Promise<Usage> {
-    return this.transport.request({ method: 'GET', path: path`/v1/projects/${projectId}/usage`, query });
+    return this.transport.call('getUsage', { params: { id: projectId }, query });
   }
 
   /**
@@ -151,7 +148,8 @@ export class ObservabilityResource {
     const onEnd = () => signal?.removeEventListener('abort', abort);
     try {
       const body = await this.transport.openEventStream(
-        { path: path`/v1/projects/${projectId}/events`, query: { environment: options.environment } },
+        'streamEvents',
+        { params: { id: projectId }, query: { environment: options.environment } },
         controller.signal,
       );
       return new LiveEventStream(body, controller, onEnd);

@@ -1,5 +1,5 @@
 import { paginate } from '../paginate.js';
-import { path, type Transport } from '../transport.js';
+import type { Transport } from '../transport.js';
 import type {
   EnvironmentInput,
   RegisteredWebhook,
@@ -21,26 +21,24 @@ export class WebhooksResource {
 
   /** The event catalogue: every type an endpoint can subscribe to, with its description and an example `data`. */
   eventTypes(): Promise<WebhookCatalogue> {
-    return this.transport.request({ method: 'GET', path: path`/v1/webhook-events` });
+    return this.transport.call('listWebhookEventTypes');
   }
 
   /** The answer's `secret` is the signing secret, shown this once. */
   register(projectId: string, input: RegisterWebhookInput): Promise<RegisteredWebhook> {
-    return this.transport.request({ method: 'POST', path: path`/v1/projects/${projectId}/webhooks`, body: input });
+    return this.transport.call('registerWebhook', { params: { id: projectId }, body: input });
   }
 
   list(projectId: string, options: EnvironmentInput = {}): Promise<WebhookEndpointList> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/webhooks`,
+    return this.transport.call('listWebhooks', {
+      params: { id: projectId },
       query: { environment: options.environment },
     });
   }
 
   get(projectId: string, webhookId: string, options: EnvironmentInput = {}): Promise<WebhookEndpoint> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/webhooks/${webhookId}`,
+    return this.transport.call('getWebhook', {
+      params: { id: projectId, webhookId },
       query: { environment: options.environment },
     });
   }
@@ -51,29 +49,23 @@ export class WebhooksResource {
     input: UpdateWebhookInput,
     options: EnvironmentInput = {},
   ): Promise<WebhookEndpoint> {
-    return this.transport.request({
-      method: 'PATCH',
-      path: path`/v1/projects/${projectId}/webhooks/${webhookId}`,
+    return this.transport.call('updateWebhook', {
+      params: { id: projectId, webhookId },
       query: { environment: options.environment },
       body: input,
     });
   }
 
   delete(projectId: string, webhookId: string, options: EnvironmentInput = {}): Promise<void> {
-    return this.transport.request({
-      method: 'DELETE',
-      path: path`/v1/projects/${projectId}/webhooks/${webhookId}`,
+    return this.transport.call('deleteWebhook', {
+      params: { id: projectId, webhookId },
       query: { environment: options.environment },
     });
   }
 
   /** One page of an endpoint's deliveries, newest first, filtered by `status` and `eventType` when given. */
   deliveries(projectId: string, webhookId: string, query: WebhookDeliveriesQuery = {}): Promise<WebhookDeliveryPage> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/webhooks/${webhookId}/deliveries`,
-      query,
-    });
+    return this.transport.call('listWebhookDeliveries', { params: { id: projectId, webhookId }, query });
   }
 
   allDeliveries(
@@ -90,9 +82,8 @@ export class WebhooksResource {
     deliveryId: string,
     options: EnvironmentInput = {},
   ): Promise<WebhookDelivery> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/webhooks/${webhookId}/deliveries/${deliveryId}`,
+    return this.transport.call('getWebhookDelivery', {
+      params: { id: projectId, webhookId, deliveryId },
       query: { environment: options.environment },
     });
   }
@@ -107,9 +98,8 @@ export class WebhooksResource {
     deliveryId: string,
     options: EnvironmentInput = {},
   ): Promise<WebhookDeliveryBody> {
-    return this.transport.request({
-      method: 'GET',
-      path: path`/v1/projects/${projectId}/webhooks/${webhookId}/deliveries/${deliveryId}/body`,
+    return this.transport.call('getWebhookDeliveryBody', {
+      params: { id: projectId, webhookId, deliveryId },
       query: { environment: options.environment },
     });
   }
@@ -121,9 +111,8 @@ export class WebhooksResource {
     deliveryId: string,
     options: EnvironmentInput = {},
   ): Promise<WebhookDelivery> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/projects/${projectId}/webhooks/${webhookId}/deliveries/${deliveryId}/resend`,
+    return this.transport.call('resendWebhookDelivery', {
+      params: { id: projectId, webhookId, deliveryId },
       query: { environment: options.environment },
     });
   }
@@ -135,9 +124,8 @@ export class WebhooksResource {
     type: WebhookEventType,
     options: EnvironmentInput = {},
   ): Promise<WebhookDelivery> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/projects/${projectId}/webhooks/${webhookId}/test`,
+    return this.transport.call('sendTestWebhook', {
+      params: { id: projectId, webhookId },
       query: { environment: options.environment },
       body: { type },
     });

@@ -1,4 +1,4 @@
-import type { SignalingClientMessage, SignalingParticipant } from '../types.js';
+import type { SignalingClientFrame, SignalingParticipant } from '../types.js';
 import type { MediaStreamLike, MediaStreamTrackLike, PeerConnectionLike, StatsReportLike } from './web-rtc.js';
 
 type Kind = 'audio' | 'video';
@@ -36,7 +36,7 @@ export class MeshPeer {
     private readonly self: SignalingParticipant,
     private readonly pc: PeerConnectionLike,
     private readonly local: MediaStreamLike | undefined,
-    private readonly send: (message: SignalingClientMessage) => void,
+    private readonly send: (message: SignalingClientFrame) => void,
   ) {
     // Host candidates only: peers on one machine or network reach each other without STUN or TURN.
     pc.onicecandidate = ({ candidate: c }) => {

@@ -1,5 +1,5 @@
 import { paginate } from '../paginate.js';
-import { path, type Transport } from '../transport.js';
+import type { Transport } from '../transport.js';
 import type {
   AddHostInput,
   CreateLiveStreamInput,
@@ -17,13 +17,12 @@ export class HostsResource {
   constructor(private readonly transport: Transport) {}
 
   add(streamId: string, input: AddHostInput): Promise<HostCredential> {
-    return this.transport.request({ method: 'POST', path: path`/v1/live-streams/${streamId}/hosts`, body: input });
+    return this.transport.call('addLiveStreamHost', { params: { id: streamId }, body: input });
   }
 
   remove(streamId: string, identity: string, options: RemoveHostInput = {}): Promise<void> {
-    return this.transport.request({
-      method: 'DELETE',
-      path: path`/v1/live-streams/${streamId}/hosts/${identity}`,
+    return this.transport.call('removeLiveStreamHost', {
+      params: { id: streamId, identity },
       query: { removedBy: options.removedBy },
     });
   }
@@ -34,11 +33,7 @@ export class ViewerTokensResource {
   constructor(private readonly transport: Transport) {}
 
   create(streamId: string, input: { identity: string }): Promise<ViewerCredential> {
-    return this.transport.request({
-      method: 'POST',
-      path: path`/v1/live-streams/${streamId}/viewer-tokens`,
-      body: input,
-    });
+    return this.transport.call('createViewerToken', { params: { id: streamId }, body: input });
   }
 }
 
@@ -53,11 +48,11 @@ export class LiveStreamsResource {
   }
 
   create(input: CreateLiveStreamInput): Promise<LiveStream> {
-    return this.transport.request({ method: 'POST', path: path`/v1/live-streams`, body: input });
+    return this.transport.call('createLiveStream', { body: input });
   }
 
   list(query: PageQuery = {}): Promise<LiveStreamPage> {
-    return this.transport.request({ method: 'GET', path: path`/v1/live-streams`, query });
+    return this.transport.call('listLiveStreams', { query });
   }
 
   all(query: Omit<PageQuery, 'cursor'> = {}): AsyncGenerator<LiveStream, void, undefined> {
@@ -65,23 +60,23 @@ export class LiveStreamsResource {
   }
 
   get(streamId: string): Promise<LiveStream> {
-    return this.transport.request({ method: 'GET', path: path`/v1/live-streams/${streamId}` });
+    return this.transport.call('getLiveStream', { params: { id: streamId } });
   }
 
   update(streamId: string, input: UpdateLiveStreamInput): Promise<LiveStream> {
-    return this.transport.request({ method: 'PATCH', path: path`/v1/live-streams/${streamId}`, body: input });
+    return this.transport.call('updateLiveStream', { params: { id: streamId }, body: input });
   }
 
   start(streamId: string): Promise<LiveStream> {
-    return this.transport.request({ method: 'POST', path: path`/v1/live-streams/${streamId}/start` });
+    return this.transport.call('startLiveStream', { params: { id: streamId } });
   }
 
   end(streamId: string): Promise<LiveStream> {
-    return this.transport.request({ method: 'POST', path: path`/v1/live-streams/${streamId}/end` });
+    return this.transport.call('endLiveStream', { params: { id: streamId } });
   }
 
   /** The identity leaves: its credentials stop working. */
   leave(streamId: string, input: { identity: string }): Promise<void> {
-    return this.transport.request({ method: 'POST', path: path`/v1/live-streams/${streamId}/leave`, body: input });
+    return this.transport.call('leaveLiveStream', { params: { id: streamId }, body: input });
   }
 }

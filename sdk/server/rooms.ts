@@ -1,5 +1,5 @@
 import { paginate } from '../paginate.js';
-import { path, type Transport } from '../transport.js';
+import type { Transport } from '../transport.js';
 import type {
   CreateRoomInput,
   CreateRtcTokenInput,
@@ -16,7 +16,7 @@ export class RtcTokensResource {
 
   /** A JWT for one identity in the room; everything is allowed unless turned off. */
   create(roomId: string, input: CreateRtcTokenInput): Promise<RtcToken> {
-    return this.transport.request({ method: 'POST', path: path`/v1/rooms/${roomId}/rtc-tokens`, body: input });
+    return this.transport.call('createRtcToken', { params: { roomId }, body: input });
   }
 }
 
@@ -29,12 +29,12 @@ export class RoomsResource {
   }
 
   create(input: CreateRoomInput): Promise<Room> {
-    return this.transport.request({ method: 'POST', path: path`/v1/rooms`, body: input });
+    return this.transport.call('createRoom', { body: input });
   }
 
   /** One page, newest first; pass its `nextCursor` as `cursor` for the next. */
   list(query: PageQuery = {}): Promise<RoomPage> {
-    return this.transport.request({ method: 'GET', path: path`/v1/rooms`, query });
+    return this.transport.call('listRooms', { query });
   }
 
   all(query: Omit<PageQuery, 'cursor'> = {}): AsyncGenerator<Room, void, undefined> {
@@ -42,16 +42,16 @@ export class RoomsResource {
   }
 
   get(roomId: string): Promise<Room> {
-    return this.transport.request({ method: 'GET', path: path`/v1/rooms/${roomId}` });
+    return this.transport.call('getRoom', { params: { id: roomId } });
   }
 
   /** Connected participants are disconnected; the name is free again. */
   delete(roomId: string): Promise<void> {
-    return this.transport.request({ method: 'DELETE', path: path`/v1/rooms/${roomId}` });
+    return this.transport.call('deleteRoom', { params: { id: roomId } });
   }
 
   /** Who is connected to the room's signaling socket now. */
   participants(roomId: string): Promise<ParticipantList> {
-    return this.transport.request({ method: 'GET', path: path`/v1/rooms/${roomId}/participants` });
+    return this.transport.call('listParticipants', { params: { id: roomId } });
   }
 }

@@ -115,11 +115,14 @@ export interface RouteDefinition<
   B extends z.ZodType | undefined = z.ZodType | undefined,
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   R extends z.ZodType | undefined = z.ZodType | undefined,
+  O extends string = string,
+  M extends HttpMethod = HttpMethod,
 > {
-  method: HttpMethod;
+  method: M;
   /** OpenAPI style: `/v1/projects/{id}`. */
   path: P;
-  operationId: string;
+  /** The operation's name in the OpenAPI document and in the SDK's operations map (server/operations.ts). */
+  operationId: O;
   summary: string;
   description?: string;
   tag: string;
@@ -142,22 +145,29 @@ export interface RouteDefinition<
    * status comes from the code (server/error-codes.ts).
    */
   errors?: RouteErrors;
-  handler: (
+  // A method, not a function property: a route of any shape then still fits in `AnyRoute` (methods compare their
+  // parameters both ways), so that `defineRoute` can return the route with its types for the operations map.
+  handler(
     ctx: HandlerContext<P, A, B, Q>,
-  ) => Promise<R extends z.ZodType ? z.input<R> : undefined> | (R extends z.ZodType ? z.input<R> : undefined);
+  ): Promise<R extends z.ZodType ? z.input<R> : undefined> | (R extends z.ZodType ? z.input<R> : undefined);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the table holds routes of every shape.
 export type AnyRoute = RouteDefinition<string, AuthMode, any, any, any>;
 
-/** Identity at run time; gives the handler its precise types at compile time. */
+/**
+ * Identity at run time; gives the handler its precise types at compile time, and keeps them in the route it returns
+ * (operation id, method, path, schemas) for the SDK's operations map (server/operations.ts).
+ */
 export function defineRoute<
   const P extends string,
   const A extends AuthMode,
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   R extends z.ZodType | undefined = undefined,
->(route: RouteDefinition<P, A, B, Q, R>): AnyRoute {
+  const O extends string = string,
+  const M extends HttpMethod = HttpMethod,
+>(route: RouteDefinition<P, A, B, Q, R, O, M>): RouteDefinition<P, A, B, Q, R, O, M> {
   const name = `${route.method.toUpperCase()} ${route.path}`;
   if (isProjectRoute(route.auth) && route.capability === undefined) {
     throw new Error(`${name}: a project route must name its capability`);
@@ -165,7 +175,7 @@ export function defineRoute<
   if (route.eventStream && (route.response || route.method !== 'get')) {
     throw new Error(`${name}: an event stream is a GET route without a JSON response`);
   }
-  return route as AnyRoute;
+  return route;
 }
 
 /** What a route without a query schema accepts: nothing (strict everywhere). */

@@ -1,6 +1,6 @@
 import { authenticate } from '../http/authenticate.js';
 import { serveEventStream } from '../http/event-stream.js';
-import { type AnyRoute, defineRoute } from '../http/route.js';
+import { defineRoute } from '../http/route.js';
 import { pageOf } from '../shared/schemas.js';
 import type { LiveEvent } from './live-events.js';
 import {
@@ -25,7 +25,7 @@ import {
 
 const tag = 'Observability';
 
-const liveEventsRoute: AnyRoute = defineRoute({
+const liveEventsRoute = defineRoute({
   method: 'get',
   path: '/v1/projects/{id}/events',
   operationId: 'streamEvents',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { participantSchema } from '../rooms/schemas.js';
 
 /** Close codes of the signaling socket; the close reason says the rest in words. */
 export const CLOSE = {
@@ -27,6 +28,15 @@ export const CLOSE = {
 
 const MAX_SDP = 64 * 1024;
 const identity = z.string().min(1).max(128);
+/** An RTCIceCandidateInit, or null for end-of-candidates. */
+const iceCandidate = z
+  .strictObject({
+    candidate: z.string().max(1024),
+    sdpMid: z.string().max(64).nullable().optional(),
+    sdpMLineIndex: z.number().int().min(0).max(1024).nullable().optional(),
+    usernameFragment: z.string().max(256).nullable().optional(),
+  })
+  .nullable();
 
 /** What a client may send once it has received `joined`. */
 export const clientMessage = z.discriminatedUnion('type', [
@@ -35,15 +45,7 @@ export const clientMessage = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('ice'),
     to: identity,
-    /** An RTCIceCandidateInit, or null for end-of-candidates. */
-    candidate: z
-      .strictObject({
-        candidate: z.string().max(1024),
-        sdpMid: z.string().max(64).nullable().optional(),
-        sdpMLineIndex: z.number().int().min(0).max(1024).nullable().optional(),
-        usernameFragment: z.string().max(256).nullable().optional(),
-      })
-      .nullable(),
+    candidate: iceCandidate,
   }),
   /** To one participant (`to`) or, without `to`, to everyone else in the room. */
   z.strictObject({ type: z.literal('data'), to: identity.optional(), payload: z.unknown() }),
@@ -52,41 +54,46 @@ export const clientMessage = z.discriminatedUnion('type', [
 ]);
 export type ClientMessage = z.infer<typeof clientMessage>;
 
-export interface ParticipantView {
-  identity: string;
-  name: string | null;
-  joinedAt: string;
-  permissions: {
-    publish: boolean;
-    publishAudio: boolean;
-    publishVideo: boolean;
-    publishData: boolean;
-    subscribe: boolean;
-  };
-}
+/** A participant as the signaling frames show it: the same shape as the REST participant list's. */
+export type ParticipantView = z.input<typeof participantSchema>;
 
-/** What the server sends. */
-export type ServerMessage =
-  | {
-      type: 'joined';
-      room: { id: string; name: string };
-      self: ParticipantView;
-      participants: ParticipantView[];
-      /** Empty: on one machine, host candidates connect peers without STUN or TURN. */
-      iceServers: { urls: string[] }[];
-    }
-  | { type: 'participant_joined'; participant: ParticipantView }
-  | { type: 'participant_left'; identity: string }
-  | { type: 'offer' | 'answer'; from: string; sdp: string }
-  | { type: 'ice'; from: string; candidate: unknown }
-  | { type: 'data'; from: string; payload: unknown }
-  | { type: 'pong' }
-  | { type: 'error'; code: SignalingErrorCode; message: string; refused?: string };
+export const signalingErrorCode = z.enum([
+  'invalid_message',
+  'not_joined',
+  'participant_not_found',
+  'publish_not_allowed',
+  'publish_data_not_allowed',
+  'subscribe_not_allowed',
+]);
+export type SignalingErrorCode = z.infer<typeof signalingErrorCode>;
 
-export type SignalingErrorCode =
-  | 'invalid_message'
-  | 'not_joined'
-  | 'participant_not_found'
-  | 'publish_not_allowed'
-  | 'publish_data_not_allowed'
-  | 'subscribe_not_allowed';
+/**
+ * What the server sends. The schemas document the protocol and type the SDK's signaling frames (type-only); the
+ * tests parse every frame they receive with them (test/support).
+ */
+export const serverMessage = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('joined'),
+    room: z.strictObject({ id: z.string(), name: z.string() }),
+    self: participantSchema,
+    participants: z.array(participantSchema),
+    /** Empty: on one machine, host candidates connect peers without STUN or TURN. */
+    iceServers: z.array(z.strictObject({ urls: z.array(z.string()) })),
+  }),
+  z.strictObject({ type: z.literal('participant_joined'), participant: participantSchema }),
+  z.strictObject({ type: z.literal('participant_left'), identity: z.string() }),
+  z.strictObject({ type: z.literal('offer'), from: z.string(), sdp: z.string() }),
+  z.strictObject({ type: z.literal('answer'), from: z.string(), sdp: z.string() }),
+  /** `candidate` as the sender gave it: an RTCIceCandidateInit, or null for end-of-candidates. */
+  z.strictObject({ type: z.literal('ice'), from: z.string(), candidate: iceCandidate }),
+  z.strictObject({ type: z.literal('data'), from: z.string(), payload: z.unknown() }),
+  z.strictObject({ type: z.literal('pong') }),
+  /** A refused message (`refused`: its type); the connection stays open. */
+  z.strictObject({
+    type: z.literal('error'),
+    code: signalingErrorCode,
+    message: z.string(),
+    refused: z.string().optional(),
+  }),
+]);
+export type ServerMessage = z.input<typeof serverMessage>;

@@ -10,7 +10,8 @@ import { z } from 'zod';
 const id = (prefix: string, example: string) => z.string().meta({ description: `\`${prefix}_\` id`, example });
 const timestamp = z.string().meta({ description: 'ISO 8601 UTC timestamp with milliseconds.' });
 
-const message = z.looseObject({
+/** A message as the catalogue's events carry it (realtime events add to it: server/chat/realtime/protocol.ts). */
+export const catalogueMessage = z.looseObject({
   id: id('msg', 'msg_01JD3K5V8Q3N4M2X6Y7Z8A9B0C'),
   roomId: id('conv', 'conv_01JD3K5V8Q3N4M2X6Y7Z8A9B0D').meta({ description: 'The conversation (`conv_` id).' }),
   senderId: z.string(),
@@ -23,7 +24,7 @@ const exampleMessage = {
   text: 'Hello, world',
 };
 
-const reaction = z.looseObject({
+export const catalogueReaction = z.looseObject({
   messageId: z.string(),
   roomId: z.string().meta({ description: 'The conversation (`conv_` id).' }),
   userId: z.string(),
@@ -36,12 +37,18 @@ const exampleReaction = {
   emoji: '👍',
 };
 
-const member = z.looseObject({
+export const catalogueMember = z.looseObject({
   roomId: z.string().meta({ description: 'The conversation (`conv_` id).' }),
   userId: z.string(),
   role: z.enum(['MEMBER', 'MODERATOR', 'ADMIN']),
 });
 const exampleMember = { roomId: 'conv_01JD3K5V8Q3N4M2X6Y7Z8A9B0D', userId: 'carol', role: 'MEMBER' as const };
+
+export const catalogueConversation = z.looseObject({
+  id: z.string(),
+  name: z.string().nullable(),
+  createdAt: timestamp,
+});
 
 const room = z.looseObject({ id: z.string(), name: z.string(), createdAt: timestamp });
 const exampleRoom = { id: 'room_01JD3K5V8Q3N4M2X6Y7Z8A9B0E', name: 'standup', createdAt: '2026-01-01T09:00:00.000Z' };
@@ -84,28 +91,34 @@ const entry = <S extends z.ZodType<Record<string, unknown>>>(
 export const EVENT_CATALOGUE = {
   'message.created': entry(
     'A message was sent in a conversation. Includes the message text.',
-    z.looseObject({ message }),
+    z.looseObject({ message: catalogueMessage }),
     { message: exampleMessage },
   ),
-  'message.updated': entry('A message was edited.', z.looseObject({ message }), {
+  'message.updated': entry('A message was edited.', z.looseObject({ message: catalogueMessage }), {
     message: { ...exampleMessage, text: 'Hello, everyone' },
   }),
-  'message.deleted': entry('A message was deleted.', z.looseObject({ message }), { message: exampleMessage }),
-  'reaction.added': entry('A user reacted to a message.', z.looseObject({ reaction }), { reaction: exampleReaction }),
-  'reaction.removed': entry('A user took a reaction back.', z.looseObject({ reaction }), {
+  'message.deleted': entry('A message was deleted.', z.looseObject({ message: catalogueMessage }), {
+    message: exampleMessage,
+  }),
+  'reaction.added': entry('A user reacted to a message.', z.looseObject({ reaction: catalogueReaction }), {
     reaction: exampleReaction,
   }),
-  'conversation.created': entry(
-    'A conversation was created.',
-    z.looseObject({
-      conversation: z.looseObject({ id: z.string(), name: z.string().nullable(), createdAt: timestamp }),
-    }),
-    { conversation: { id: 'conv_01JD3K5V8Q3N4M2X6Y7Z8A9B0D', name: 'general', createdAt: '2026-01-01T09:00:00.000Z' } },
-  ),
-  'member.added': entry('A user was added to a conversation.', z.looseObject({ member }), { member: exampleMember }),
-  'member.removed': entry('A user left or was removed from a conversation.', z.looseObject({ member }), {
+  'reaction.removed': entry('A user took a reaction back.', z.looseObject({ reaction: catalogueReaction }), {
+    reaction: exampleReaction,
+  }),
+  'conversation.created': entry('A conversation was created.', z.looseObject({ conversation: catalogueConversation }), {
+    conversation: { id: 'conv_01JD3K5V8Q3N4M2X6Y7Z8A9B0D', name: 'general', createdAt: '2026-01-01T09:00:00.000Z' },
+  }),
+  'member.added': entry('A user was added to a conversation.', z.looseObject({ member: catalogueMember }), {
     member: exampleMember,
   }),
+  'member.removed': entry(
+    'A user left or was removed from a conversation.',
+    z.looseObject({ member: catalogueMember }),
+    {
+      member: exampleMember,
+    },
+  ),
   'room.created': entry('A room was created.', z.looseObject({ room }), { room: exampleRoom }),
   'room.deleted': entry('A room was deleted.', z.looseObject({ room }), { room: exampleRoom }),
   'participant.joined': entry(

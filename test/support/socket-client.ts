@@ -1,4 +1,7 @@
 import { WebSocket } from 'ws';
+import type { z } from 'zod';
+import { realtimeServerMessage } from '../../server/chat/realtime/protocol.js';
+import { serverMessage } from '../../server/rtc/protocol.js';
 
 export interface SocketClient {
   socket: WebSocket;
@@ -12,22 +15,34 @@ export interface SocketClient {
   close(): void;
 }
 
-/** Opens the signaling socket with a token, as a browser would (token in the query). */
-export const connectSignaling = (baseUrl: string, token?: string) => connectSocket(baseUrl, '/v1/rtc', token);
+/**
+ * Opens the signaling socket with a token, as a browser would (token in the query). Every frame received must match
+ * the protocol's schema, which types the SDK: a frame it refuses fails the test.
+ */
+export const connectSignaling = (baseUrl: string, token?: string) =>
+  connectSocket(baseUrl, '/v1/rtc', token, serverMessage);
 
-/** Opens the chat realtime socket with a chat token. */
-export const connectRealtime = (baseUrl: string, token?: string) => connectSocket(baseUrl, '/v1/realtime', token);
+/** Opens the chat realtime socket with a chat token; every frame is checked as on the signaling socket. */
+export const connectRealtime = (baseUrl: string, token?: string) =>
+  connectSocket(baseUrl, '/v1/realtime', token, realtimeServerMessage);
 
-export function connectSocket(baseUrl: string, path: string, token?: string): SocketClient {
+export function connectSocket(baseUrl: string, path: string, token?: string, frameSchema?: z.ZodType): SocketClient {
   const url = `${baseUrl.replace(/^http/, 'ws')}${path}${token ? `?access_token=${encodeURIComponent(token)}` : ''}`;
   const socket = new WebSocket(url);
   const received: any[] = [];
   const consumed = new Set<unknown>();
-  const waiters: { type: string; resolve: (m: any) => void }[] = [];
+  const waiters: { type: string; resolve: (m: any) => void; reject: (err: Error) => void }[] = [];
+  /** The first frame the schema refused: from then on every `next` fails with it. */
+  let refusal: Error | undefined;
   socket.on('message', (data) => {
     // A realtime frame may carry several messages, one per line.
     for (const line of data.toString().split('\n')) {
       const message = JSON.parse(line);
+      const checked = frameSchema?.safeParse(message);
+      if (checked && !checked.success) {
+        refusal ??= new Error(`${path} sent a frame its schema refuses: ${line}\n${checked.error.message}`);
+        for (const waiter of waiters.splice(0)) waiter.reject(refusal);
+      }
       received.push(message);
       const waiter = waiters.find((w) => w.type === message.type);
       if (waiter) {
@@ -45,6 +60,7 @@ export function connectSocket(baseUrl: string, path: string, token?: string): So
     received,
     closed,
     next(type, timeoutMs = 5000) {
+      if (refusal) return Promise.reject(refusal);
       const ready = received.find((m) => m.type === type && !consumed.has(m));
       if (ready) {
         consumed.add(ready);
@@ -60,6 +76,10 @@ export function connectSocket(baseUrl: string, path: string, token?: string): So
           resolve: (m) => {
             clearTimeout(timer);
             resolve(m);
+          },
+          reject: (err) => {
+            clearTimeout(timer);
+            reject(err);
           },
         });
       });

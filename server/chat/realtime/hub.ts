@@ -11,7 +11,12 @@ import type { EngagementService } from '../engagement/service.js';
 import type { MessageService } from '../messages/service.js';
 import { createAudience } from './audience.js';
 import { createRealtimeOutbox } from './outbox.js';
-import { REALTIME_CLOSE, type RealtimeClientMessage, type RealtimeServerMessage } from './protocol.js';
+import {
+  REALTIME_CLOSE,
+  type RealtimeClientMessage,
+  type RealtimeEvent,
+  type RealtimeServerMessage,
+} from './protocol.js';
 
 /** Typing stops by itself this long after the last `typing.start`. */
 export const TYPING_TTL_MS = 5_000;
@@ -70,11 +75,11 @@ export function createRealtimeHub(
   };
 
   /** Queues one event for every connection the conversation reaches, except those of the user `except`. */
-  function fanOut(conversationId: string, type: string, data: Record<string, unknown>, except?: string) {
-    const recipients = audience.of(conversationId);
+  function fanOut(event: RealtimeEvent, except?: string) {
+    const recipients = audience.of(event.conversationId);
     // Serialized once for all recipients, and only if someone is connected.
     if (recipients.size === 0) return;
-    outbox.broadcast(recipients, outbox.encode({ type, conversationId, data } satisfies RealtimeServerMessage), except);
+    outbox.broadcast(recipients, outbox.encode(event), except);
   }
 
   events.on('chat', ({ projectId, environment, conversationId, type, data }) => {
@@ -85,14 +90,16 @@ export function createRealtimeHub(
     }
     // A new member hears of their own arrival; a removed one hears of their removal, then nothing more.
     if (type === 'member.added' && member !== undefined) join(scope, conversationId, member);
-    fanOut(conversationId, type, data);
+    // The bus carries chat changes loosely typed (`type: string`); the frame is the protocol's event of that type,
+    // which the API tests check by parsing every frame they receive with `realtimeServerMessage`.
+    fanOut({ type, conversationId, data } as RealtimeEvent);
     if (type === 'member.removed' && member !== undefined) leave(scope, conversationId, member);
   });
 
   /** A presence change is news to the others in each of the user's conversations, not to the user. */
   function announcePresence(userId: string, conversationIds: string[], online: boolean): void {
     const data = { userId, online, at: toIso(clock.now()) };
-    for (const conversationId of conversationIds) fanOut(conversationId, 'presence.changed', data, userId);
+    for (const conversationId of conversationIds) fanOut({ type: 'presence.changed', conversationId, data }, userId);
   }
 
   function setTyping(conversationId: string, userId: string, active: boolean): void {
@@ -108,7 +115,8 @@ export function createRealtimeHub(
       typers?.delete(userId);
       if (typers?.size === 0) typing.delete(conversationId);
     }
-    if (active !== wasTyping) fanOut(conversationId, active ? 'typing.started' : 'typing.stopped', { userId });
+    if (active !== wasTyping)
+      fanOut({ type: active ? 'typing.started' : 'typing.stopped', conversationId, data: { userId } });
   }
 
   const sweep = setInterval(() => {

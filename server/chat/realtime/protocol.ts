@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  catalogueConversation,
+  catalogueMember,
+  catalogueMessage,
+  catalogueReaction,
+} from '../../webhooks/catalogue.js';
 
 export const REALTIME_CLOSE = {
   goingAway: 1001,
@@ -17,31 +23,72 @@ export const realtimeClientMessage = z.discriminatedUnion('type', [
 ]);
 export type RealtimeClientMessage = z.infer<typeof realtimeClientMessage>;
 
-/** Event types the server pushes, each `{type, conversationId, data}`. */
-export const REALTIME_EVENT_TYPES = [
-  'message.created',
-  'message.updated',
-  'message.deleted',
-  'reaction.added',
-  'reaction.removed',
-  'read.updated',
-  'typing.started',
-  'typing.stopped',
-  'presence.changed',
-  'member.added',
-  'member.removed',
-  'conversation.created',
-] as const;
+/**
+ * One event the server pushes, `{type, conversationId, data}`. The frames' schemas document the protocol and type the
+ * SDK's `ChatClient` events (type-only); the tests parse every frame they receive with them (test/support).
+ */
+const event = <const T extends string, D extends z.ZodType>(type: T, data: D) =>
+  z.strictObject({ type: z.literal(type), conversationId: z.string(), data });
 
-export type RealtimeServerMessage =
-  | {
-      type: 'connected';
-      connectionId: string;
-      userId: string;
-      conversationIds: string[];
-      /** The message stream's position at connection: `after` this, a catch-up finds what this socket missed. */
-      cursor: string;
-    }
-  | { type: (typeof REALTIME_EVENT_TYPES)[number] | string; conversationId: string; data: Record<string, unknown> }
-  | { type: 'pong' }
-  | { type: 'error'; code: string; message: string };
+// The catalogue's objects are open (webhook receivers must accept new fields); the realtime frames are the catalogue's
+// fields and exactly those, so that a test that parses every frame notices a field the protocol does not document.
+
+/** A message as realtime events carry it: the catalogue's, with what a client shows and catches up with. */
+export const realtimeMessageSchema = z.strictObject({
+  ...catalogueMessage.shape,
+  parentId: z.string().nullable(),
+  deleted: z.boolean(),
+  createdAt: z.string(),
+  editedAt: z.string().nullable(),
+  /** `messages.list(conversationId, {after: cursor})` lists what came after this message. */
+  cursor: z.string(),
+});
+const messageData = z.strictObject({ message: realtimeMessageSchema });
+const reactionData = z.strictObject({ reaction: z.strictObject(catalogueReaction.shape) });
+const typingData = z.strictObject({ userId: z.string() });
+const memberData = z.strictObject({ member: z.strictObject(catalogueMember.shape) });
+
+export const realtimeEvent = z.discriminatedUnion('type', [
+  event('message.created', messageData),
+  event('message.updated', messageData),
+  event('message.deleted', messageData),
+  event('reaction.added', reactionData),
+  event('reaction.removed', reactionData),
+  event(
+    'read.updated',
+    z.strictObject({
+      read: z.strictObject({
+        roomId: z.string(),
+        userId: z.string(),
+        lastReadMessageId: z.string(),
+        readAt: z.string(),
+      }),
+    }),
+  ),
+  event('typing.started', typingData),
+  event('typing.stopped', typingData),
+  /** About the other members: a user never hears of their own presence. */
+  event('presence.changed', z.strictObject({ userId: z.string(), online: z.boolean(), at: z.string() })),
+  event('member.added', memberData),
+  /** A removed member gets theirs, then nothing more from the conversation. */
+  event('member.removed', memberData),
+  event('conversation.created', z.strictObject({ conversation: z.strictObject(catalogueConversation.shape) })),
+]);
+export type RealtimeEvent = z.input<typeof realtimeEvent>;
+
+/** Everything the server sends on `/v1/realtime`. */
+export const realtimeServerMessage = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('connected'),
+    connectionId: z.string(),
+    userId: z.string(),
+    conversationIds: z.array(z.string()),
+    /** The message stream's position at connection: `after` this, a catch-up finds what this socket missed. */
+    cursor: z.string(),
+  }),
+  ...realtimeEvent.options,
+  z.strictObject({ type: z.literal('pong') }),
+  /** A refused action, with the REST error code; the connection stays open. */
+  z.strictObject({ type: z.literal('error'), code: z.string(), message: z.string() }),
+]);
+export type RealtimeServerMessage = z.input<typeof realtimeServerMessage>;
