@@ -14,9 +14,9 @@ export const NavLinkLink = createLink((props: NavLinkProps & AnchorElementProps)
 export const ButtonLink = createLink((props: ButtonProps & AnchorElementProps) => <Button component="a" {...props} />);
 
 /**
- * A link to a dashboard address given as a string, for pages that link to routes of other parts of the dashboard by
- * their documented address (a webhook delivery, a room). A plain click navigates in the page; modified clicks (new
- * tab) and copying the link work as on any link.
+ * A link to a dashboard address computed as a string (the live tail's links to what an event names, made by a pure
+ * function that tests read). A plain click navigates in the page; modified clicks (new tab) and copying the link work
+ * as on any link.
  */
 export function PathLink({ href, children, ...props }: AnchorProps & { href: string; children: ReactNode }) {
   const router = useRouter();

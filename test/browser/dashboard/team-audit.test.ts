@@ -150,7 +150,6 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
       'Settings',
     ]);
     await page.goto(`${dash.url}/projects/${project.id}/members`);
-    await page.goto(`$dash.url/projects/$project.id/members`);
     await visible(page.getByText('Your role (DEVELOPER) cannot see the members'));
     await dp.checkPage('role-developer-members');
     dp.expectClean();

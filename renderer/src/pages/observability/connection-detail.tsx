@@ -5,7 +5,7 @@ import { observabilityKeys, useConnection } from '../../api/observability';
 import { QueryStatus } from '../../components/error-alert';
 import { Facts } from '../../components/facts';
 import { duration } from '../../components/figure';
-import { AnchorLink, PathLink } from '../../components/links';
+import { AnchorLink } from '../../components/links';
 import { Time } from '../../components/time';
 import type { LiveEvent } from '../../sdk';
 import { useProjectRoute } from '../../shell/project-page';
@@ -52,13 +52,15 @@ export function ConnectionDetailPage() {
               [
                 'Room',
                 connection.roomId ? (
-                  <PathLink
+                  <AnchorLink
                     key="room"
-                    href={`/projects/${projectId}/rooms/${connection.roomId}?env=${environment}`}
+                    to="/projects/$projectId/rooms/$roomId"
+                    params={{ projectId, roomId: connection.roomId }}
+                    search={{ env: environment }}
                     ff="monospace"
                   >
                     {connection.roomId}
-                  </PathLink>
+                  </AnchorLink>
                 ) : (
                   '—'
                 ),
