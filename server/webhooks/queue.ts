@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, lte, notInArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Environment } from '../../db/schema/environment.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/webhooks.js';
 import { inScopePrepared, scopeValues } from '../../db/scope.js';
@@ -90,6 +90,37 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
     .where(inScopePrepared(webhookEndpoints, eq(webhookEndpoints.enabled, true)))
     .prepare();
 
+  // The worker's queries, run for every delivery and attempt (hundreds a second under load): prepared once, so
+  // that drizzle does not build their SQL again each time.
+  const dueEndpoints = db
+    .selectDistinct({ endpointId: webhookDeliveries.endpointId })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.status, 'PENDING'), lte(webhookDeliveries.nextAttemptAt, sql.placeholder('now'))))
+    .prepare();
+  const dueOfEndpoint = db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.endpointId, sql.placeholder('endpointId')),
+        eq(webhookDeliveries.status, 'PENDING'),
+        lte(webhookDeliveries.nextAttemptAt, sql.placeholder('now')),
+      ),
+    )
+    .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
+    .limit(sql.placeholder('limit'))
+    .prepare();
+  const endpointById = db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.id, sql.placeholder('id')))
+    .prepare();
+  const deliveryById = db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.id, sql.placeholder('id')))
+    .prepare();
+
   /** Ends the pending deliveries of an endpoint that stopped taking events (disabled). */
   function failPending(tx: Executor, endpointId: string, reason: string, now: number): void {
     tx.update(webhookDeliveries)
@@ -135,34 +166,18 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
      * environment, as its job does; what users read goes through `inScope` in the service.
      */
     dueEndpointIds(now: number): string[] {
-      return db
-        .selectDistinct({ endpointId: webhookDeliveries.endpointId })
-        .from(webhookDeliveries)
-        .where(and(eq(webhookDeliveries.status, 'PENDING'), lte(webhookDeliveries.nextAttemptAt, now)))
-        .all()
-        .map((row) => row.endpointId);
+      return dueEndpoints.all({ now }).map((row) => row.endpointId);
     },
 
     /** Up to `limit` due deliveries of one endpoint, earliest first, leaving out those in flight. */
     dueDeliveries(endpointId: string, now: number, inFlight: string[], limit: number): DeliveryRow[] {
-      return db
-        .select()
-        .from(webhookDeliveries)
-        .where(
-          and(
-            eq(webhookDeliveries.endpointId, endpointId),
-            eq(webhookDeliveries.status, 'PENDING'),
-            lte(webhookDeliveries.nextAttemptAt, now),
-            inFlight.length > 0 ? notInArray(webhookDeliveries.id, inFlight) : undefined,
-          ),
-        )
-        .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
-        .limit(limit)
-        .all();
+      // Those in flight are still PENDING: read as many more, and drop them here.
+      const due = dueOfEndpoint.all({ endpointId, now, limit: limit + inFlight.length });
+      return due.filter((delivery) => !inFlight.includes(delivery.id)).slice(0, limit);
     },
 
     endpoint(endpointId: string): EndpointRow | undefined {
-      return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)).get();
+      return endpointById.get({ id: endpointId });
     },
 
     /**
@@ -177,10 +192,10 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
       const now = clock.now();
       let recorded: { delivery: DeliveryRow; attempt: number; status: DeliveryRow['status'] } | undefined;
       db.transaction((tx) => {
-        const delivery = tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
+        const delivery = deliveryById.get({ id: deliveryId });
         // Deleted with its endpoint or project while the attempt was in flight.
         if (!delivery) return;
-        const endpoint = tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)).get();
+        const endpoint = endpointById.get({ id: delivery.endpointId });
         if (!endpoint) return;
         const number = delivery.attempts + 1;
         tx.insert(webhookAttempts)
