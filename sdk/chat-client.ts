@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { realtimeMessageSchema } from '../server/chat/realtime/protocol.js';
 import { backoffDelay } from './backoff.js';
 import { ChatResources } from './chat/resources.js';
+import { SwitchboardError } from './errors.js';
 import { Listeners } from './listeners.js';
 import type { ClientOptions } from './transport.js';
 import { socketBaseOf, Transport } from './transport.js';
@@ -301,6 +302,12 @@ export class ChatClient extends ChatResources {
         await this.catchUpOne(conversationId, from);
         if (upTo !== undefined) this.cursors.set(conversationId, upTo);
       } catch (err) {
+        // Removed from it (or it was deleted) while away: none of it can be read any more, and none is owed. Its
+        // cursor goes, so that later reconnects do not ask again.
+        if (err instanceof SwitchboardError && err.status === 404 && !conversationIds.includes(conversationId)) {
+          this.cursors.delete(conversationId);
+          continue;
+        }
         this.cursors.set(conversationId, this.cursors.get(conversationId) ?? from);
         this.emit('error', { code: 'CLIENT_CATCH_UP_FAILED', message: (err as Error).message });
       }

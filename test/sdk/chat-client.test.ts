@@ -287,6 +287,52 @@ describe('ChatClient: catch-up by the server’s cursors only', () => {
   }, 20_000);
 });
 
+describe('ChatClient: removed from a conversation while away', () => {
+  it('stops catching up with it, quietly, instead of failing on every reconnect', async () => {
+    const { server } = await serverClient(t.server.url);
+    const left = await server.conversations.create({ name: 'left', createdBy: 'alice', members: [{ userId: 'bob' }] });
+    const kept = await server.conversations.create({ name: 'kept', createdBy: 'alice', members: [{ userId: 'bob' }] });
+    let socket: WebSocketLike | undefined;
+    const listed: string[] = [];
+    const bob = await chatClient(server, 'bob', {
+      onSocket: (s) => (socket = s),
+      fetch: async (input, init) => {
+        const url = new URL(String(input));
+        if (url.pathname.endsWith('/messages')) listed.push(url.pathname.split('/')[4]);
+        return fetch(input, init);
+      },
+    });
+    const errors: string[] = [];
+    bob.on('error', (e) => errors.push(e.code));
+    const received: string[] = [];
+    bob.on('message.created', (e) => received.push(e.data.message.text ?? ''));
+    await bob.connect();
+    await server.messages.send(left.id, { text: 'in left', senderId: 'alice' });
+    await server.messages.send(kept.id, { text: 'in kept', senderId: 'alice' });
+    await waitFor(() => (received.length === 2 ? true : undefined));
+
+    async function dropAndReconnect(whileDown: () => Promise<unknown> = async () => {}) {
+      const back = new Promise<void>((resolve) => {
+        const off = bob.on('connected', (e) => {
+          if (!e.reconnected) return;
+          off();
+          resolve();
+        });
+      });
+      (socket as unknown as WebSocket).terminate();
+      await whileDown();
+      await back;
+    }
+    await dropAndReconnect(() => server.members.remove(left.id, 'bob'));
+    await dropAndReconnect();
+    expect(errors).toEqual([]);
+    // The first reconnect asked once for the conversation bob had left; the second no more.
+    expect(listed.filter((id) => id === left.id)).toHaveLength(1);
+    expect(listed.filter((id) => id === kept.id)).toHaveLength(2);
+    bob.close();
+  }, 20_000);
+});
+
 describe('ChatClient: frames', () => {
   it('reads every message of a frame that carries several, one per line', async () => {
     const message = (id: string) =>
