@@ -1,10 +1,21 @@
 import { Paper, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import type { AriaRole, ReactNode } from 'react';
 
-/** One labelled figure of a strip of them (diagnostics, usage). */
-export function Figure({ label, children }: { label: string; children: ReactNode }) {
+/** One labelled figure of a strip of them (diagnostics, usage, the chat overview). */
+export function Figure({
+  label,
+  children,
+  role,
+  ariaLabel,
+}: {
+  label: string;
+  children: ReactNode;
+  /** For a strip read as a list: `listitem`, named by `ariaLabel` ("Messages: 2"). */
+  role?: AriaRole;
+  ariaLabel?: string;
+}) {
   return (
-    <Paper withBorder p="sm">
+    <Paper withBorder p="sm" role={role} aria-label={ariaLabel}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
         {label}
       </Text>

@@ -5,6 +5,7 @@ import { useRefreshOn } from '../api/live-events';
 import { can } from '../api/projects';
 import { CursorPager, useCursors } from '../components/cursor-pager';
 import { QueryStatus } from '../components/error-alert';
+import { Figure } from '../components/figure';
 import { LiveBadge } from '../components/live-badge';
 import { Time } from '../components/time';
 import type { ChatOverview, Environment, LiveEvent, Project } from '../sdk';
@@ -81,14 +82,9 @@ function Overview({ project, environment }: { project: Project; environment: Env
       {overview.data ? (
         <SimpleGrid cols={{ base: 2, sm: 5 }} role="list" aria-label="Chat overview">
           {FIGURES.map(({ key, label }) => (
-            <Paper key={key} withBorder p="sm" role="listitem" aria-label={`${label}: ${overview.data[key]}`}>
-              <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-                {label}
-              </Text>
-              <Text size="xl" fw={700}>
-                {overview.data[key].toLocaleString()}
-              </Text>
-            </Paper>
+            <Figure key={key} label={label} role="listitem" ariaLabel={`${label}: ${overview.data[key]}`}>
+              {overview.data[key].toLocaleString()}
+            </Figure>
           ))}
         </SimpleGrid>
       ) : null}
