@@ -1,3 +1,4 @@
+import { eventField } from '../../api/event-fields';
 import type { Environment, LiveEvent } from '../../sdk';
 
 /** A page of the dashboard that an event names, by its address (some belong to other parts of the dashboard). */
@@ -8,14 +9,11 @@ export interface EventLink {
 
 type Data = Record<string, unknown>;
 
-const objectAt = (data: Data, key: string): Data | undefined => {
-  const value = data[key];
-  return value !== null && typeof value === 'object' ? (value as Data) : undefined;
-};
-const stringAt = (data: Data | undefined, key: string): string | undefined => {
-  const value = data?.[key];
+/** A text field of an object in the event's data, or undefined. */
+function textField(event: LiveEvent, object: string, field: string): string | undefined {
+  const value = eventField(event, object, field);
   return typeof value === 'string' ? value : undefined;
-};
+}
 
 /** The words of a tail row: the ids and names an event carries (metadata only; the stream has no message text). */
 export function summaryOf(event: LiveEvent): string {
@@ -37,9 +35,9 @@ export function summaryOf(event: LiveEvent): string {
       return `${d.eventType} · attempt ${d.attempt} ${answer} · ${d.status}`;
     }
     default: {
-      const message = objectAt(event.data, 'message');
-      if (event.type.startsWith('message.') && message)
-        return `${stringAt(message, 'id')} in ${stringAt(message, 'roomId')} from ${stringAt(message, 'senderId')}`;
+      const messageId = textField(event, 'message', 'id');
+      if (event.type.startsWith('message.') && messageId)
+        return `${messageId} in ${textField(event, 'message', 'roomId')} from ${textField(event, 'message', 'senderId')}`;
       return catalogueSummary(event.data);
     }
   }
@@ -80,8 +78,11 @@ export function linksOf(event: LiveEvent, projectId: string, environment: Enviro
     case 'room.deleted':
       return [];
     default: {
-      const nested = objectAt(event.data, 'room') ?? objectAt(event.data, 'liveStream');
-      return room(stringAt(nested, event.type.startsWith('live_stream.') ? 'roomId' : 'id'));
+      return room(
+        event.type.startsWith('live_stream.')
+          ? textField(event, 'liveStream', 'roomId')
+          : textField(event, 'room', 'id'),
+      );
     }
   }
 }
