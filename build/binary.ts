@@ -25,6 +25,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { build, type Plugin } from 'esbuild';
+import { unreachableDataPlugin } from './unreachable-data.mjs';
 import { CARRIED, MANIFEST_ASSET, type SeaManifest } from '../server/app-files/sea-manifest.js';
 import { readVersion } from '../server/version.js';
 
@@ -107,6 +108,7 @@ async function bundleCli(outfile: string): Promise<void> {
       carriedFilesPlugin(() => {
         swapped = true;
       }),
+      unreachableDataPlugin(),
     ],
     // The executable's own require() loads only Node's built-in modules; better-sqlite3 requires its unpacked
     // addon by path, which needs a file-based one (as Node's documentation suggests).

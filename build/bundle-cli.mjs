@@ -6,6 +6,7 @@
 // better-sqlite3 stays outside: it loads a native addon from its own folder.
 import { chmodSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { unreachableDataPlugin } from './unreachable-data.mjs';
 
 rmSync('dist/chunks', { recursive: true, force: true });
 await build({
@@ -19,6 +20,7 @@ await build({
   format: 'esm',
   target: 'node20',
   external: ['better-sqlite3'],
+  plugins: [unreachableDataPlugin()],
   // Bundled CommonJS packages (Express and its dependencies) call require() for Node's own modules.
   banner: {
     js: "import { createRequire as switchboardCreateRequire } from 'node:module'; const require = switchboardCreateRequire(import.meta.url);",
