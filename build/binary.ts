@@ -25,9 +25,9 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { build, type Plugin } from 'esbuild';
-import { unreachableDataPlugin } from './unreachable-data.mjs';
 import { CARRIED, MANIFEST_ASSET, type SeaManifest } from '../server/app-files/sea-manifest.js';
 import { readVersion } from '../server/version.js';
+import { unreachableDataPlugin } from './unreachable-data.mjs';
 
 const require = createRequire(import.meta.url);
 /** The repository, whatever the working directory. */

@@ -1,13 +1,12 @@
 import express, { type Express } from 'express';
-import { BACKUP_PATH, backupHandler } from './backups/route.js';
-import { attachmentContentRouter, CONTENT_MOUNT } from './chat/attachments/content-routes.js';
-import type { AppContext } from './context.js';
+import type { Infrastructure } from './context.js';
 import { notFound } from './errors.js';
 import { dashboardRouter } from './http/dashboard.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { lazyHandler } from './http/lazy-router.js';
-import { type ObservedRequest, registerRoutes } from './http/register-routes.js';
+import type { ObservedRequest } from './http/register-routes.js';
 import { requestId } from './http/request-id.js';
+import type { Runtime } from './runtime.js';
 import { crossOriginPolicy } from './security/cross-origin.js';
 import { pageHeaders } from './security/page-headers.js';
 
@@ -16,18 +15,25 @@ export interface AppOptions {
   dashboardDir: string;
 }
 
-/** The Express application: a value built from its context, with no state of its own. */
-export function createApp(ctx: AppContext, options: AppOptions): Express {
+/** `/v1/…`: the paths the API (routes, attachment bytes, backups) answers, or answers 404 for. */
+const isApiPath = (path: string) => path === '/v1' || path.startsWith('/v1/');
+
+/**
+ * The Express application: a value built from the server's infrastructure, with no state of its own. The API is
+ * the runtime's (see startServer): a request to it waits for `runtime` to load; `/healthz`, the API reference and
+ * the dashboard's files do not.
+ */
+export function createApp(infra: Infrastructure, runtime: () => Promise<Runtime>, options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.set('trust proxy', ctx.security.trustProxy);
-  app.use(requestId(ctx.ids));
+  app.set('trust proxy', infra.security.trustProxy);
+  app.use(requestId(infra.ids));
 
-  const htmlPage = pageHeaders(ctx.mode);
+  const htmlPage = pageHeaders(infra.mode);
   app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok', version: ctx.version, mode: ctx.mode });
+    res.json({ status: 'ok', version: infra.version, mode: infra.mode });
   });
 
   // Loaded and built on their first request: the document alone was a tenth of start-up, and no API call needs it.
@@ -38,7 +44,7 @@ export function createApp(ctx: AppContext, options: AppOptions): Express {
         import('./openapi/document.js'),
         import('./routes.js'),
       ]);
-      const document = buildOpenApiDocument(routes, { version: ctx.version });
+      const document = buildOpenApiDocument(routes, { version: infra.version });
       return (_req, res) => {
         res.json(document);
       };
@@ -58,21 +64,16 @@ export function createApp(ctx: AppContext, options: AppOptions): Express {
     htmlPage,
     lazyHandler(async () => (await import('./openapi/docs.js')).docsRouter()),
   );
-  app.use(crossOriginPolicy(ctx.mode, ctx.security, ctx.logger));
-  // Attachment bytes are the request body itself: mounted before the JSON parser sees them.
-  app.use(CONTENT_MOUNT, attachmentContentRouter(ctx));
-  app.get(BACKUP_PATH, backupHandler(ctx));
-  app.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));
-  // The route table, its modules and their schemas load on the first request that can reach them, not at start-up,
-  // which they slowed by about a tenth; the first API call pays for them once.
-  app.use(
-    lazyHandler(async () => {
-      const { routes } = await import('./routes.js');
-      const api = express.Router();
-      registerRoutes(api, ctx, routes);
-      return api;
-    }),
-  );
+  app.use(crossOriginPolicy(infra.mode, infra.security, infra.logger));
+  let loaded: Runtime | undefined;
+  const api = lazyHandler(async () => {
+    loaded = await runtime();
+    return loaded.api;
+  });
+  app.use((req, res, next) => {
+    if (isApiPath(req.path)) api(req, res, next);
+    else next();
+  });
   // After the API: its catch-all GET would otherwise make Express answer every OPTIONS itself (200, Allow: GET),
   // before the CORS policy could answer a browser's preflight.
   app.use(dashboardRouter(options.dashboardDir, htmlPage));
@@ -81,10 +82,10 @@ export function createApp(ctx: AppContext, options: AppOptions): Express {
     next(notFound('SERVICE_ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`));
   });
   app.use(
-    errorMiddleware(ctx.logger, (req, res, error) => {
+    errorMiddleware(infra.logger, (req, res, error) => {
       const observed = res.locals.observed as ObservedRequest | undefined;
-      if (!observed) return;
-      ctx.services.observability.requestFailed({
+      if (!observed || !loaded) return;
+      loaded.ctx.services.observability.requestFailed({
         ...observed,
         requestId: res.locals.requestId as string,
         method: req.method,

@@ -15,7 +15,7 @@ import {
   parseManifest,
   WEBHOOK_KEY_ENTRY,
 } from './manifest.js';
-import { removeLeftoverStaging, STAGING_PREFIX } from './snapshot.js';
+import { removeLeftoverStaging, STAGING_PREFIX } from './staging.js';
 import { ArchiveFormatError, readTar, type TarEntrySink } from './tar.js';
 
 /** The data folder holds data and the import was not told to replace it. */

@@ -1,19 +1,11 @@
 import { createHash } from 'node:crypto';
-import {
-  copyFileSync,
-  createReadStream,
-  linkSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { copyFileSync, createReadStream, linkSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { openSqliteFile } from '../../db/connection.js';
 import { SECRET_KEY_FILE } from '../webhooks/secret-box.js';
 import { DATABASE_ENTRY, type ManifestEntry, WEBHOOK_KEY_ENTRY } from './manifest.js';
+import { STAGING_PREFIX } from './staging.js';
 
 /** A file of the snapshot and where it goes in the archive. */
 export interface SnapshotEntry extends ManifestEntry {
@@ -24,18 +16,6 @@ export interface SnapshotEntry extends ManifestEntry {
 export interface Snapshot {
   entries: SnapshotEntry[];
   dispose(): void;
-}
-
-/** Staging folders live in the data folder itself: same file system, so attachments are linked, not copied. */
-export const STAGING_PREFIX = '.staging-';
-
-/**
- * Deletes staging folders a crash left behind. Only while holding the data folder's lock: then no
- * snapshot or import of this folder can be under way.
- */
-export function removeLeftoverStaging(dataDir: string): void {
-  for (const name of readdirSync(dataDir))
-    if (name.startsWith(STAGING_PREFIX)) rmSync(join(dataDir, name), { recursive: true, force: true });
 }
 
 export async function sha256OfFile(file: string): Promise<string> {

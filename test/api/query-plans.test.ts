@@ -153,8 +153,8 @@ describe('queries that must not read whole tables (EXPLAIN QUERY PLAN of what ea
   });
 
   it('sweeps abandoned attachments from an index', async () => {
-    const statements = await recorder.record(() => {
-      expect(t.server.runAttachmentCleanup()).toBe((2 * ATTACHMENTS) / 100); // a server-wide job: both projects
+    const statements = await recorder.record(async () => {
+      expect(await t.server.runAttachmentCleanup()).toBe((2 * ATTACHMENTS) / 100); // a server-wide job: both projects
     });
     expect(wholeTableReads(statements)).toEqual([]);
   });

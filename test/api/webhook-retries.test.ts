@@ -268,6 +268,20 @@ describe('a restart', () => {
     ]);
   });
 
+  it('sends a retry left by the last run within a second or so of a restart, with no request to wake it', async () => {
+    const receiver = await h.receiver();
+    receiver.reply((_request, index) => ({ status: index === 0 ? 500 : 204 }));
+    const webhook = await h.register({ url: receiver.url });
+    h.emit('message.created');
+    await h.server.runDueWebhooks();
+    h.clock.advance(10 * SECOND);
+    await h.restart();
+    // No API call and no runDueWebhooks: the server loads its runtime, and its worker, on its own.
+    await receiver.waitForRequests(2, 5000);
+    expect(receiver.requests).toHaveLength(2);
+    await expect.poll(async () => (await h.deliveries(webhook))[0].status).toBe('SUCCEEDED');
+  });
+
   it('sends again, after a restart, an attempt that was in flight when the server stopped', async () => {
     const receiver = await h.receiver();
     receiver.reply('hang');

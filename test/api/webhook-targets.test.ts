@@ -160,6 +160,8 @@ describe('at delivery time', () => {
       await server.close();
       server = await startTestServer({ dataDir, events, mode: 'production' });
       api = client(server.url);
+      // The server listens to its bus once its runtime is loaded, which this does.
+      await server.runDueWebhooks();
       events.emit('catalogue', {
         type: 'room.created',
         projectId: project.id,

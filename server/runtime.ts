@@ -1,0 +1,61 @@
+import type { Router } from 'express';
+import { createApiRouter } from './api-router.js';
+import { createRealtimeEndpoint, REALTIME_PATH } from './chat/realtime/endpoint.js';
+import type { AppContext, Infrastructure } from './context.js';
+import type { UpgradeHandler } from './http/upgrade-router.js';
+import { createSignalingEndpoint, SIGNALING_PATH } from './rtc/signaling-endpoint.js';
+import { createServices } from './services.js';
+
+/**
+ * Everything of a server that needs its domain services: the services themselves, the WebSocket endpoints and the
+ * background jobs (webhook deliveries, attachment clean-up). It is most of the server's code, so `startServer`
+ * loads this module after listening, when the first request needs it or shortly after start (see start-server.ts).
+ */
+export interface Runtime {
+  ctx: AppContext;
+  /** The `/v1` API's routes. */
+  api: Router;
+  /** The WebSocket endpoints by path. */
+  upgrades: Record<string, UpgradeHandler>;
+  /** Starts delivering webhooks and cleaning up attachments: after a seed is applied, whose events are not sent. */
+  startJobs(): void;
+  runDueWebhooks(): Promise<void>;
+  runAttachmentCleanup(): number;
+  /**
+   * Stops the jobs, ends live event streams and closes the WebSocket endpoints; webhook attempts in flight are
+   * abandoned (and sent again after a restart). The HTTP server and the database are the caller's to close after.
+   */
+  stop(): Promise<void>;
+  /** Writes what observability counted; the last thing before the database closes. */
+  stopRecording(): void;
+}
+
+export function createRuntime(infra: Infrastructure, { observability }: { observability?: boolean }): Runtime {
+  const ctx: AppContext = { ...infra, services: createServices(infra, { observability }) };
+  const { services } = ctx;
+  // Before any socket can connect: rows left open by a previous run are closed first.
+  services.observability.start();
+  const signaling = createSignalingEndpoint(ctx);
+  const realtime = createRealtimeEndpoint(ctx);
+  return {
+    ctx,
+    api: createApiRouter(ctx),
+    upgrades: { [SIGNALING_PATH]: signaling.handleUpgrade, [REALTIME_PATH]: realtime.handleUpgrade },
+    startJobs() {
+      services.webhooks.worker.start();
+      services.attachmentCleanup.start();
+    },
+    runDueWebhooks: () => services.webhooks.worker.runDue(),
+    runAttachmentCleanup: () => services.attachmentCleanup.runDue(),
+    async stop() {
+      services.attachmentCleanup.stop();
+      // Live event streams end at once, so that they do not hold the HTTP server open.
+      services.liveEvents.close();
+      await services.webhooks.worker.stop();
+      // Signaling sockets close with "server shutting down".
+      signaling.close();
+      realtime.close();
+    },
+    stopRecording: () => services.observability.stop(),
+  };
+}

@@ -1,0 +1,49 @@
+import { fileURLToPath } from 'node:url';
+import { build, type Metafile } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The files `entry` loads before its code runs: its static imports, transitively (dynamic imports left out). */
+async function staticGraph(entry: string): Promise<Set<string>> {
+  const { metafile } = await build({
+    entryPoints: [entry],
+    absWorkingDir: ROOT,
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    external: ['better-sqlite3'],
+    logLevel: 'silent',
+  });
+  const inputs: Metafile['inputs'] = metafile.inputs;
+  const seen = new Set<string>();
+  const pending = [entry];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const imported of inputs[file]?.imports ?? []) {
+      if (imported.kind !== 'dynamic-import' && !imported.external) pending.push(imported.path);
+    }
+  }
+  return seen;
+}
+
+const packageOf = (file: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1];
+
+describe('what a server loads before it listens', () => {
+  // serve → first /healthz is a start-up figure of issue 15 (bench/startup.ts): the runtime, the route table and
+  // their libraries load after listening (server/runtime.ts). An import that pulls one of them back is caught here.
+  it('leaves out the runtime, the route table, zod, ws and jose', async () => {
+    const graph = await staticGraph('server/start-server.ts');
+    expect(graph.has('db/connection.ts')).toBe(true);
+    const loaded = [...graph];
+    expect(loaded.filter((file) => ['zod', 'ws', 'jose'].includes(packageOf(file) ?? ''))).toEqual([]);
+    expect(
+      loaded.filter((file) =>
+        ['server/runtime.ts', 'server/services.ts', 'server/routes.ts', 'server/api-router.ts'].includes(file),
+      ),
+    ).toEqual([]);
+  });
+});
