@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import { preparedInsert } from '../../db/prepared-insert.js';
 import type { Environment } from '../../db/schema/environment.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/webhooks.js';
 import { inScopePrepared, scopeValues } from '../../db/scope.js';
@@ -53,7 +54,6 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
   }
 
   function insertDeliveries(
-    tx: Executor,
     endpoints: Pick<EndpointRow, 'id' | 'projectId' | 'environment'>[],
     type: string,
     event: ReturnType<typeof envelope>,
@@ -74,7 +74,7 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
       createdAt: event.createdAt,
       updatedAt: event.createdAt,
     }));
-    if (rows.length > 0) tx.insert(webhookDeliveries).values(rows).run();
+    for (const row of rows) insertDelivery.run(row);
     return rows;
   }
 
@@ -120,6 +120,22 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
     .from(webhookDeliveries)
     .where(eq(webhookDeliveries.id, sql.placeholder('id')))
     .prepare();
+  const insertDelivery = preparedInsert(db, webhookDeliveries);
+  const insertAttempt = preparedInsert(db, webhookAttempts);
+  // A value given at run time, as is: these columns store what they are given (text and integers).
+  const given = (name: string) => sql`${sql.placeholder(name)}`;
+  const updateAfterAttempt = db
+    .update(webhookDeliveries)
+    .set({
+      status: given('status'),
+      attempts: given('attempts'),
+      lastStatusCode: given('lastStatusCode'),
+      lastError: given('lastError'),
+      nextAttemptAt: given('nextAttemptAt'),
+      updatedAt: given('updatedAt'),
+    })
+    .where(eq(webhookDeliveries.id, sql.placeholder('id')))
+    .prepare();
 
   /** Ends the pending deliveries of an endpoint that stopped taking events (disabled). */
   function failPending(tx: Executor, endpointId: string, reason: string, now: number): void {
@@ -142,13 +158,13 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
       const endpoints = enabledEndpoints.all(scope).filter((endpoint) => subscribesTo(endpoint, event.type));
       if (endpoints.length === 0) return [];
       const built = envelope(event.type, event.projectId, event.environment, event.data);
-      return db.transaction((tx) => insertDeliveries(tx, endpoints, event.type, built));
+      return db.transaction(() => insertDeliveries(endpoints, event.type, built));
     },
 
     /** Queues a new event for one endpoint only, whatever its subscriptions (the test-event route). */
     enqueueFor(endpoint: EndpointRow, type: string, data: Record<string, unknown>): DeliveryRow {
       const built = envelope(type, endpoint.projectId, endpoint.environment, data);
-      return db.transaction((tx) => insertDeliveries(tx, [endpoint], type, built))[0];
+      return db.transaction(() => insertDeliveries([endpoint], type, built))[0];
     },
 
     /** Removes finished deliveries (and their attempts) last changed before `before`; answers how many. */
@@ -176,6 +192,16 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
       return due.filter((delivery) => !inFlight.includes(delivery.id)).slice(0, limit);
     },
 
+    /**
+     * The delivery, if it still waits for the attempt it was read for (`read`): not sent since by another pass,
+     * not finished, not deleted. One read by primary key.
+     */
+    stillDue(read: Pick<DeliveryRow, 'id' | 'attempts'>, now: number): DeliveryRow | undefined {
+      const delivery = deliveryById.get({ id: read.id });
+      if (delivery?.status !== 'PENDING' || delivery.attempts !== read.attempts) return undefined;
+      return delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= now ? delivery : undefined;
+    },
+
     endpoint(endpointId: string): EndpointRow | undefined {
       return endpointById.get({ id: endpointId });
     },
@@ -198,9 +224,7 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
         const endpoint = endpointById.get({ id: delivery.endpointId });
         if (!endpoint) return;
         const number = delivery.attempts + 1;
-        tx.insert(webhookAttempts)
-          .values({ deliveryId, number, ...outcome })
-          .run();
+        insertAttempt.run({ deliveryId, number, ...outcome });
 
         const succeeded = isSuccess(outcome);
         const resentDueAt =
@@ -210,17 +234,15 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
           : (resentDueAt ?? (succeeded ? null : nextAttemptAfterFailure(number, now)));
         const status = nextAttemptAt !== null ? 'PENDING' : succeeded ? 'SUCCEEDED' : 'FAILED';
         recorded = { delivery, attempt: number, status };
-        tx.update(webhookDeliveries)
-          .set({
-            status,
-            attempts: number,
-            lastStatusCode: outcome.statusCode,
-            lastError: succeeded ? null : outcome.error,
-            nextAttemptAt,
-            updatedAt: now,
-          })
-          .where(eq(webhookDeliveries.id, deliveryId))
-          .run();
+        updateAfterAttempt.run({
+          id: deliveryId,
+          status,
+          attempts: number,
+          lastStatusCode: outcome.statusCode,
+          lastError: succeeded ? null : outcome.error,
+          nextAttemptAt,
+          updatedAt: now,
+        });
 
         if (succeeded) {
           if (endpoint.consecutiveFailures !== 0) {

@@ -60,11 +60,57 @@ export function createDeliveryWorker(
     if (!running) return;
     const now = clock.now();
     sweepRetention(now);
-    for (const endpointId of queue.dueEndpointIds(now)) {
-      const busy = inFlightFor(endpointId);
-      const room = ENDPOINT_CONCURRENCY - busy.length;
-      if (room <= 0) continue;
-      for (const delivery of queue.dueDeliveries(endpointId, now, busy, room)) launch(delivery);
+    for (const endpointId of queue.dueEndpointIds(now)) fillLane(endpointId, now);
+  }
+
+  /** Starts the due deliveries of one endpoint that its lane has room for, earliest first. */
+  function fillLane(endpointId: string, now: number): void {
+    const busy = inFlightFor(endpointId);
+    const room = ENDPOINT_CONCURRENCY - busy.length;
+    if (room <= 0) return;
+    for (const delivery of queue.dueDeliveries(endpointId, now, busy, room)) launch(delivery);
+  }
+
+  /**
+   * New deliveries and freed lanes are served without a pass. A pass reads every endpoint with a due delivery, so
+   * beside a slow endpoint it read that endpoint's growing backlog again on every event and every answer, and the
+   * healthy endpoints' deliveries waited behind those reads (webhook bench: p50 27 ms beside a 4 s endpoint against
+   * 1.7 ms without it). The poll's pass, every second, still finds the retries that came due.
+   */
+  let fresh: DeliveryRow[] = [];
+  const freed = new Set<string>();
+  let turnScheduled = false;
+
+  /**
+   * In the next turn of the event loop: after the request that queued a delivery has been answered, and after the
+   * answer that freed a lane has released its connection to the pool (launched inside the answer's callback, the
+   * next attempt opened a new connection each time).
+   */
+  function serveSoon(): void {
+    if (turnScheduled) return;
+    turnScheduled = true;
+    setImmediate(serveWaiting);
+  }
+
+  function serveWaiting(): void {
+    turnScheduled = false;
+    const queued = fresh;
+    fresh = [];
+    const lanes = [...freed];
+    freed.clear();
+    if (!running) return;
+    const now = clock.now();
+    try {
+      // Already read when queued: each goes out if its lane has room, else when the lane frees up.
+      for (const delivery of queued) {
+        if (inFlight.has(delivery.id) || inFlightFor(delivery.endpointId).length >= ENDPOINT_CONCURRENCY) continue;
+        // A pass (the poll, runDue) may have sent it meanwhile.
+        const due = queue.stillDue(delivery, now);
+        if (due) launch(due);
+      }
+      for (const endpointId of lanes) fillLane(endpointId, now);
+    } catch (err) {
+      logger.error({ err }, 'webhook worker could not serve new deliveries');
     }
   }
 
@@ -87,11 +133,19 @@ export function createDeliveryWorker(
         },
       )
       .then(
-        () => kick(),
-        // Not kicked: a delivery that cannot be recorded waits for the next poll rather than spin.
-        (err: unknown) => logger.error({ err, deliveryId: delivery.id }, 'webhook attempt could not be recorded'),
+        () => true,
+        (err: unknown) => {
+          logger.error({ err, deliveryId: delivery.id }, 'webhook attempt could not be recorded');
+          return false;
+        },
       )
-      .finally(() => inFlight.delete(delivery.id));
+      .then((recorded) => {
+        inFlight.delete(delivery.id);
+        // Not refilled: a delivery that cannot be recorded waits for the next poll rather than spin.
+        if (!recorded) return;
+        freed.add(delivery.endpointId);
+        serveSoon();
+      });
     inFlight.set(delivery.id, { endpointId: delivery.endpointId, done });
   }
 
@@ -145,14 +199,16 @@ export function createDeliveryWorker(
       running = true;
       unsubscribe = events.on('catalogue', (event) => {
         try {
-          if (queue.enqueueEvent(event).length === 0) return;
+          const queued = queue.enqueueEvent(event);
+          if (queued.length === 0) return;
           // Checked only when something is to be delivered: most events go to no endpoint.
           if (!isEventType(event.type)) {
             logger.warn({ type: event.type }, 'event type missing from the webhook catalogue; delivered anyway');
           } else if (!EVENT_CATALOGUE[event.type].data.safeParse(event.data).success) {
             logger.warn({ type: event.type }, 'event data does not match its catalogue shape; delivered anyway');
           }
-          kick();
+          fresh.push(...queued);
+          serveSoon();
         } catch (err) {
           // The change that emitted the event has committed; its caller must not fail for our sake.
           logger.error({ err, type: event.type }, 'could not queue webhook deliveries');
