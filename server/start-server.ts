@@ -108,8 +108,11 @@ export const DEFAULT_HOST = '127.0.0.1';
  */
 const RUNTIME_START_DELAY_MS = 1000;
 
-/** Loads the runtime once, when first asked; a failed load is logged and tried again by the next caller. */
-function runtimeLoader(create: () => Promise<Runtime>, logger: Logger) {
+/**
+ * Loads the runtime once, when first asked; a failed load fails its callers (a request's goes to the error
+ * middleware, which logs it) and is tried again by the next one.
+ */
+function runtimeLoader(create: () => Promise<Runtime>) {
   let loading: Promise<Runtime> | undefined;
   let stopped = false;
   return {
@@ -117,7 +120,6 @@ function runtimeLoader(create: () => Promise<Runtime>, logger: Logger) {
       if (stopped) return Promise.reject(new Error('The server is shutting down.'));
       loading ??= create().catch((err: unknown) => {
         loading = undefined;
-        logger.error({ err }, 'the server runtime could not start');
         throw err;
       });
       return loading;
@@ -170,10 +172,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     runtime = runtimeLoader(async () => {
       const created = (await import('./runtime.js')).createRuntime(infra, options);
       // The seed's changes are not sent to webhooks: the jobs start after it.
-      if (seed) seeded = await (await import('./seeds/apply.js')).applySeed(created.ctx, seed);
+      if (seed) {
+        try {
+          seeded = await (await import('./seeds/apply.js')).applySeed(created.ctx, seed);
+        } catch (err) {
+          await created.stop();
+          created.stopRecording();
+          throw err;
+        }
+      }
       created.startJobs();
       return created;
-    }, logger);
+    });
     // A seed is written before anyone can connect.
     if (seed) await runtime.load();
     const app = createApp(infra, runtime.load, { dashboardDir: options.dashboardDir ?? appFiles.dashboardDir() });
@@ -188,7 +198,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
 
   const loader = runtime;
-  const early = setTimeout(() => void loader.load().catch(() => {}), RUNTIME_START_DELAY_MS);
+  const early = setTimeout(() => {
+    loader.load().catch((err: unknown) => logger.error({ err }, 'the server runtime could not start'));
+  }, RUNTIME_START_DELAY_MS);
   early.unref();
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
