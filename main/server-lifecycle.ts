@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { app } from 'electron';
 import pino, { type Logger } from 'pino';
 import type { ServeSettings } from '../cli/config.js';
-import { type RunningServer, startServer } from '../server/index.js';
+// start-server.js, not index.js: the index also exports the seed schemas, which would load zod before the server
+// listens (see test/unit/start-up-imports.test.ts).
+import { type RunningServer, startServer } from '../server/start-server.js';
 
 /**
  * The server's log: the terminal when run from source, a file in the OS log folder when packaged
