@@ -125,7 +125,12 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
         <Table.Td>{entry.actor.email ?? `${entry.actor.type} ${entry.actor.id ?? ''}`}</Table.Td>
         <Table.Td>
           {entry.environment ? (
-            <Badge variant="light" color={entry.environment === 'production' ? 'red' : 'gray'}>
+            <Badge
+              variant="light"
+              color={entry.environment === 'production' ? 'red' : 'gray'}
+              // The label's own width, not an ellipsis: a narrow column read "DEVELOPM…".
+              styles={{ label: { overflow: 'visible' } }}
+            >
               {entry.environment}
             </Badge>
           ) : (
