@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, max, ne, sql } from 'drizzle-orm';
+import { preparedInsert } from '../../../db/prepared-insert.js';
 import { conversations as conversationTable, messages, reactions } from '../../../db/schema/chat.js';
 import { inScope, scopeValues } from '../../../db/scope.js';
 import { toIso, toIsoOrNull } from '../../clock.js';
@@ -59,22 +60,7 @@ export function createMessageService(
   });
 
   // Every message POST runs this: prepared once.
-  const insertMessage = db
-    .insert(messages)
-    .values({
-      id: sql.placeholder('id'),
-      projectId: sql.placeholder('projectId'),
-      environment: sql.placeholder('environment'),
-      conversationId: sql.placeholder('conversationId'),
-      senderId: sql.placeholder('senderId'),
-      text: sql.placeholder('text'),
-      parentId: sql.placeholder('parentId'),
-      attachmentIds: sql.placeholder('attachmentIds'),
-      createdAt: sql.placeholder('createdAt'),
-      editedAt: sql.placeholder('editedAt'),
-      deletedAt: sql.placeholder('deletedAt'),
-    })
-    .prepare();
+  const insertMessage = preparedInsert(db, messages);
   const insert = (m: MessageRow) => insertMessage.run(m);
 
   /** Replies, reaction counts and the user's own reactions for a page of messages, in three queries. */
