@@ -72,8 +72,11 @@ export function createIdGenerator(clock: Clock): IdGenerator {
         incrementBase32(lastRandom);
       } else {
         lastTime = time;
-        // 256 is a multiple of 32: the low five bits of a byte are a uniform base32 digit.
-        lastRandom = Array.from({ length: 16 }, () => randomByte() & 31);
+        // 256 is a multiple of 32: the low five bits of a byte are a uniform base32 digit. A plain loop: an
+        // `Array.from({length: 16}, …)` here read its array-like by generic property lookups, ≈13,000 instructions
+        // per id (callgrind), two ids per message POST.
+        lastRandom = [];
+        for (let i = 0; i < 16; i++) lastRandom.push(randomByte() & 31);
       }
       let timePart = '';
       for (let i = 0, t = time; i < 10; i++, t = Math.floor(t / 32)) timePart = BASE32[t % 32] + timePart;

