@@ -80,7 +80,9 @@ export function createIdGenerator(clock: Clock): IdGenerator {
       }
       let timePart = '';
       for (let i = 0, t = time; i < 10; i++, t = Math.floor(t / 32)) timePart = BASE32[t % 32] + timePart;
-      return `${prefix}_${timePart}${lastRandom.map((d) => BASE32[d]).join('')}`;
+      let randomPart = '';
+      for (const digit of lastRandom) randomPart += BASE32[digit];
+      return `${prefix}_${timePart}${randomPart}`;
     },
   };
 }
