@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type Request } from 'express';
 import type { Infrastructure } from './context.js';
 import { notFound } from './errors.js';
 import { dashboardRouter } from './http/dashboard.js';
@@ -17,6 +17,8 @@ export interface AppOptions {
 
 /** `/v1/…`: the paths the API (routes, attachment bytes, backups) answers, or answers 404 for. */
 const isApiPath = (path: string) => path === '/v1' || path.startsWith('/v1/');
+const routeNotFound = (req: Request) =>
+  notFound('SERVICE_ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`);
 
 /**
  * The Express application: a value built from the server's infrastructure, with no state of its own. The API is
@@ -70,17 +72,16 @@ export function createApp(infra: Infrastructure, runtime: () => Promise<Runtime>
     loaded = await runtime();
     return loaded.api;
   });
+  // What no API route answers is the API's 404, never the dashboard's (whose catch-all GET would answer an OPTIONS).
   app.use((req, res, next) => {
-    if (isApiPath(req.path)) api(req, res, next);
+    if (isApiPath(req.path)) api(req, res, (err?: unknown) => next(err ?? routeNotFound(req)));
     else next();
   });
   // After the API: its catch-all GET would otherwise make Express answer every OPTIONS itself (200, Allow: GET),
   // before the CORS policy could answer a browser's preflight.
   app.use(dashboardRouter(options.dashboardDir, htmlPage));
 
-  app.use((req, _res, next) => {
-    next(notFound('SERVICE_ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}. See /docs for the API reference.`));
-  });
+  app.use((req, _res, next) => next(routeNotFound(req)));
   app.use(
     errorMiddleware(infra.logger, (req, res, error) => {
       const observed = res.locals.observed as ObservedRequest | undefined;
