@@ -3,7 +3,8 @@ import type { EventBus } from '../events/bus.js';
 
 /**
  * Announces a chat change in the order spec 6.3 requires: to connected members (realtime) first, then
- * to the catalogue (webhooks). Connected clients may get a fuller shape (`realtimeData`) than the catalogue's.
+ * to the catalogue (webhooks). Connected clients may get a fuller shape (`realtimeData`, built only if
+ * someone connected will hear it) than the catalogue's.
  */
 export function emitChatChange(
   events: EventBus,
@@ -11,7 +12,7 @@ export function emitChatChange(
   conversationId: string,
   type: string,
   data: Record<string, unknown>,
-  realtimeData = data,
+  realtimeData: () => Record<string, unknown> = () => data,
 ): void {
   events.emit('chat', { projectId, environment, conversationId, type, data: realtimeData });
   events.emit('catalogue', { type, projectId, environment, data });

@@ -35,7 +35,8 @@ export interface InternalEvents {
     environment: Environment;
     conversationId: string;
     type: string;
-    data: Record<string, unknown>;
+    /** The event's data as connected clients get it, built on demand: only when someone connected will hear it. */
+    data: () => Record<string, unknown>;
   };
   /** Every event of the public catalogue. */
   catalogue: CatalogueEvent;

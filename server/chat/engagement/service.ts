@@ -65,14 +65,14 @@ export function createEngagementService({ db, clock, events }: Infrastructure, m
           environment: message.environment,
           conversationId: message.conversationId,
           type: 'read.updated',
-          data: {
+          data: () => ({
             read: {
               roomId: message.conversationId,
               userId,
               lastReadMessageId: message.id,
               readAt: new Date(now).toISOString(),
             },
-          },
+          }),
         });
       }
       return readState(message.conversationId, userId);

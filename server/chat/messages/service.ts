@@ -50,29 +50,34 @@ export function createMessageService(
   attachments: AttachmentService,
 ) {
   /** A change about a message, announced to connected members, then to the catalogue (see emitChatChange). */
-  const publish = (message: MessageRow, type: string, data: Record<string, unknown>, realtimeData = data) =>
-    emitChatChange(events, message, message.conversationId, type, data, realtimeData);
+  const publish = (
+    message: MessageRow,
+    type: string,
+    data: Record<string, unknown>,
+    realtimeData?: () => Record<string, unknown>,
+  ) => emitChatChange(events, message, message.conversationId, type, data, realtimeData);
 
   /**
    * The catalogue gets spec 6.4's shape; connected clients get it too, with the rest of the message and its
-   * cursor, for catching up with `after` after a reconnect.
+   * cursor, for catching up with `after` after a reconnect (built only if someone is connected to hear it).
    */
   function publishMessage(m: MessageRow, type: 'message.created' | 'message.updated' | 'message.deleted'): void {
     const catalogue = catalogueMessage(m);
-    // Field by field, for the reason in `send`.
-    const realtime = {
-      id: catalogue.id,
-      roomId: catalogue.roomId,
-      senderId: catalogue.senderId,
-      text: catalogue.text,
-      parentId: m.parentId,
-      deleted: m.deletedAt !== null,
-      createdAt: toIso(m.createdAt),
-      editedAt: toIsoOrNull(m.editedAt),
-      cursor: encodeCursor(m.id),
-    };
-    publish(m, type, { message: catalogue }, { message: realtime });
+    publish(m, type, { message: catalogue }, () => ({ message: realtimeMessage(m, catalogue) }));
   }
+
+  /** Field by field, for the reason in `send`. */
+  const realtimeMessage = (m: MessageRow, catalogue: ReturnType<typeof catalogueMessage>) => ({
+    id: catalogue.id,
+    roomId: catalogue.roomId,
+    senderId: catalogue.senderId,
+    text: catalogue.text,
+    parentId: m.parentId,
+    deleted: m.deletedAt !== null,
+    createdAt: toIso(m.createdAt),
+    editedAt: toIsoOrNull(m.editedAt),
+    cursor: encodeCursor(m.id),
+  });
 
   /** Spec 6.4's shape, `{id, roomId, senderId, text}`; the text is null once deleted. */
   const catalogueMessage = (m: MessageRow) => ({

@@ -74,32 +74,38 @@ export function createRealtimeHub(
     for (const connection of connectionsOf(scope, userId)) audience.remove(connection, conversationId);
   };
 
-  /** Queues one event for every connection the conversation reaches, except those of the user `except`. */
-  function fanOut(event: RealtimeEvent, except?: string) {
-    const recipients = audience.of(event.conversationId);
-    // Serialized once for all recipients, and only if someone is connected.
+  /**
+   * Queues one event for every connection the conversation reaches, except those of the user `except`: built and
+   * serialized once for all of them, and only if someone is connected.
+   */
+  function fanOut(conversationId: string, build: () => RealtimeEvent, except?: string) {
+    const recipients = audience.of(conversationId);
     if (recipients.size === 0) return;
-    outbox.broadcast(recipients, outbox.encode(event), except);
+    outbox.broadcast(recipients, outbox.encode(build()), except);
   }
+
+  /** The user a membership change is about. */
+  const memberOf = (data: Record<string, unknown>) => (data.member as { userId?: string } | undefined)?.userId;
 
   events.on('chat', ({ projectId, environment, conversationId, type, data }) => {
     const scope = { projectId, environment };
-    const member = (data.member as { userId?: string } | undefined)?.userId;
     if (type === 'conversation.created') {
       for (const userId of conversations.memberIds(conversationId)) join(scope, conversationId, userId);
     }
+    const member = type === 'member.added' || type === 'member.removed' ? memberOf(data()) : undefined;
     // A new member hears of their own arrival; a removed one hears of their removal, then nothing more.
     if (type === 'member.added' && member !== undefined) join(scope, conversationId, member);
     // The bus carries chat changes loosely typed (`type: string`); the frame is the protocol's event of that type,
     // which the API tests check by parsing every frame they receive with `realtimeServerMessage`.
-    fanOut({ type, conversationId, data } as RealtimeEvent);
+    fanOut(conversationId, () => ({ type, conversationId, data: data() }) as RealtimeEvent);
     if (type === 'member.removed' && member !== undefined) leave(scope, conversationId, member);
   });
 
   /** A presence change is news to the others in each of the user's conversations, not to the user. */
   function announcePresence(userId: string, conversationIds: string[], online: boolean): void {
     const data = { userId, online, at: toIso(clock.now()) };
-    for (const conversationId of conversationIds) fanOut({ type: 'presence.changed', conversationId, data }, userId);
+    for (const conversationId of conversationIds)
+      fanOut(conversationId, () => ({ type: 'presence.changed', conversationId, data }), userId);
   }
 
   function setTyping(conversationId: string, userId: string, active: boolean): void {
@@ -116,7 +122,11 @@ export function createRealtimeHub(
       if (typers?.size === 0) typing.delete(conversationId);
     }
     if (active !== wasTyping)
-      fanOut({ type: active ? 'typing.started' : 'typing.stopped', conversationId, data: { userId } });
+      fanOut(conversationId, () => ({
+        type: active ? 'typing.started' : 'typing.stopped',
+        conversationId,
+        data: { userId },
+      }));
   }
 
   const sweep = setInterval(() => {
