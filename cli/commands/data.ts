@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { AdminClient } from '../../sdk/index.js';
-import { ADMIN_TOKEN_FILE, readAdminToken } from '../../server/backups/admin-token.js';
+import { ADMIN_TOKEN_FILE, readAdminToken } from '../../server/backups/admin-token-file.js';
 import { readVersion } from '../../server/version.js';
 import { action } from '../context.js';
 import { CommandError } from '../errors.js';

@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ADMIN_TOKEN_FILE, readAdminToken } from './admin-token-file.js';
 
 /**
  * The server's admin token, in its data folder, readable by its owner alone. It authorizes what no
@@ -8,7 +9,6 @@ import { join } from 'node:path';
  * whoever may read the data folder (and could copy the database anyway) may take a backup, and
  * nobody else, whatever accounts they hold.
  */
-export const ADMIN_TOKEN_FILE = 'admin-token';
 export const ADMIN_TOKEN_PREFIX = 'sbadmin_';
 
 /** Reads the token, creating it (0600) on first use. */
@@ -20,11 +20,6 @@ export function loadOrCreateAdminToken(dataDir: string): string {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
   return readAdminToken(dataDir);
-}
-
-/** The token of a data folder, as the CLI reads it; throws when missing or unreadable. */
-export function readAdminToken(dataDir: string): string {
-  return readFileSync(join(dataDir, ADMIN_TOKEN_FILE), 'utf8').trim();
 }
 
 export function isAdminToken(expected: string, given: string): boolean {

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import { writeArchive } from '../data-archive/write.js';
 import { unauthenticated } from '../errors.js';
 import { errorSchema } from '../shared/schemas.js';
-import { ADMIN_TOKEN_FILE } from './admin-token.js';
+import { ADMIN_TOKEN_FILE } from './admin-token-file.js';
 
 /** Outside the JSON route table: the answer is the archive itself, and the credential is the server's own. */
 export const BACKUP_PATH = '/v1/server/backup';

@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import { DATABASE_FILE } from '../../db/connection.js';
-import { ADMIN_TOKEN_FILE } from '../../server/backups/admin-token.js';
+import { ADMIN_TOKEN_FILE } from '../../server/backups/admin-token-file.js';
 
 /** Every table of a data folder's database, read from the database itself (so a new table is never forgotten). */
 export function tableNames(dataDir: string): string[] {

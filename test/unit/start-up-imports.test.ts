@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The files `entry` loads before its code runs: its static imports, transitively (dynamic imports left out). */
+/**
+ * The files `entry` loads before its code runs, its static imports transitively (dynamic imports left out), and
+ * the Node built-in modules among them.
+ */
 async function staticGraph(entry: string): Promise<Set<string>> {
   const { metafile } = await build({
     entryPoints: [entry],
@@ -24,7 +27,9 @@ async function staticGraph(entry: string): Promise<Set<string>> {
     if (seen.has(file)) continue;
     seen.add(file);
     for (const imported of inputs[file]?.imports ?? []) {
-      if (imported.kind !== 'dynamic-import' && !imported.external) pending.push(imported.path);
+      if (imported.kind === 'dynamic-import') continue;
+      if (!imported.external) pending.push(imported.path);
+      else if (imported.path.startsWith('node:')) seen.add(imported.path);
     }
   }
   return seen;
@@ -52,5 +57,18 @@ describe('what a server loads before it listens', () => {
 
   it('is the same in the desktop app, whose window waits for its server', async () => {
     expect(await loadedTooSoon('main/main.ts')).toEqual([]);
+  });
+});
+
+describe('what every CLI command loads before it runs', () => {
+  // `switchboard --help` against `node -e 0` is a figure of issue 15: a command loads what it alone needs when run.
+  it('leaves out the server, and the HTTP server and crypto of `webhooks listen`', async () => {
+    const graph = await staticGraph('cli/index.ts');
+    const tooSoon = [...graph].filter(
+      (file) =>
+        ['server/start-server.ts', 'db/connection.ts', 'node:http', 'node:crypto'].includes(file) ||
+        ['express', 'drizzle-orm'].includes(packageOf(file) ?? ''),
+    );
+    expect(tooSoon).toEqual([]);
   });
 });
