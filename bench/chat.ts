@@ -328,8 +328,9 @@ async function measureThroughput(
 // ---------------------------------------------------------------------------------------------------------------
 // The runs
 
-const rawInsertTarget = (server: ServerProcess): PostTarget => ({
-  name: 'raw Express+SQLite insert',
+/** A raw server's message POST (bench/servers.ts): the same route and body for the insert and the broadcast. */
+const rawTarget = (name: string, server: ServerProcess): PostTarget => ({
+  name,
   server,
   path: RAW_MESSAGES_PATH,
   headers: {},
@@ -389,13 +390,7 @@ async function measureRawBroadcast(config: BenchConfig, load: LoadOptions, dataD
   const subscribers = await spawnSubscribers();
   try {
     progress(`Measuring the raw ws broadcast baseline (${server.url}) …`);
-    const target: PostTarget = {
-      name: 'raw ws broadcast',
-      server,
-      path: RAW_MESSAGES_PATH,
-      headers: {},
-      body: (text) => JSON.stringify({ text }),
-    };
+    const target = rawTarget('raw ws broadcast', server);
     const max = config.chatSubscribers[config.chatSubscribers.length - 1];
     const urls = Array.from({ length: max }, () => server.url.replace(/^http/, 'ws'));
     return await measureFanOut(target, subscribers, urls, config, load);
@@ -467,7 +462,7 @@ async function measureSwitchboardChat(
     };
     // First with nobody online: what a message costs by itself, against the raw insert.
     const { floor, alone } = await measureAloneBesideFloor(
-      rawInsertTarget(rawInsert),
+      rawTarget('raw Express+SQLite insert', rawInsert),
       { ...target, name: `${target.name}, no subscriber` },
       load,
     );
