@@ -5,27 +5,38 @@
 // `projects list`) loads the CLI and the SDK, ≈220 KB, and never the server's code.
 // better-sqlite3 stays outside: it loads a native addon from its own folder.
 import { chmodSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 import { unreachableDataPlugin } from './unreachable-data.mjs';
 
-rmSync('dist/chunks', { recursive: true, force: true });
-await build({
-  entryPoints: { switchboard: 'cli/index.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.mjs' },
-  chunkNames: 'chunks/[name]-[hash]',
-  bundle: true,
-  splitting: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: ['better-sqlite3'],
-  plugins: [unreachableDataPlugin()],
-  // Bundled CommonJS packages (Express and its dependencies) call require() for Node's own modules.
-  banner: {
-    js: "import { createRequire as switchboardCreateRequire } from 'node:module'; const require = switchboardCreateRequire(import.meta.url);",
-  },
-  legalComments: 'none',
-  logLevel: 'warning',
-});
-chmodSync('dist/switchboard.mjs', 0o755);
+/**
+ * Bundles the command into `root`/dist and resolves with the files it read (relative to root).
+ * @param {string} root the repository
+ * @returns {Promise<string[]>}
+ */
+export async function bundleCli(root) {
+  rmSync(join(root, 'dist', 'chunks'), { recursive: true, force: true });
+  const { metafile } = await build({
+    absWorkingDir: root,
+    entryPoints: { switchboard: 'cli/index.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['better-sqlite3'],
+    plugins: [unreachableDataPlugin()],
+    // Bundled CommonJS packages (Express and its dependencies) call require() for Node's own modules.
+    banner: {
+      js: "import { createRequire as switchboardCreateRequire } from 'node:module'; const require = switchboardCreateRequire(import.meta.url);",
+    },
+    legalComments: 'none',
+    logLevel: 'warning',
+    metafile: true,
+  });
+  chmodSync(join(root, 'dist', 'switchboard.mjs'), 0o755);
+  return Object.keys(metafile.inputs);
+}

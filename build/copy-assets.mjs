@@ -1,4 +1,16 @@
 // Copies what the compiled server reads at run time next to it in dist/.
-import { cpSync } from 'node:fs';
+import { cpSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
-cpSync('db/migrations', 'dist/db/migrations', { recursive: true });
+/**
+ * Copies the migrations into `root`/dist and returns the files copied (relative to root).
+ * @param {string} root the repository
+ * @returns {string[]}
+ */
+export function copyAssets(root) {
+  const source = join(root, 'db', 'migrations');
+  cpSync(source, join(root, 'dist', 'db', 'migrations'), { recursive: true });
+  return readdirSync(source, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)));
+}

@@ -26,10 +26,10 @@ function reasonToSkip(): string | undefined {
     // node_modules/electron/index.js throws when the binary was never downloaded.
     electronPath = createRequire(import.meta.url)('electron') as string;
   } catch (err) {
-    return `Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD): ${firstLine(err)}`;
+    return `Electron binary not installed (npm skips its download; \`npm run desktop:install\` fetches it): ${firstLine(err)}`;
   }
   if (!existsSync(electronPath)) {
-    return `Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD): ${electronPath} does not exist`;
+    return `Electron binary not installed (npm skips its download; \`npm run desktop:install\` fetches it): ${electronPath} does not exist`;
   }
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
     return 'no display to open a window on (run the tests under xvfb-run)';

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// `npm run build [-- <step>…] [--force]`: builds each step whose inputs changed since it was last built, and only
+// those (build-stamp.mjs says how that is known). `npm install` runs it through `prepare`, for the steps `npm start`
+// needs; `npm start` and `npm run desktop` call ensureBuilt first, so a changed source file is picked up by itself.
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { whyStale, writeStamp } from './build-stamp.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** What builds each step, beyond the files the step itself reports: this script and the step's own. */
+const BUILD_SCRIPTS = ['build/build.mjs', 'build/build-stamp.mjs', 'package.json'];
+
+/** The build steps, in the order they run; each imports its tools only when it runs. */
+export const STEPS = {
+  cli: {
+    what: 'the switchboard command (dist/switchboard.mjs)',
+    outputs: ['dist/switchboard.mjs', 'dist/db/migrations/meta/_journal.json'],
+    async run(root) {
+      const { bundleCli } = await import('./bundle-cli.mjs');
+      const { copyAssets } = await import('./copy-assets.mjs');
+      const bundled = await bundleCli(root);
+      const copied = copyAssets(root);
+      return [...bundled, ...copied, 'build/bundle-cli.mjs', 'build/unreachable-data.mjs', 'build/copy-assets.mjs'];
+    },
+  },
+  dashboard: {
+    what: 'the dashboard (dist/renderer)',
+    outputs: ['dist/renderer/index.html'],
+    async run(root) {
+      const { buildDashboard } = await import('./build-dashboard.mjs');
+      return [...(await buildDashboard(root)), 'build/build-dashboard.mjs'];
+    },
+  },
+  desktop: {
+    what: "the desktop app's main process (dist/main)",
+    outputs: ['dist/main/main.js', 'dist/main/preload.cjs'],
+    async run(root) {
+      const { compileDesktop } = await import('./compile-desktop.mjs');
+      return [...compileDesktop(root), 'build/compile-desktop.mjs'];
+    },
+  },
+};
+
+/** What `npm start` serves: the command and the dashboard. */
+export const SERVE_STEPS = ['cli', 'dashboard'];
+
+/**
+ * Builds those of `steps` that are stale (all of them with `force`), saying what and why on stderr.
+ * @param {string[]} steps names of STEPS
+ * @param {{ force?: boolean, root?: string }} [options]
+ */
+export async function ensureBuilt(steps, { force = false, root = ROOT } = {}) {
+  for (const name of steps) {
+    const step = STEPS[name];
+    const reason = force ? 'asked to' : whyStale(root, name, step.outputs);
+    if (!reason) continue;
+    process.stderr.write(`Building ${step.what}: ${reason} …`);
+    const started = performance.now();
+    const inputs = await step.run(root);
+    writeStamp(root, name, [...inputs, ...BUILD_SCRIPTS]);
+    process.stderr.write(` ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const force = args.includes('--force');
+  const named = args.filter((arg) => arg !== '--force');
+  const unknown = named.filter((name) => !(name in STEPS));
+  if (unknown.length > 0) {
+    process.stderr.write(`No build step ${unknown.join(', ')}: the steps are ${Object.keys(STEPS).join(', ')}.\n`);
+    process.exitCode = 2;
+  } else {
+    await ensureBuilt(named.length > 0 ? named : Object.keys(STEPS), { force });
+  }
+}
