@@ -47,22 +47,22 @@ export function whyStale(root, step, outputs) {
 /**
  * Records what `step` read, once it has succeeded. Inputs are paths absolute or relative to root; those outside the
  * repository are left out (they belong to Node.js), and so are those in node_modules, which stand for themselves
- * through node_modules/.package-lock.json: npm rewrites it on every install that changes a package.
+ * through node_modules/.package-lock.json: npm rewrites it on every install that changes a package. A file saved
+ * after the step started may not be what it read: it is recorded as changed, for the next run to build again.
  * @param {string} root
  * @param {string} step
  * @param {Iterable<string>} inputs
+ * @param {number} startedAt when the step started (ms since the epoch)
  */
-export function writeStamp(root, step, inputs) {
+export function writeStamp(root, step, inputs, startedAt) {
   const recorded = {};
-  for (const input of inputs) {
+  for (const input of [...inputs, 'node_modules/.package-lock.json']) {
     const path = relative(root, resolve(root, input)).split(sep).join('/');
-    if (path.startsWith('..') || path.startsWith('node_modules/') || recorded[path] !== undefined) continue;
+    if (path.startsWith('..') || recorded[path] !== undefined) continue;
+    if (path.startsWith('node_modules/') && path !== 'node_modules/.package-lock.json') continue;
     const time = modifiedAt(join(root, path));
-    if (time !== undefined) recorded[path] = time;
+    if (time !== undefined) recorded[path] = time < startedAt ? time : 0;
   }
-  const lock = 'node_modules/.package-lock.json';
-  const lockTime = modifiedAt(join(root, lock));
-  if (lockTime !== undefined) recorded[lock] = lockTime;
   const file = stampFile(root, step);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify({ inputs: recorded }, null, 1)}\n`);

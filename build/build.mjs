@@ -2,7 +2,6 @@
 // `npm run build [-- <step>…] [--force]`: builds each step whose inputs changed since it was last built, and only
 // those (build-stamp.mjs says how that is known). `npm install` runs it through `prepare`, for the steps `npm start`
 // needs; `npm start` and `npm run desktop` call ensureBuilt first, so a changed source file is picked up by itself.
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { whyStale, writeStamp } from './build-stamp.mjs';
 
@@ -56,10 +55,10 @@ export async function ensureBuilt(steps, { force = false, root = ROOT } = {}) {
     const reason = force ? 'asked to' : whyStale(root, name, step.outputs);
     if (!reason) continue;
     process.stderr.write(`Building ${step.what}: ${reason} …`);
-    const started = performance.now();
+    const started = Date.now();
     const inputs = await step.run(root);
-    writeStamp(root, name, [...inputs, ...BUILD_SCRIPTS]);
-    process.stderr.write(` ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    writeStamp(root, name, [...inputs, ...BUILD_SCRIPTS], started);
+    process.stderr.write(` ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   }
 }
 

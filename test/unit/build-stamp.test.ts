@@ -18,7 +18,13 @@ beforeEach(() => {
   for (const path of ['src/a.ts', 'src/b.ts', 'node_modules/dep/index.js', 'node_modules/.package-lock.json'])
     write(path);
   write('dist/out.js');
-  writeStamp(root, 'step', ['src/a.ts', join(root, 'src/b.ts'), 'node_modules/dep/index.js', '/usr/lib/node.js']);
+  // Every file was written a second ago or less: the step started later.
+  writeStamp(
+    root,
+    'step',
+    ['src/a.ts', join(root, 'src/b.ts'), 'node_modules/dep/index.js', '/usr/lib/node.js'],
+    Date.now() + 1000,
+  );
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -36,9 +42,15 @@ describe('build stamps', () => {
   it('names the source that changed or was removed, given relative or absolute', () => {
     touch('src/b.ts', 1_000_000);
     expect(whyStale(root, 'step', ['dist/out.js'])).toBe('src/b.ts changed');
-    writeStamp(root, 'step', ['src/a.ts', 'src/b.ts']);
+    writeStamp(root, 'step', ['src/a.ts', 'src/b.ts'], Date.now() + 1000);
     rmSync(join(root, 'src/a.ts'));
     expect(whyStale(root, 'step', ['dist/out.js'])).toBe('src/a.ts was removed');
+  });
+
+  it('counts a file saved while the step ran as changed', () => {
+    touch('src/a.ts', 2_000_000_000);
+    writeStamp(root, 'step', ['src/a.ts', 'src/b.ts'], Date.now());
+    expect(whyStale(root, 'step', ['dist/out.js'])).toBe('src/a.ts changed');
   });
 
   it('stands for every installed package by npm’s record of the install', () => {
