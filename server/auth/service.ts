@@ -3,7 +3,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { sessions } from '../../db/schema/sessions.js';
 import { users } from '../../db/schema/users.js';
 import { wholeSeconds } from '../clock.js';
-import type { Infrastructure } from '../context.js';
+import type { Executor, Infrastructure } from '../context.js';
 import { conflict, ServiceError, unauthenticated } from '../errors.js';
 import type { SessionAuth } from '../http/route.js';
 import type { InvitationClaims, InvitationService } from '../members/invitations.js';
@@ -51,13 +51,23 @@ export function createAuthService(
     )
     .prepare();
 
-  async function openSession(user: UserRow) {
+  /** The session's row, inside the caller's transaction (registration opens one with the account). */
+  function insertSession(tx: Executor, user: UserRow) {
     const now = clock.now();
-    const sessionId = ids.next('ses');
-    const expiresAt = wholeSeconds(now + SESSION_TTL_MS);
-    db.insert(sessions).values({ id: sessionId, userId: user.id, createdAt: now, expiresAt }).run();
-    const token = await tokens.sign({ userId: user.id, sessionId }, expiresAt);
-    return { token, expiresAt, user };
+    const session = {
+      id: ids.next('ses'),
+      userId: user.id,
+      createdAt: now,
+      expiresAt: wholeSeconds(now + SESSION_TTL_MS),
+    };
+    tx.insert(sessions).values(session).run();
+    return session;
+  }
+
+  /** The token of a session already written: signing is asynchronous, so it comes after the commit. */
+  async function sessionToken(user: UserRow, session: { id: string; expiresAt: number }) {
+    const token = await tokens.sign({ userId: user.id, sessionId: session.id }, session.expiresAt);
+    return { token, expiresAt: session.expiresAt, user };
   }
 
   return {
@@ -88,13 +98,15 @@ export function createAuthService(
       };
       // The hash is slow and async: another registration of the same address (or a first account) may have landed
       // meanwhile, so the checks are made again in the transaction that inserts.
-      db.transaction((tx) => {
+      // The account, its membership and its first session land together or not at all.
+      const session = db.transaction((tx) => {
         if (!invited && security.registration === 'first-only' && !isFirstAccount()) throw registrationClosed();
         const inserted = tx.insert(users).values(user).onConflictDoNothing().run();
         if (inserted.changes === 0) throw taken();
         if (invited) invitations.accept(tx, invited, user, user.createdAt);
+        return insertSession(tx, user);
       });
-      return openSession(user);
+      return sessionToken(user, session);
     },
 
     /** Signs in, unless this address or client failed too often lately (429); failures are counted. */
@@ -110,7 +122,7 @@ export function createAuthService(
         throw unauthenticated('Wrong email or password.');
       }
       limits.loginSucceeded(email);
-      return openSession(user);
+      return sessionToken(user, insertSession(db, user));
     },
 
     logout(sessionId: string): void {

@@ -136,15 +136,21 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
     if (stream.status === 'ENDED') throw wrongState(stream, 'issue credentials for');
   }
 
-  /** Records who holds a credential (or left) and, when a member did it from the dashboard, the audit entry. */
+  /**
+   * Records who holds a credential (or left), the stream's chat membership that goes with it (`chat`, given the
+   * transaction) and, when a member did it from the dashboard, the audit entry: one transaction, so that a failure
+   * leaves none of them. The chat's events go out after the commit.
+   */
   function recordParticipant(
     scope: EnvironmentScope,
     stream: LiveStreamRow,
     change: { identity: string; kind: ParticipantKind; left?: true },
+    chat: (tx: Executor) => { announce(): void } | undefined,
     auditedBy: Actor | undefined,
     action: string,
   ): void {
-    db.transaction((tx) => {
+    const chatChange = db.transaction((tx) => {
+      const changed = chat(tx);
       if (change.left) markLeft(tx, stream.id, change.identity);
       else record(tx, stream.id, change.identity, change.kind);
       if (auditedBy)
@@ -156,7 +162,9 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
           environment: scope.environment,
           details: { identity: change.identity, role: change.kind },
         });
+      return changed;
     });
+    chatChange?.announce();
   }
 
   return {
@@ -267,11 +275,12 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
       refuseEnded(stream);
       requireHost(stream, input.invitedBy, 'invite hosts');
       const chatScope: 'ADMIN' | 'MODERATOR' = input.role === 'HOST' ? 'ADMIN' : 'MODERATOR';
-      deps.conversations.addMember(streamChat(scope, stream), { userId: input.identity, role: chatScope });
+      const chat = streamChat(scope, stream);
       recordParticipant(
         scope,
         stream,
         { identity: input.identity, kind: input.role },
+        (tx) => deps.conversations.addMemberIn(tx, chat, { userId: input.identity, role: chatScope }),
         auditedBy,
         'live_stream.host_added',
       );
@@ -286,14 +295,15 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
       if (!host || host.kind === 'VIEWER')
         throw notFound('SERVICE_HOST_NOT_FOUND', `${identity} is not a host of this live stream.`);
       if (removedBy !== identity) requireHost(stream, removedBy, 'remove hosts');
+      const chat = streamChat(scope, stream);
       recordParticipant(
         scope,
         stream,
         { identity, kind: host.kind, left: true },
+        (tx) => deps.conversations.removeMemberIn(tx, chat, identity),
         auditedBy,
         'live_stream.host_removed',
       );
-      deps.conversations.removeMember(streamChat(scope, stream), identity);
       deps.signaling.disconnect(stream.roomId, identity, CLOSE.notParticipant, 'removed as a host');
     },
 
@@ -308,11 +318,19 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
           `${identity} is a ${existing.kind} of this live stream; hosts use their host credential.`,
         );
       }
-      const chatAccess = streamChat(scope, stream);
-      if (!deps.conversations.isMember(stream.conversationId, identity)) {
-        deps.conversations.addMember(chatAccess, { userId: identity, role: 'MEMBER' });
-      }
-      recordParticipant(scope, stream, { identity, kind: 'VIEWER' }, auditedBy, 'live_stream.viewer_added');
+      const chat = streamChat(scope, stream);
+      recordParticipant(
+        scope,
+        stream,
+        { identity, kind: 'VIEWER' },
+        // Already in the chat (added to it directly), the viewer keeps the role they have there.
+        (tx) =>
+          deps.conversations.isMember(stream.conversationId, identity)
+            ? undefined
+            : deps.conversations.addMemberIn(tx, chat, { userId: identity, role: 'MEMBER' }),
+        auditedBy,
+        'live_stream.viewer_added',
+      );
       const tokens = await credentials(scope, stream, identity, false, 'MEMBER');
       emit(stream, 'live_stream.viewer_joined', { liveStream: { id: stream.id }, identity });
       return { stream, identity, ...tokens };

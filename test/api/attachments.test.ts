@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createConversation, expectError, mintChatToken, projectWithKeys } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
+import { whileRefusing } from '../support/refused-writes.js';
 import { makeDataDir, manualClock, startTestServer } from '../support/server.js';
 import { useTestServer } from '../support/use-test-server.js';
 
@@ -432,6 +433,23 @@ describe('attachments on messages', () => {
     expectError(await downloadUrl(bob, first.id), 404, 'SERVICE_ATTACHMENT_NOT_FOUND');
     expect(existsSync(fileOf(project.id, first.id))).toBe(false);
     expect(existsSync(fileOf(project.id, second.id))).toBe(false);
+  });
+
+  it('deletes a message and its attachments together, or neither', async () => {
+    const { project, alice, bob, conversationId } = await setup();
+    const file = await uploaded(alice, conversationId, Buffer.from('kept'));
+    const sent = await send(alice, conversationId, { text: 'with a file', attachmentIds: [file.id] });
+    // The attachment rows, deleted after the message becomes a tombstone, cannot be deleted.
+    const failed = await whileRefusing(t.server.dataDir, 'DELETE', 'attachments', () =>
+      t.api.delete(`/v1/chat/messages/${sent.body.id}`, { token: alice }),
+    );
+    expectError(failed, 409, 'SERVICE_CONFLICT');
+    const kept = await t.api.get(`/v1/chat/messages/${sent.body.id}`, { token: bob });
+    expect(kept.body).toMatchObject({ text: 'with a file', deleted: false, attachments: [{ id: file.id }] });
+    expect((await raw('GET', (await downloadUrl(bob, file.id)).body.url)).bytes.toString()).toBe('kept');
+
+    expect((await t.api.delete(`/v1/chat/messages/${sent.body.id}`, { token: alice })).status).toBe(204);
+    expect(existsSync(fileOf(project.id, file.id))).toBe(false);
   });
 
   it('refuses attachments that are not completed, not this conversation’s, not the sender’s, reused or too many', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectError, PASSWORD, registerUser } from '../support/factories.js';
 import { client } from '../support/http.js';
+import { whileRefusing } from '../support/refused-writes.js';
 import { manualClock, startTestServer } from '../support/server.js';
 import { useTestServer } from '../support/use-test-server.js';
 
@@ -32,6 +33,18 @@ describe('register', () => {
       ),
     );
     expect(attempts.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+  });
+
+  it('creates the account and its first session together, or neither', async () => {
+    const body = { email: 'together@example.test', password: PASSWORD };
+    // The session row, written after the account, cannot be written.
+    const failed = await whileRefusing(t.server.dataDir, 'INSERT', 'sessions', () =>
+      t.api.post('/v1/auth/register', { body }),
+    );
+    expectError(failed, 409, 'SERVICE_CONFLICT');
+    // No account was left behind: the address registers (not 409 SERVICE_EMAIL_TAKEN) and signs in.
+    expect((await t.api.post('/v1/auth/register', { body })).status).toBe(201);
+    expect((await t.api.post('/v1/auth/login', { body })).status).toBe(200);
   });
 
   it.each([

@@ -1,5 +1,3 @@
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CatalogueEvent, createEventBus } from '../../server/index.js';
 import {
@@ -11,6 +9,7 @@ import {
   registerUser,
 } from '../support/factories.js';
 import { type Client, client } from '../support/http.js';
+import { whileRefusing } from '../support/refused-writes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { connectSignaling, sdp } from '../support/socket-client.js';
 
@@ -72,19 +71,12 @@ describe('live streams with an API key', () => {
 
   it('creates the stream, its room and its conversation together or not at all', async () => {
     const key = (await projectWithKeys(api)).keys.development;
-    // A failure at the last write of the creation (the stream row), made with a trigger from another connection.
-    const sabotage = new Database(join(server.dataDir, 'switchboard.db'));
-    sabotage.exec(
-      "CREATE TRIGGER refuse_live_streams BEFORE INSERT ON live_streams BEGIN SELECT RAISE(ABORT, 'disk on fire'); END",
-    );
+    // A failure at the last write of the creation (the stream row).
     seen.length = 0;
-    try {
-      const res = await api.post('/v1/live-streams', { token: key, body: { title: 'Doomed' } });
-      expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(400);
-    } finally {
-      sabotage.exec('DROP TRIGGER refuse_live_streams');
-      sabotage.close();
-    }
+    const res = await whileRefusing(server.dataDir, 'INSERT', 'live_streams', () =>
+      api.post('/v1/live-streams', { token: key, body: { title: 'Doomed' } }),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(400);
     expect((await api.get('/v1/rooms', { token: key })).body.data).toEqual([]);
     expect((await api.get('/v1/chat/conversations', { token: key })).body.data).toEqual([]);
     expect(seen.map((e) => e.type)).toEqual([]); // no room.created or conversation.created for what is not there
@@ -476,5 +468,77 @@ describe('hosts and viewers from the dashboard', () => {
       409,
       'SERVICE_LIVE_STREAM_STATE',
     );
+  });
+});
+
+describe('each credential request writes in one transaction', () => {
+  const memberIds = async (key: string, conversationId: string) =>
+    (await api.get(`/v1/chat/conversations/${conversationId}/members`, { token: key })).body.data.map(
+      (m: { userId: string }) => m.userId,
+    );
+
+  it('adds a host with their chat membership, participant record and audit entry, or none of them', async () => {
+    const { owner, project, keys } = await projectWithKeys(api);
+    const s = await createLiveStream(api, keys.development);
+    const base = `/v1/projects/${project.id}/live-streams/${s.id}`;
+    seen.length = 0;
+    // The last write of the request (the audit entry) fails: the membership and the participant row go with it.
+    const failed = await whileRefusing(server.dataDir, 'INSERT', 'audit_log', () =>
+      api.post(`${base}/hosts`, { token: owner.token, body: { identity: 'ana', role: 'HOST' } }),
+    );
+    expectError(failed, 409, 'SERVICE_CONFLICT');
+    expect(await memberIds(keys.development, s.conversationId)).toEqual([]);
+    expect((await api.get(`${base}/participants`, { token: owner.token })).body.data).toEqual([]);
+    expect(seen.map((e) => e.type)).toEqual([]); // no member.added for a member who is not there
+
+    const added = await api.post(`${base}/hosts`, { token: owner.token, body: { identity: 'ana', role: 'HOST' } });
+    expect(added.status).toBe(201);
+    expect(await memberIds(keys.development, s.conversationId)).toEqual(['ana']);
+    expect(seen.map((e) => e.type)).toEqual(['member.added', 'live_stream.host_joined']);
+  });
+
+  it('issues a viewer credential with the chat membership, or neither', async () => {
+    const { key, stream: s } = await stream();
+    seen.length = 0;
+    // The participant row, written after the membership, fails.
+    const failed = await whileRefusing(server.dataDir, 'INSERT', 'live_stream_participants', () =>
+      api.post(`/v1/live-streams/${s.id}/viewer-tokens`, { token: key, body: { identity: 'vic' } }),
+    );
+    expectError(failed, 409, 'SERVICE_CONFLICT');
+    expect(await memberIds(key, s.conversationId)).toEqual([]);
+    expect(seen.map((e) => e.type)).toEqual([]);
+
+    expect(
+      (await api.post(`/v1/live-streams/${s.id}/viewer-tokens`, { token: key, body: { identity: 'vic' } })).status,
+    ).toBe(201);
+    expect(await memberIds(key, s.conversationId)).toEqual(['vic']);
+    expect(seen.map((e) => e.type)).toEqual(['member.added', 'live_stream.viewer_joined']);
+  });
+
+  it('leaves a host in place, unaudited, when their removal cannot take them out of the chat', async () => {
+    const { owner, project, keys } = await projectWithKeys(api);
+    const s = await createLiveStream(api, keys.development);
+    const base = `/v1/projects/${project.id}/live-streams/${s.id}`;
+    const ana = await api.post(`${base}/hosts`, { token: owner.token, body: { identity: 'ana', role: 'HOST' } });
+    // Ana leaves the stream's chat by herself: removing her as a host then fails at its chat step.
+    expect(
+      (
+        await api.delete(`/v1/chat/conversations/${s.conversationId}/members/ana`, {
+          token: ana.body.chat.token,
+        })
+      ).status,
+    ).toBe(204);
+    expectError(await api.delete(`${base}/hosts/ana`, { token: owner.token }), 404, 'SERVICE_MEMBER_NOT_FOUND');
+
+    // Nothing of the removal happened: still a host, her credential still joins, no audit entry says otherwise.
+    const hosts = await api.get(`${base}/participants?kind=host`, { token: owner.token });
+    expect(hosts.body.data).toMatchObject([{ identity: 'ana', role: 'HOST', leftAt: null }]);
+    expect(await admission(ana.body.rtc.token)).toBe('joined');
+    const audit = await api.get(`/v1/projects/${project.id}/audit-logs?environment=development`, {
+      token: owner.token,
+    });
+    expect(
+      audit.body.data.map((e: { action: string }) => e.action).filter((a: string) => a.startsWith('live_stream.host')),
+    ).toEqual(['live_stream.host_added']);
   });
 });

@@ -34,10 +34,13 @@ export function createAttachmentService(
   const abandoned = (row: AttachmentRow) =>
     row.status !== 'COMPLETED' && row.createdAt + INCOMPLETE_ATTACHMENT_TTL_MS <= clock.now();
 
-  /** Deletes rows, then their files: a file without a row is harmless, a row without its file is not. */
-  function discard(rows: AttachmentRow[]): void {
-    if (rows.length === 0) return;
-    db.delete(attachments)
+  /**
+   * Deletes rows (in `tx`), then, called after the commit, the function returned deletes their files: a file
+   * without a row is harmless, a row without its file is not.
+   */
+  function discardIn(tx: Executor, rows: AttachmentRow[]): () => void {
+    if (rows.length === 0) return () => {};
+    tx.delete(attachments)
       .where(
         inArray(
           attachments.id,
@@ -45,8 +48,11 @@ export function createAttachmentService(
         ),
       )
       .run();
-    for (const row of rows) storage.remove(row);
+    return () => {
+      for (const row of rows) storage.remove(row);
+    };
   }
+  const discard = (rows: AttachmentRow[]) => discardIn(db, rows)();
 
   /** The row in `scope`, or 404; an upload abandoned past its deadline is deleted on sight. */
   function find(scope: EnvironmentScope, id: string): AttachmentRow {
@@ -231,10 +237,14 @@ export function createAttachmentService(
       return new Map(rows.map((r) => [r.id, r]));
     },
 
-    /** A deleted message takes its attachments with it: rows and files, so old download URLs stop working. */
-    deleteForMessage(scope: EnvironmentScope, messageId: string): void {
-      discard(
-        db
+    /**
+     * A deleted message takes its attachments with it: rows and files, so old download URLs stop working. The rows
+     * go in the message's transaction; the function returned deletes the files, after the commit.
+     */
+    deleteForMessageIn(tx: Executor, scope: EnvironmentScope, messageId: string): () => void {
+      return discardIn(
+        tx,
+        tx
           .select()
           .from(attachments)
           .where(inScope(attachments, scope, eq(attachments.messageId, messageId)))

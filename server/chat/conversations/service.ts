@@ -167,6 +167,47 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
     };
   }
 
+  /**
+   * What `addMember` does, inside the caller's transaction (a live stream records its participant with it);
+   * `announce` after the commit, so that nobody hears of a member who was rolled back.
+   */
+  function addMemberIn(
+    tx: Executor,
+    access: ConversationAccess,
+    input: { userId: string; role: ConversationRole },
+  ): { member: ConversationMemberRow; announce(): void } {
+    requireRight(access, 'addMembers');
+    const { conversation } = access;
+    const existing = findMember(conversation.id, input.userId);
+    if (existing) {
+      if (existing.role === input.role) return { member: existing, announce() {} };
+      requireRight(access, 'changeRoles');
+      tx.update(conversationMembers)
+        .set({ role: input.role })
+        .where(
+          and(eq(conversationMembers.conversationId, conversation.id), eq(conversationMembers.userId, input.userId)),
+        )
+        .run();
+      return { member: { ...existing, role: input.role }, announce() {} };
+    }
+    const member = { conversationId: conversation.id, userId: input.userId, role: input.role, joinedAt: clock.now() };
+    tx.insert(conversationMembers).values(member).run();
+    return { member, announce: () => emitMember('member.added', conversation, member.userId, member.role) };
+  }
+
+  /** What `removeMember` does, inside the caller's transaction (a live stream records a host's leaving with it). */
+  function removeMemberIn(tx: Executor, access: ConversationAccess, userId: string): { announce(): void } {
+    const { conversation } = access;
+    const target = findMember(conversation.id, userId);
+    if (!target) throw notFound('SERVICE_MEMBER_NOT_FOUND', `${userId} is not a member of this conversation.`);
+    const leaving = access.caller.kind === 'user' && access.caller.userId === userId;
+    if (!leaving) requireRight(access, target.role === 'MEMBER' ? 'removeMembers' : 'removeModerators');
+    tx.delete(conversationMembers)
+      .where(and(eq(conversationMembers.conversationId, conversation.id), eq(conversationMembers.userId, userId)))
+      .run();
+    return { announce: () => emitMember('member.removed', conversation, userId, target.role) };
+  }
+
   /** Members of each conversation: one query for a whole page. */
   function memberCounts(conversationIds: string[]): Map<string, number> {
     const counts = new Map(conversationIds.map((id) => [id, 0]));
@@ -274,39 +315,20 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
         .all();
     },
 
+    addMemberIn,
+
     /** Adds a member, or changes the role of an existing one (admins only). */
     addMember(access: ConversationAccess, input: { userId: string; role: ConversationRole }): ConversationMemberRow {
-      requireRight(access, 'addMembers');
-      const { conversation } = access;
-      const existing = findMember(conversation.id, input.userId);
-      if (existing) {
-        if (existing.role === input.role) return existing;
-        requireRight(access, 'changeRoles');
-        db.update(conversationMembers)
-          .set({ role: input.role })
-          .where(
-            and(eq(conversationMembers.conversationId, conversation.id), eq(conversationMembers.userId, input.userId)),
-          )
-          .run();
-        return { ...existing, role: input.role };
-      }
-      const member = { conversationId: conversation.id, userId: input.userId, role: input.role, joinedAt: clock.now() };
-      db.insert(conversationMembers).values(member).run();
-      emitMember('member.added', conversation, member.userId, member.role);
-      return member;
+      const added = addMemberIn(db, access, input);
+      added.announce();
+      return added.member;
     },
+
+    removeMemberIn,
 
     /** Anyone may leave; moderators remove members, admins remove anyone. */
     removeMember(access: ConversationAccess, userId: string): void {
-      const { conversation } = access;
-      const target = findMember(conversation.id, userId);
-      if (!target) throw notFound('SERVICE_MEMBER_NOT_FOUND', `${userId} is not a member of this conversation.`);
-      const leaving = access.caller.kind === 'user' && access.caller.userId === userId;
-      if (!leaving) requireRight(access, target.role === 'MEMBER' ? 'removeMembers' : 'removeModerators');
-      db.delete(conversationMembers)
-        .where(and(eq(conversationMembers.conversationId, conversation.id), eq(conversationMembers.userId, userId)))
-        .run();
-      emitMember('member.removed', conversation, userId, target.role);
+      removeMemberIn(db, access, userId).announce();
     },
 
     /** The user ids of a conversation's members (for realtime fan-out). */

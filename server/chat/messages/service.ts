@@ -221,13 +221,16 @@ export function createMessageService(
       if (!(caller.kind === 'user' && caller.userId === message.senderId))
         requireRight(conversation, 'deleteOthersMessages');
       if (message.deletedAt !== null) return;
-      const deleted = db
-        .update(messages)
-        .set({ text: '', attachmentIds: [], deletedAt: clock.now() })
-        .where(eq(messages.id, messageId))
-        .returning()
-        .get();
-      attachments.deleteForMessage(message, message.id);
+      const { deleted, removeFiles } = db.transaction((tx) => ({
+        deleted: tx
+          .update(messages)
+          .set({ text: '', attachmentIds: [], deletedAt: clock.now() })
+          .where(eq(messages.id, messageId))
+          .returning()
+          .get(),
+        removeFiles: attachments.deleteForMessageIn(tx, message, message.id),
+      }));
+      removeFiles();
       publishMessage(deleted, 'message.deleted');
     },
 
