@@ -300,7 +300,8 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
         scope,
         stream,
         { identity, kind: host.kind, left: true },
-        (tx) => deps.conversations.removeMemberIn(tx, chat, identity),
+        // A host who already left the stream's chat is still removed from the stream.
+        (tx) => deps.conversations.removeMemberIn(tx, chat, identity, { ifMember: true }),
         auditedBy,
         'live_stream.host_removed',
       );

@@ -515,12 +515,12 @@ describe('each credential request writes in one transaction', () => {
     expect(seen.map((e) => e.type)).toEqual(['member.added', 'live_stream.viewer_joined']);
   });
 
-  it('leaves a host in place, unaudited, when their removal cannot take them out of the chat', async () => {
+  it('removes a host who already left the stream’s chat', async () => {
     const { owner, project, keys } = await projectWithKeys(api);
     const s = await createLiveStream(api, keys.development);
     const base = `/v1/projects/${project.id}/live-streams/${s.id}`;
     const ana = await api.post(`${base}/hosts`, { token: owner.token, body: { identity: 'ana', role: 'HOST' } });
-    // Ana leaves the stream's chat by herself: removing her as a host then fails at its chat step.
+    // Ana leaves the stream's chat by herself; she is still a host until removed.
     expect(
       (
         await api.delete(`/v1/chat/conversations/${s.conversationId}/members/ana`, {
@@ -528,17 +528,17 @@ describe('each credential request writes in one transaction', () => {
         })
       ).status,
     ).toBe(204);
-    expectError(await api.delete(`${base}/hosts/ana`, { token: owner.token }), 404, 'SERVICE_MEMBER_NOT_FOUND');
-
-    // Nothing of the removal happened: still a host, her credential still joins, no audit entry says otherwise.
-    const hosts = await api.get(`${base}/participants?kind=host`, { token: owner.token });
-    expect(hosts.body.data).toMatchObject([{ identity: 'ana', role: 'HOST', leftAt: null }]);
     expect(await admission(ana.body.rtc.token)).toBe('joined');
+    expect((await api.delete(`${base}/hosts/ana`, { token: owner.token })).status).toBe(204);
+
+    const hosts = await api.get(`${base}/participants?kind=host`, { token: owner.token });
+    expect(hosts.body.data).toMatchObject([{ identity: 'ana', role: 'HOST', leftAt: expect.any(String) }]);
+    expect(await admission(ana.body.rtc.token)).not.toBe('joined');
     const audit = await api.get(`/v1/projects/${project.id}/audit-logs?environment=development`, {
       token: owner.token,
     });
     expect(
       audit.body.data.map((e: { action: string }) => e.action).filter((a: string) => a.startsWith('live_stream.host')),
-    ).toEqual(['live_stream.host_added']);
+    ).toEqual(['live_stream.host_removed', 'live_stream.host_added']);
   });
 });

@@ -196,9 +196,16 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
   }
 
   /** What `removeMember` does, inside the caller's transaction (a live stream records a host's leaving with it). */
-  function removeMemberIn(tx: Executor, access: ConversationAccess, userId: string): { announce(): void } {
+  /** With `ifMember`, someone who already left is nothing to remove, rather than 404. */
+  function removeMemberIn(
+    tx: Executor,
+    access: ConversationAccess,
+    userId: string,
+    { ifMember = false } = {},
+  ): { announce(): void } {
     const { conversation } = access;
     const target = findMember(conversation.id, userId);
+    if (!target && ifMember) return { announce: () => undefined };
     if (!target) throw notFound('SERVICE_MEMBER_NOT_FOUND', `${userId} is not a member of this conversation.`);
     const leaving = access.caller.kind === 'user' && access.caller.userId === userId;
     if (!leaving) requireRight(access, target.role === 'MEMBER' ? 'removeMembers' : 'removeModerators');
