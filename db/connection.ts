@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { appFiles } from '../server/app-files/app-files.js';
 import * as schema from './schema/index.js';
 import { cacheStatements } from './statement-cache.js';
 
@@ -11,26 +10,26 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 
 export const DATABASE_FILE = 'switchboard.db';
 
-/** The files opening a database needs besides the database itself. */
+/**
+ * The files opening a database needs besides the database itself. db/ is the bottom floor and does not know where
+ * the package's files are: its caller says (the server: server/app-files/database-files.ts).
+ */
 export interface DatabaseFiles {
   /** The drizzle migrations to apply. */
   migrationsFolder: string;
-  /** better-sqlite3's addon, when it is not in node_modules (the single executable unpacks its own). */
-  nativeBinding?: string;
+  /**
+   * better-sqlite3's addon; undefined lets better-sqlite3 find its own in node_modules. Required, so that no caller
+   * forgets the single executable's, which has no node_modules and unpacks its own.
+   */
+  nativeBinding: string | undefined;
 }
-
-/** Switchboard's own: from the checkout or package, or unpacked by the single executable. */
-export const appDatabaseFiles = (): DatabaseFiles => ({
-  migrationsFolder: appFiles.migrationsFolder(),
-  nativeBinding: appFiles.sqliteAddon(),
-});
 
 /**
  * Opens (creating if needed) the database in `dataDir` and brings its schema up to date.
  * One connection, used synchronously: SQLite serialises writers anyway, and better-sqlite3 keeps
  * transactions synchronous, which is what keeps them short.
  */
-export function openDatabase(dataDir: string, files: DatabaseFiles = appDatabaseFiles()): Db {
+export function openDatabase(dataDir: string, files: DatabaseFiles): Db {
   mkdirSync(dataDir, { recursive: true });
   const sqlite = new Database(join(dataDir, DATABASE_FILE), { nativeBinding: files.nativeBinding });
   sqlite.pragma('journal_mode = WAL');
@@ -46,18 +45,22 @@ export function openDatabase(dataDir: string, files: DatabaseFiles = appDatabase
 
 /**
  * A plain SQLite connection to a database file (a copy, a snapshot, an archive being checked), with the addon the
- * app runs on: inside the single executable, `new Database()` alone would look for it in node_modules.
+ * app runs on (`nativeBinding`, required): inside the single executable, `new Database()` alone would look for it
+ * in node_modules.
  */
-export function openSqliteFile(file: string, options: Database.Options = {}): Database.Database {
-  return new Database(file, { ...options, nativeBinding: appFiles.sqliteAddon() });
+export function openSqliteFile(
+  file: string,
+  options: Database.Options & Pick<DatabaseFiles, 'nativeBinding'>,
+): Database.Database {
+  return new Database(file, options);
 }
 
 /**
- * When the newest migration this build knows was made (drizzle's `created_at` of it). A database
+ * When the newest migration in `migrationsFolder` (this build's) was made (drizzle's `created_at` of it). A database
  * whose newest applied migration is later was written by a newer Switchboard.
  */
-export function latestKnownMigration(): { tag: string; when: number } {
-  const journal = JSON.parse(readFileSync(join(appFiles.migrationsFolder(), 'meta', '_journal.json'), 'utf8')) as {
+export function latestKnownMigration(migrationsFolder: string): { tag: string; when: number } {
+  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
     entries: { tag: string; when: number }[];
   };
   return journal.entries.reduce((latest, entry) => (entry.when > latest.when ? entry : latest));

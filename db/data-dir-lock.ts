@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { appFiles } from '../server/app-files/app-files.js';
 
 export const LOCK_FILE = 'switchboard.lock';
 
@@ -19,9 +18,9 @@ export class DataDirInUseError extends Error {
  * own in-memory state (cached credentials, realtime connections, the webhook worker) and contradict
  * each other. The lock is SQLite's own exclusive file lock on a small side file: the operating
  * system drops it when the process ends, however it ends, so a crash never leaves a stale lock.
- * `nativeBinding` is better-sqlite3's addon: the app's own by default (the single executable unpacks it).
+ * `nativeBinding` is better-sqlite3's addon, as for `openDatabase` (the single executable unpacks its own).
  */
-export function lockDataDir(dataDir: string, nativeBinding = appFiles.sqliteAddon()): { release(): void } {
+export function lockDataDir(dataDir: string, nativeBinding: string | undefined): { release(): void } {
   mkdirSync(dataDir, { recursive: true });
   const lock = new Database(join(dataDir, LOCK_FILE), { timeout: 0, nativeBinding });
   try {

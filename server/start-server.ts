@@ -6,6 +6,7 @@ import { type Db, openDatabase } from '../db/connection.js';
 import { lockDataDir } from '../db/data-dir-lock.js';
 import { createApp } from './app.js';
 import { appFiles } from './app-files/app-files.js';
+import { appDatabaseFiles } from './app-files/database-files.js';
 import { type Clock, systemClock } from './clock.js';
 import type { DeploymentMode, Infrastructure } from './context.js';
 import { removeLeftoverStaging } from './data-archive/staging.js';
@@ -147,14 +148,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? pino({ level: 'info' });
   const host = options.host ?? DEFAULT_HOST;
-  const lock = lockDataDir(options.dataDir);
+  const files = appDatabaseFiles();
+  const lock = lockDataDir(options.dataDir, files.nativeBinding);
   removeLeftoverStaging(options.dataDir);
   let db: Db | undefined;
   let runtime: ReturnType<typeof runtimeLoader> | undefined;
   let seeded: SeedOutcome | undefined;
   let server: Server;
   try {
-    db = openDatabase(options.dataDir);
+    db = openDatabase(options.dataDir, files);
     const mode = options.mode ?? 'local';
     const infra: Infrastructure = {
       db,

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { DATABASE_FILE, openSqliteFile } from '../../db/connection.js';
+import { appDatabaseFiles } from '../app-files/database-files.js';
 
 const count = (sqlite: Database.Database, table: string): number => {
   const exists = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
@@ -25,7 +26,11 @@ export function describeContents(sqlite: Database.Database): string | null {
 export function describeDataDir(dataDir: string): string | null {
   const databaseFile = join(dataDir, DATABASE_FILE);
   if (existsSync(databaseFile)) {
-    const sqlite = openSqliteFile(databaseFile, { readonly: true, fileMustExist: true });
+    const sqlite = openSqliteFile(databaseFile, {
+      readonly: true,
+      fileMustExist: true,
+      nativeBinding: appDatabaseFiles().nativeBinding,
+    });
     try {
       const contents = describeContents(sqlite);
       if (contents) return contents;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATABASE_FILE, openSqliteFile } from '../../db/connection.js';
 import { lockDataDir } from '../../db/data-dir-lock.js';
+import { appDatabaseFiles } from '../app-files/database-files.js';
 import type { Manifest } from './manifest.js';
 import { takeSnapshot } from './snapshot.js';
 import { manifestOf, writeArchiveFile } from './write.js';
@@ -20,9 +21,10 @@ export async function exportDataDir(
 ): Promise<Manifest> {
   const databaseFile = join(dataDir, DATABASE_FILE);
   if (!existsSync(databaseFile)) throw new NothingToExportError(`${dataDir} holds no Switchboard database to export.`);
-  const lock = lockDataDir(dataDir);
+  const { nativeBinding } = appDatabaseFiles();
+  const lock = lockDataDir(dataDir, nativeBinding);
   try {
-    const sqlite = openSqliteFile(databaseFile, { fileMustExist: true });
+    const sqlite = openSqliteFile(databaseFile, { fileMustExist: true, nativeBinding });
     try {
       const snapshot = await takeSnapshot(sqlite, dataDir);
       try {

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { DATABASE_FILE, latestAppliedMigration, latestKnownMigration, openSqliteFile } from '../../db/connection.js';
 import { lockDataDir } from '../../db/data-dir-lock.js';
+import { appDatabaseFiles } from '../app-files/database-files.js';
 import { SECRET_KEY_FILE } from '../webhooks/secret-box.js';
 import { describeDataDir } from './data-dir.js';
 import {
@@ -93,9 +94,14 @@ async function unpack(file: string, staging: string, switchboardVersion: string)
 
 /** Refuses a database migrated by a newer Switchboard than this one: its schema would be misread. */
 function checkSchema(staging: string, manifest: Manifest, switchboardVersion: string): void {
-  const sqlite = openSqliteFile(join(staging, DATABASE_FILE), { readonly: true, fileMustExist: true });
+  const files = appDatabaseFiles();
+  const sqlite = openSqliteFile(join(staging, DATABASE_FILE), {
+    readonly: true,
+    fileMustExist: true,
+    nativeBinding: files.nativeBinding,
+  });
   try {
-    const known = latestKnownMigration();
+    const known = latestKnownMigration(files.migrationsFolder);
     if (latestAppliedMigration(sqlite) > known.when)
       throw new ArchiveRefusedError(
         `The archive's database was written by Switchboard ${manifest.switchboardVersion} with a newer schema than ` +
@@ -133,7 +139,7 @@ export async function importArchive(
   dataDir: string,
   options: { replace: boolean; switchboardVersion: string },
 ): Promise<Manifest> {
-  const lock = lockDataDir(dataDir);
+  const lock = lockDataDir(dataDir, appDatabaseFiles().nativeBinding);
   let staging: string | undefined;
   try {
     removeLeftoverStaging(dataDir);

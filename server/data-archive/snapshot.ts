@@ -3,6 +3,7 @@ import { copyFileSync, createReadStream, linkSync, mkdirSync, mkdtempSync, rmSyn
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { openSqliteFile } from '../../db/connection.js';
+import { appDatabaseFiles } from '../app-files/database-files.js';
 import { SECRET_KEY_FILE } from '../webhooks/secret-box.js';
 import { DATABASE_ENTRY, type ManifestEntry, WEBHOOK_KEY_ENTRY } from './manifest.js';
 import { STAGING_PREFIX } from './staging.js';
@@ -49,7 +50,7 @@ export async function takeSnapshot(source: Database.Database, dataDir: string): 
     await source.backup(databaseFile);
     const files: { path: string; file: string }[] = [{ path: DATABASE_ENTRY, file: databaseFile }];
 
-    const copy = openSqliteFile(databaseFile);
+    const copy = openSqliteFile(databaseFile, { nativeBinding: appDatabaseFiles().nativeBinding });
     try {
       // One self-contained file: no -wal beside it.
       copy.pragma('journal_mode = DELETE');
