@@ -103,6 +103,8 @@ export class ChatClient extends ChatResources {
   private position: string | undefined;
   /** Ids of `message.created` already emitted (bounded), for exactly-once delivery. */
   private readonly seen = new Set<string>();
+  /** Conversations whose presence this client watches (`watchPresence`), asked again on every new socket. */
+  private readonly presenceWatched = new Set<string>();
   /** Live events held back while catch-up runs. */
   private buffer: RealtimeEventFrame[] | undefined;
 
@@ -161,6 +163,21 @@ export class ChatClient extends ChatResources {
 
   stopTyping(conversationId: string): boolean {
     return this.send({ type: 'typing.stop', conversationId });
+  }
+
+  /**
+   * Follows every presence change in the conversation: needed in one reached by more than 100 sockets, where the
+   * server sends presence only to those who watch it (smaller ones send it to everyone). Answered with a
+   * `presence.snapshot` event (who is online now), then `presence.changed` events; kept across reconnects.
+   */
+  watchPresence(conversationId: string): void {
+    this.presenceWatched.add(conversationId);
+    this.send({ type: 'presence.watch', conversationId });
+  }
+
+  unwatchPresence(conversationId: string): void {
+    this.presenceWatched.delete(conversationId);
+    this.send({ type: 'presence.unwatch', conversationId });
   }
 
   /** Marks a message (and everything before it) read, over the socket. */
@@ -236,6 +253,8 @@ export class ChatClient extends ChatResources {
 
   private receive(frame: RealtimeServerFrame): void {
     if (frame.type === 'connected') {
+      // A new socket watches nothing yet.
+      for (const conversationId of this.presenceWatched) this.send({ type: 'presence.watch', conversationId });
       const reconnected = this.everConnected;
       this.everConnected = true;
       this.attempts = 0;

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PRESENCE_BROADCAST_LIMIT } from '../../server/chat/realtime/hub.js';
 import { type CatalogueEvent, createEventBus } from '../../server/index.js';
 import { addMember, expectError, projectWithKeys, registerUser, sendMessage } from '../support/factories.js';
 import { type Client, client } from '../support/http.js';
@@ -178,6 +179,57 @@ describe('the realtime socket', () => {
     ]);
     alice.close();
     expect((await bob.next('presence.changed')).data).toMatchObject({ userId: 'alice', online: false });
+  });
+
+  it('sends presence in a conversation larger than the broadcast limit only to the sockets that watch it', async () => {
+    const { key, connect, send } = await setup();
+    const crowd = Array.from({ length: PRESENCE_BROADCAST_LIMIT + 1 }, (_, i) => `fan-${i}`);
+    const conversation = (
+      await api.post('/v1/chat/conversations', {
+        token: key,
+        body: { name: `stage-${Math.random()}`, members: crowd.slice(0, 100).map((userId) => ({ userId })) },
+      })
+    ).body;
+    for (const userId of [...crowd.slice(100), 'wendy', 'newbie'])
+      await api.post(`/v1/chat/conversations/${conversation.id}/members`, { token: key, body: { userId } });
+    const fans = await Promise.all(crowd.map((userId) => connect(userId)));
+    const wendy = await connect('wendy');
+
+    wendy.send({ type: 'presence.watch', conversationId: conversation.id });
+    const snapshot = await wendy.next('presence.snapshot');
+    expect(snapshot.conversationId).toBe(conversation.id);
+    expect([...snapshot.data.online].sort()).toEqual([...crowd].sort());
+
+    // While the crowd connected, the first of them heard each other: the conversation was small then.
+    const heardBefore = fans[1].received.length;
+    const newbie = await connect('newbie');
+    expect((await wendy.next('presence.changed')).data).toMatchObject({ userId: 'newbie', online: true });
+    /** Posts to the big conversation; resolves once `watcher` has it, so that whatever was queued before is in. */
+    const marker = async (text: string, watcher: SocketClient) => {
+      await api.post(`/v1/chat/conversations/${conversation.id}/messages`, {
+        token: key,
+        body: { senderId: 'fan-0', text },
+      });
+      for (let m = await watcher.next('message.created'); m.data.message.text !== text; )
+        m = await watcher.next('message.created');
+    };
+    await marker('after newbie came', fans[1]);
+    expect(fans[1].received.slice(heardBefore).filter((m) => m.type === 'presence.changed')).toEqual([]);
+
+    newbie.close();
+    expect((await wendy.next('presence.changed')).data).toMatchObject({ userId: 'newbie', online: false });
+    wendy.send({ type: 'presence.unwatch', conversationId: conversation.id });
+    await connect('newbie');
+    await marker('after newbie came back', wendy);
+    expect(wendy.received.filter((m) => m.type === 'presence.changed')).toHaveLength(2);
+    await send('bob', 'the small conversation still hears presence');
+  });
+
+  it('refuses to watch the presence of a conversation the user is not in', async () => {
+    const { connect } = await setup();
+    const carol = await connect('carol');
+    carol.send({ type: 'presence.watch', conversationId: 'conv_not_mine' });
+    expect(await carol.next('error')).toMatchObject({ code: 'SERVICE_CONVERSATION_NOT_FOUND' });
   });
 
   it('shows typing, which expires a few seconds after the last renewal', async () => {

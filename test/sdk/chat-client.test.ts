@@ -334,6 +334,34 @@ describe('ChatClient: removed from a conversation while away', () => {
 });
 
 describe('ChatClient: frames', () => {
+  it('watches presence: a snapshot, then each change, and again on every new socket', async () => {
+    const { server } = await serverClient(t.server.url);
+    const conv = await server.conversations.create({
+      name: 'watched',
+      createdBy: 'alice',
+      members: [{ userId: 'bob' }],
+    });
+    let socket: WebSocketLike | undefined;
+    const bob = await chatClient(server, 'bob', { onSocket: (s) => (socket = s) });
+    const snapshots: string[][] = [];
+    const changes: string[] = [];
+    bob.on('presence.snapshot', (e) => snapshots.push(e.data.online));
+    bob.on('presence.changed', (e) => changes.push(`${e.data.userId} ${e.data.online ? 'online' : 'offline'}`));
+    bob.watchPresence(conv.id);
+    await bob.connect();
+    expect(await waitFor(() => snapshots[0])).toEqual([]);
+
+    const alice = await chatClient(server, 'alice');
+    await alice.connect();
+    await waitFor(() => changes[0]);
+    // A new socket watches nothing: the client asks again, and gets who is online now.
+    (socket as unknown as WebSocket).terminate();
+    expect(await waitFor(() => snapshots[1])).toEqual(['alice']);
+    expect(changes).toEqual(['alice online']);
+    alice.close();
+    bob.close();
+  });
+
   it('reads every message of a frame that carries several, one per line', async () => {
     const message = (id: string) =>
       JSON.stringify({

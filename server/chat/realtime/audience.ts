@@ -31,6 +31,11 @@ export function createAudience<Connection>() {
       return connections;
     },
 
+    /** How many connections the conversation reaches now (without handing its set out). */
+    size(conversationId: string): number {
+      return byConversation.get(conversationId)?.size ?? 0;
+    },
+
     /** The conversations a connection hears from. */
     conversationsOf(connection: Connection): string[] {
       return [...(byConnection.get(connection) ?? [])];

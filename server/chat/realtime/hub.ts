@@ -18,6 +18,13 @@ import {
   type RealtimeServerMessage,
 } from './protocol.js';
 
+/**
+ * A presence change goes to every connected member of a conversation while it reaches at most this many sockets;
+ * beyond, only to the sockets that watch the conversation's presence (`presence.watch`). Pushed to everyone, presence
+ * costs each connect one frame per member online: in a conversation of 10,000 that grows with the square of them.
+ */
+export const PRESENCE_BROADCAST_LIMIT = 100;
+
 /** Typing stops by itself this long after the last `typing.start`. */
 export const TYPING_TTL_MS = 5_000;
 const TYPING_SWEEP_MS = 1_000;
@@ -58,6 +65,8 @@ export function createRealtimeHub(
   let closed = false;
   /** conversationId → userId → typing expiry (clock time). */
   const typing = new Map<string, Map<string, number>>();
+  /** conversationId → the sockets that asked for its presence changes, whatever its size. */
+  const presenceWatchers = new Map<string, Set<RealtimeConnection>>();
 
   const outbox = createRealtimeOutbox();
   const send = (connection: RealtimeConnection, message: RealtimeServerMessage) =>
@@ -71,8 +80,20 @@ export function createRealtimeHub(
     for (const connection of connectionsOf(scope, userId)) audience.add(connection, conversationId);
   };
   const leave = (scope: EnvironmentScope, conversationId: string, userId: string) => {
-    for (const connection of connectionsOf(scope, userId)) audience.remove(connection, conversationId);
+    for (const connection of connectionsOf(scope, userId)) {
+      audience.remove(connection, conversationId);
+      unwatchPresence(connection, conversationId);
+    }
   };
+
+  function unwatchPresence(connection: RealtimeConnection, conversationId: string): void {
+    const watchers = presenceWatchers.get(conversationId);
+    watchers?.delete(connection);
+    if (watchers?.size === 0) presenceWatchers.delete(conversationId);
+  }
+
+  /** The users with a socket in the conversation now. */
+  const onlineIn = (conversationId: string) => [...new Set([...audience.of(conversationId)].map((c) => c.userId))];
 
   /**
    * Queues one event for every connection the conversation reaches, except those of the user `except`: built and
@@ -101,11 +122,21 @@ export function createRealtimeHub(
     if (type === 'member.removed' && member !== undefined) leave(scope, conversationId, member);
   });
 
-  /** A presence change is news to the others in each of the user's conversations, not to the user. */
+  /**
+   * A presence change is news to the others in each of the user's conversations, not to the user: to all of them in
+   * a conversation of up to PRESENCE_BROADCAST_LIMIT sockets, to those who watch its presence in a larger one.
+   */
   function announcePresence(userId: string, conversationIds: string[], online: boolean): void {
     const data = { userId, online, at: toIso(clock.now()) };
-    for (const conversationId of conversationIds)
-      fanOut(conversationId, () => ({ type: 'presence.changed', conversationId, data }), userId);
+    for (const conversationId of conversationIds) {
+      const build = (): RealtimeEvent => ({ type: 'presence.changed', conversationId, data });
+      if (audience.size(conversationId) <= PRESENCE_BROADCAST_LIMIT) fanOut(conversationId, build, userId);
+      else {
+        const watchers = presenceWatchers.get(conversationId);
+        // A copy: the outbox keeps the set it is given until its next flush.
+        if (watchers) outbox.broadcast(new Set(watchers), outbox.encode(build()), userId);
+      }
+    }
   }
 
   function setTyping(conversationId: string, userId: string, active: boolean): void {
@@ -166,6 +197,7 @@ export function createRealtimeHub(
         reason: close?.reason ?? null,
       });
       const conversationIds = audience.drop(connection);
+      for (const conversationId of conversationIds) unwatchPresence(connection, conversationId);
       const key = userKey(connection.scope, connection.userId);
       const remaining = connections.get(key);
       remaining?.delete(connection);
@@ -201,6 +233,18 @@ export function createRealtimeHub(
             engagement.markRead(read, connection.userId);
             return;
           }
+          case 'presence.watch': {
+            const { conversation } = conversations.access(caller, message.conversationId);
+            const watchers = presenceWatchers.get(conversation.id) ?? new Set();
+            watchers.add(connection);
+            presenceWatchers.set(conversation.id, watchers);
+            const online = onlineIn(conversation.id).filter((userId) => userId !== connection.userId);
+            send(connection, { type: 'presence.snapshot', conversationId: conversation.id, data: { online } });
+            return;
+          }
+          case 'presence.unwatch':
+            unwatchPresence(connection, message.conversationId);
+            return;
         }
       } catch (err) {
         if (!(err instanceof ServiceError)) throw err;
@@ -246,6 +290,7 @@ export function createRealtimeHub(
       connections.clear();
       audience.clear();
       typing.clear();
+      presenceWatchers.clear();
     },
   };
 }

@@ -19,6 +19,9 @@ export const realtimeClientMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('typing.start'), conversationId: id }),
   z.strictObject({ type: z.literal('typing.stop'), conversationId: id }),
   z.strictObject({ type: z.literal('read'), messageId: id }),
+  /** Follow every presence change of a conversation, whatever its size (answered with `presence.snapshot`). */
+  z.strictObject({ type: z.literal('presence.watch'), conversationId: id }),
+  z.strictObject({ type: z.literal('presence.unwatch'), conversationId: id }),
   z.strictObject({ type: z.literal('ping') }),
 ]);
 export type RealtimeClientMessage = z.infer<typeof realtimeClientMessage>;
@@ -69,6 +72,8 @@ export const realtimeEvent = z.discriminatedUnion('type', [
   event('typing.stopped', typingData),
   /** About the other members: a user never hears of their own presence. */
   event('presence.changed', z.strictObject({ userId: z.string(), online: z.boolean(), at: z.string() })),
+  /** The answer to `presence.watch`: who is online now; `presence.changed` events follow. */
+  event('presence.snapshot', z.strictObject({ online: z.array(z.string()) })),
   event('member.added', memberData),
   /** A removed member gets theirs, then nothing more from the conversation. */
   event('member.removed', memberData),
