@@ -1,31 +1,42 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ConnectionInfo } from '../../server/events/bus.js';
 import { createEventBus, type EventBus, startServer } from '../../server/index.js';
 import { createRoom, mintChatToken, mintRtcToken, projectWithKeys } from '../support/factories.js';
-import { type Client, client } from '../support/http.js';
+import type { Client } from '../support/http.js';
 import { signedInClient } from '../support/sdk.js';
-import { makeDataDir, startTestServer, type TestServer } from '../support/server.js';
+import { makeDataDir } from '../support/server.js';
 import { connectRealtime, connectSignaling, type SocketClient } from '../support/socket-client.js';
+import { useTestServer } from '../support/use-test-server.js';
 
 const open: SocketClient[] = [];
 afterEach(() => {
   for (const c of open.splice(0)) c.close();
 });
 
-/** Resolves once the server has finished closing the connection with this id (its limits count it no more). */
-function closedOnServer(events: EventBus, id: string): Promise<void> {
-  return new Promise((resolve) => {
-    const off = events.on('connection.closed', (closed) => {
-      if (closed.id !== id) return;
+/** Closes a realtime socket and resolves once the server has closed it too (its limits count it no more). */
+function closeOnServer(events: EventBus, socket: SocketClient & { connectionId: string }): Promise<void> {
+  const closed = new Promise<void>((resolve) => {
+    const off = events.on('connection.closed', ({ id }) => {
+      if (id !== socket.connectionId) return;
       off();
       resolve();
     });
   });
+  socket.close();
+  return closed;
+}
+
+/** A server with these limits, and every connection it admitted. */
+function useLimitedServer(options: Parameters<typeof useTestServer>[0]) {
+  const events = createEventBus();
+  const opened: ConnectionInfo[] = [];
+  events.on('connection.opened', (connection) => opened.push(connection));
+  return { events, opened, t: useTestServer({ ...options, events }) };
 }
 
 /** Opens sockets as one environment's end users: realtime ones with chat tokens, signaling ones in one room. */
@@ -61,30 +72,22 @@ async function endUsers(api: Client, key: string, url: string) {
 describe('at the server’s WebSocket limit', () => {
   // Fewer HTTP connections than sockets: sockets that counted as HTTP connections would lock the API out.
   const LIMITS = { webSockets: { max: 40 }, http: { maxConnections: 12 } };
-  const events = createEventBus();
-  const opened: ConnectionInfo[] = [];
-  events.on('connection.opened', (connection) => opened.push(connection));
   // A stand-in for the dashboard's build (test/api/dashboard.test.ts serves the same): its first page is what counts.
   const dashboardDir = mkdtempSync(join(tmpdir(), 'switchboard-dashboard-'));
-  mkdirSync(join(dashboardDir, 'assets'));
   writeFileSync(join(dashboardDir, 'index.html'), '<!doctype html><title>Switchboard</title><div id="root"></div>');
-  let server: TestServer;
-  let api: Client;
-  beforeAll(async () => {
-    server = await startTestServer({ security: LIMITS, events, dashboardDir });
-    api = client(server.url);
-  });
-  afterAll(async () => {
-    await server.dispose();
-    rmSync(dashboardDir, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(dashboardDir, { recursive: true, force: true }));
+  const { events, opened, t } = useLimitedServer({ security: LIMITS, dashboardDir });
 
   it('keeps REST, the dashboard, /healthz and the CLI’s calls answering, and closes the next socket with 1013', async () => {
+    const { api, server } = t;
     const { project, keys, owner } = await projectWithKeys(api);
     const users = await endUsers(api, keys.development, server.url);
     // One after the other: a handshake is an HTTP connection until it is upgraded.
-    const held = [];
-    for (let i = 0; i < LIMITS.webSockets.max / 2; i++) held.push(await users.realtime(), await users.signaling());
+    const chatting = [];
+    for (let i = 0; i < LIMITS.webSockets.max / 2; i++) {
+      chatting.push(await users.realtime());
+      await users.signaling();
+    }
     expect(opened).toHaveLength(LIMITS.webSockets.max);
 
     for (const { code, reason } of await users.refused()) {
@@ -107,33 +110,22 @@ describe('at the server’s WebSocket limit', () => {
     const cli = await signedInClient(server.url);
     await cli.projects.create({ name: 'still answering' });
     expect((await cli.projects.list()).data.map((p) => p.name)).toEqual(['still answering']);
-    // Many HTTP connections at once, more than the sockets leave of a shared count, all answered.
+    // Eight HTTP connections at once: had the 40 sockets counted among the 12 allowed, none would be left.
     const answers = await Promise.all(Array.from({ length: 8 }, () => api.get('/healthz')));
     expect(answers.map((res) => res.status)).toEqual(Array(8).fill(200));
 
     // A socket that closes gives its place to the next.
-    const leaving = held[0] as SocketClient & { connectionId: string };
-    const left = closedOnServer(events, leaving.connectionId);
-    leaving.close();
-    await left;
+    await closeOnServer(events, chatting[0]);
     await users.realtime();
     expect((await users.refused()).map(({ code }) => code)).toEqual([1013, 1013]);
   });
 });
 
 describe('an environment at its WebSocket limit', () => {
-  const events = createEventBus();
-  const opened: ConnectionInfo[] = [];
-  events.on('connection.opened', (connection) => opened.push(connection));
-  let server: TestServer;
-  let api: Client;
-  beforeAll(async () => {
-    server = await startTestServer({ security: { webSockets: { max: 50, perEnvironment: 3 } }, events });
-    api = client(server.url);
-  });
-  afterAll(() => server.dispose());
+  const { events, opened, t } = useLimitedServer({ security: { webSockets: { max: 50, perEnvironment: 3 } } });
 
   it('refuses that environment’s next socket with 1013, while other environments and projects connect', async () => {
+    const { api, server } = t;
     const first = await projectWithKeys(api);
     const full = await endUsers(api, first.keys.development, server.url);
     const leaving = await full.realtime();
@@ -157,9 +149,7 @@ describe('an environment at its WebSocket limit', () => {
     }
 
     // A place freed in the full environment is taken again.
-    const left = closedOnServer(events, leaving.connectionId);
-    leaving.close();
-    await left;
+    await closeOnServer(events, leaving);
     await full.signaling();
     expect((await full.refused()).map(({ code }) => code)).toEqual([1013, 1013]);
   });
