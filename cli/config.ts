@@ -34,6 +34,8 @@ export interface ServeFlags {
   keyRateLimit?: string;
   trustProxy?: string;
   maxConnections?: string;
+  maxWebsockets?: string;
+  maxWebsocketsPerEnvironment?: string;
   import?: string;
   replace?: boolean;
   exportOnExit?: string;
@@ -77,6 +79,13 @@ function parseWholeNumber(value: string, source: string): number {
   return Number(value);
 }
 
+/** A number of connections: a whole number from 1. */
+function parseCount(value: string, source: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value)))
+    throw new UsageError(`${source} must be a whole number from 1, not "${value}"`);
+  return Number(value);
+}
+
 /** `true`/`false`, a number of proxy hops, or addresses and subnets as Express's `trust proxy` takes them. */
 function parseTrustProxy(value: string): boolean | number | string {
   if (value === 'true' || value === 'false') return value === 'true';
@@ -102,6 +111,12 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
   const keyRateLimit = setting(flags.keyRateLimit, 'key-rate-limit', 'SWITCHBOARD_KEY_RATE_LIMIT');
   const trustProxy = setting(flags.trustProxy, 'trust-proxy', 'SWITCHBOARD_TRUST_PROXY');
   const maxConnections = setting(flags.maxConnections, 'max-connections', 'SWITCHBOARD_MAX_CONNECTIONS');
+  const maxWebSockets = setting(flags.maxWebsockets, 'max-websockets', 'SWITCHBOARD_MAX_WEBSOCKETS');
+  const perEnvironment = setting(
+    flags.maxWebsocketsPerEnvironment,
+    'max-websockets-per-environment',
+    'SWITCHBOARD_MAX_WEBSOCKETS_PER_ENVIRONMENT',
+  );
   const security: SecurityOptions = {};
   if (origins) security.allowedOrigins = parseOrigins(origins.value, origins.source);
   if (registration) security.registration = parseRegistration(registration.value, registration.source);
@@ -110,8 +125,12 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
     security.keyRateLimit = perMinute === 0 ? null : { requests: perMinute, windowMs: 60_000 };
   }
   if (trustProxy) security.trustProxy = parseTrustProxy(trustProxy.value);
-  if (maxConnections) {
-    security.http = { maxConnections: parseWholeNumber(maxConnections.value, maxConnections.source) };
+  if (maxConnections) security.http = { maxConnections: parseCount(maxConnections.value, maxConnections.source) };
+  if (maxWebSockets || perEnvironment) {
+    security.webSockets = {
+      ...(maxWebSockets && { max: parseCount(maxWebSockets.value, maxWebSockets.source) }),
+      ...(perEnvironment && { perEnvironment: parseCount(perEnvironment.value, perEnvironment.source) }),
+    };
   }
   if (flags.replace && flags.import === undefined)
     throw new UsageError(

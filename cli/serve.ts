@@ -61,7 +61,18 @@ export function registerServeCommand(program: Command): void {
     )
     .option(
       '--max-connections <count>',
-      'connections open at once, sockets included (env SWITCHBOARD_MAX_CONNECTIONS, default 10000)',
+      'HTTP connections open at once, WebSockets not included (env SWITCHBOARD_MAX_CONNECTIONS, default 10000 or ' +
+        'less to fit the open-file limit)',
+    )
+    .option(
+      '--max-websockets <count>',
+      'realtime and signaling WebSockets open at once; more are closed with 1013 (env SWITCHBOARD_MAX_WEBSOCKETS, ' +
+        'default 10000 or less to fit the open-file limit)',
+    )
+    .option(
+      '--max-websockets-per-environment <count>',
+      'WebSockets open at once in one environment of a project (env SWITCHBOARD_MAX_WEBSOCKETS_PER_ENVIRONMENT; ' +
+        'default all of --max-websockets in local mode, half in production)',
     )
     .option(
       '--import <file>',

@@ -1,7 +1,7 @@
 // Types only: nothing of the server reaches the browser bundle.
 import type { z } from 'zod';
 import type { realtimeMessageSchema } from '../server/chat/realtime/protocol.js';
-import { backoffDelay } from './backoff.js';
+import { reconnectDelay } from './backoff.js';
 import { ChatResources } from './chat/resources.js';
 import { SwitchboardError } from './errors.js';
 import { Listeners } from './listeners.js';
@@ -54,7 +54,10 @@ export type WebSocketConstructor = new (url: string) => WebSocketLike;
 export interface ReconnectOptions {
   /** First delay (default 500 ms); doubled after each failed attempt… */
   initialDelayMs?: number;
-  /** …up to this (default 30 s). Each delay is jittered to between half and all of it. */
+  /**
+   * …up to this (default 30 s). Each delay is jittered to between half and all of it. After a close with 1013 (the
+   * server at its connection limit) the delays start at 5 s at least and may reach 60 s.
+   */
   maxDelayMs?: number;
   /** Give up after this many attempts in a row (default: never). */
   maxAttempts?: number;
@@ -232,7 +235,7 @@ export class ChatClient extends ChatResources {
       this.socket = undefined;
       this.buffer = undefined;
       this.emit('disconnected', { code: ev.code, reason: ev.reason });
-      if (!this.closedByUser && !FATAL_CLOSE_CODES.has(ev.code)) this.scheduleReconnect();
+      if (!this.closedByUser && !FATAL_CLOSE_CODES.has(ev.code)) this.scheduleReconnect(ev.code);
     };
   }
 
@@ -240,10 +243,11 @@ export class ChatClient extends ChatResources {
     return socketBaseOf(this.transport.baseUrl);
   }
 
-  private scheduleReconnect(): void {
+  /** Opens a new socket after a delay: a longer one after 1013 (the server at its limit), so as not to hammer it. */
+  private scheduleReconnect(closeCode: number): void {
     const options = this.reconnectOptions;
     if (!options || this.attempts >= options.maxAttempts) return;
-    const delayMs = backoffDelay(this.attempts, options);
+    const delayMs = reconnectDelay(this.attempts, options, closeCode);
     this.attempts += 1;
     this.emit('reconnecting', { attempt: this.attempts, delayMs });
     this.timer = setTimeout(() => {

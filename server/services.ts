@@ -22,6 +22,7 @@ import { createProjectService } from './projects/service.js';
 import { createRoomService } from './rooms/service.js';
 import { createSignalingHub } from './rtc/hub.js';
 import { createRtcTokenService } from './rtc/token-service.js';
+import { createSocketLimits } from './security/socket-limits.js';
 import { createTelemetryService } from './telemetry/service.js';
 import { createWebhookService } from './webhooks/service.js';
 
@@ -47,6 +48,7 @@ export function createServices(infra: Infrastructure, { observability = true }: 
     members: createMemberService(infra, audit),
     keys: createKeyService(infra, audit),
     keyRateLimits: createKeyRateLimits(infra.clock, infra.security.keyRateLimit),
+    socketLimits: createSocketLimits(infra, infra.security.webSockets),
     rooms,
     rtcTokens,
     signaling,

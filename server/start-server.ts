@@ -11,9 +11,11 @@ import { type Clock, systemClock } from './clock.js';
 import type { DeploymentMode, Infrastructure } from './context.js';
 import { removeLeftoverStaging } from './data-archive/staging.js';
 import { createEventBus, type EventBus } from './events/bus.js';
+import { limitHttpConnections } from './http/connection-limit.js';
 import { routeUpgrades } from './http/upgrade-router.js';
 import { createIdGenerator } from './ids.js';
 import type { Runtime } from './runtime.js';
+import { openFilesWarning, readOpenFileLimit } from './security/open-files.js';
 import { type HttpLimits, resolveSecurity, type SecurityOptions } from './security/settings.js';
 import type { SeedOutcome } from './seeds/apply.js';
 import type { Seed } from './seeds/schema.js';
@@ -29,10 +31,15 @@ export interface ServerOptions {
   /** Deployment mode (not a project environment). Default `local`. */
   mode?: DeploymentMode;
   /**
-   * Allowed browser origins, registration policy, per-key rate limit, proxy trust and HTTP limits; what is not
-   * given takes the deployment mode's default (see server/security/settings.ts).
+   * Allowed browser origins, registration policy, per-key rate limit, proxy trust, HTTP and WebSocket limits; what is
+   * not given takes the deployment mode's default (see server/security/settings.ts).
    */
   security?: SecurityOptions;
+  /**
+   * The process's limit on open files, which the default connection limits fit under (and explicit ones are warned
+   * about when they do not). Default: read from `/proc/self/limits`; null where unknown, and nothing is checked.
+   */
+  openFileLimit?: number | null;
   clock?: Clock;
   fetch?: typeof fetch;
   logger?: Logger;
@@ -81,10 +88,10 @@ export interface RunningServer {
 
 /**
  * Slow or idle clients cannot pin the server: headers and whole requests must arrive in time, idle keep-alive
- * connections close, and past `maxConnections` new connections are refused. Sockets upgraded to WebSockets leave
- * these timers behind and are watched by their heartbeats instead. Node looks for overdue requests every
- * `connectionsCheckingInterval` (30 s by default, which would let a slow client hold a connection for 50 s instead of
- * 20); once a second costs a walk over the open connections.
+ * connections close, and past `maxConnections` new HTTP connections are refused. Sockets upgraded to WebSockets leave
+ * these timers and that count behind: their heartbeats watch them, and their own limits count them. Node looks for
+ * overdue requests every `connectionsCheckingInterval` (30 s by default, which would let a slow client hold a
+ * connection for 50 s instead of 20); once a second costs a walk over the open connections.
  */
 function createHttpServer(app: RequestListener, limits: HttpLimits): Server {
   const server = createServer(
@@ -96,7 +103,7 @@ function createHttpServer(app: RequestListener, limits: HttpLimits): Server {
     },
     app,
   );
-  server.maxConnections = limits.maxConnections;
+  limitHttpConnections(server, limits.maxConnections);
   return server;
 }
 
@@ -158,13 +165,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   try {
     db = openDatabase(options.dataDir, files);
     const mode = options.mode ?? 'local';
+    const openFiles = options.openFileLimit !== undefined ? options.openFileLimit : readOpenFileLimit();
+    const security = resolveSecurity(mode, options.security, openFiles);
+    const tooMany = openFilesWarning(openFiles, {
+      http: security.http.maxConnections,
+      webSockets: security.webSockets.max,
+    });
+    if (tooMany) logger.warn(tooMany);
     const infra: Infrastructure = {
       db,
       clock,
       ids: createIdGenerator(clock),
       logger,
       mode,
-      security: resolveSecurity(mode, options.security),
+      security,
       dataDir: options.dataDir,
       fetch: options.fetch ?? globalThis.fetch,
       events: options.events ?? createEventBus(),

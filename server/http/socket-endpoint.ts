@@ -4,6 +4,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import type { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { MessageRate } from '../security/settings.js';
+import type { SocketLimits } from '../security/socket-limits.js';
 import type { UpgradeHandler } from './upgrade-router.js';
 
 const HEARTBEAT_MS = 30_000;
@@ -47,10 +48,13 @@ export interface SocketEndpointOptions<Session, Message> {
   messageRate: MessageRate | null;
   /** What clients may send, validated before `onMessage`. */
   messageSchema: z.ZodType<Message>;
+  /** The server's WebSocket limits: a socket past the server's is closed with 1013 before `admit`. */
+  socketLimits: Pick<SocketLimits, 'admitToServer'>;
   /**
    * Decides, after the handshake, whether the client with this credential may stay: returns its session,
    * or closes the socket itself (with a code and reason the client can show) and returns undefined. A
-   * handshake without a credential never gets here: it is closed with 4400.
+   * handshake without a credential never gets here: it is closed with 4400. Before its session joins anything,
+   * it checks the environment's WebSocket limit (`SocketLimits.admitToEnvironment`).
    */
   admit(socket: WebSocket, token: string): Promise<Session | undefined>;
   onMessage(session: Session, message: Message, socket: WebSocket): void;
@@ -126,6 +130,7 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
 
   const handleUpgrade: UpgradeHandler = (req, rawSocket, head) => {
     wss.handleUpgrade(req, rawSocket, head, (socket) => {
+      if (!options.socketLimits.admitToServer(socket)) return;
       alive.set(socket, true);
       socket.on('pong', () => alive.set(socket, true));
       socket.on('message', (data, isBinary) => {

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { participantSchema } from '../rooms/schemas.js';
+import { CLOSE_TRY_AGAIN_LATER } from '../security/socket-limits.js';
 
 /** Close codes of the signaling socket; the close reason says the rest in words. */
 export const CLOSE = {
   /** Normal leave, or the server shutting down (1001). */
   normal: 1000,
   goingAway: 1001,
+  /** The server, or the token's environment, is at its WebSocket limit: join again later. */
+  tryAgainLater: CLOSE_TRY_AGAIN_LATER,
   /** No token in the handshake. */
   badRequest: 4400,
   /** The RTC token is invalid or expired. */

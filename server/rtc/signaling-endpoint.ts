@@ -35,6 +35,7 @@ export function createSignalingEndpoint(app: AppContext) {
       return undefined;
     }
     if (socket.readyState !== socket.OPEN) return undefined;
+    if (!app.services.socketLimits.admitToEnvironment(socket, scope)) return undefined;
     const joined = app.services.signaling.join(
       {
         identity: claims.identity,
@@ -59,6 +60,7 @@ export function createSignalingEndpoint(app: AppContext) {
     messageRate: app.security.socketMessageRate?.signaling ?? null,
     maxMessageBytes: 256 * 1024,
     messageSchema: clientMessage,
+    socketLimits: app.services.socketLimits,
     admit,
     onMessage: (participant, message) => app.services.signaling.handle(participant, message),
     onClose: (participant, code, reason) => app.services.signaling.leave(participant, { code, reason }),

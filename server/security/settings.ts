@@ -1,4 +1,5 @@
 import type { DeploymentMode } from '../context.js';
+import { fitAllowances } from './open-files.js';
 
 /** Who may create an account: anyone, or the first account and then only people an owner invited. */
 export type RegistrationPolicy = 'open' | 'first-only';
@@ -23,8 +24,22 @@ export interface HttpLimits {
   requestTimeoutMs: number;
   /** How long an idle keep-alive connection stays open. */
   keepAliveTimeoutMs: number;
-  /** Connections open at once (HTTP, realtime and signaling alike); more are refused. */
+  /**
+   * Plain HTTP connections open at once; more are refused. WebSockets leave this count once upgraded: they have their
+   * own limits (WebSocketLimits), so that sockets never take the API's place.
+   */
   maxConnections: number;
+}
+
+/** Upgraded WebSockets, realtime (`/v1/realtime`) and signaling (`/v1/rtc`) together. */
+export interface WebSocketLimits {
+  /** Open on this server at once; past it a new socket is closed with 1013 (Try Again Later). */
+  max: number;
+  /**
+   * Open at once in one environment of one project (at most `max`), so that one cannot take all of them; past it
+   * that environment's new sockets are closed with 1013.
+   */
+  perEnvironment: number;
 }
 
 /** The security policies of a server (docs/security.md), resolved from the deployment mode and the settings given. */
@@ -45,6 +60,7 @@ export interface SecuritySettings {
   /** Express's `trust proxy`: whether the client address and protocol come from X-Forwarded-* headers. */
   trustProxy: boolean | number | string;
   http: HttpLimits;
+  webSockets: WebSocketLimits;
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
@@ -53,6 +69,12 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   keepAliveTimeoutMs: 5_000,
   maxConnections: 10_000,
 };
+
+/**
+ * WebSockets open at once on a server, by default: the online end users one node is built for, as many as the HTTP
+ * connections allowed beside them. Both shrink to fit a lower open-file limit (server/security/open-files.ts).
+ */
+export const DEFAULT_MAX_WEBSOCKETS = 10_000;
 
 /**
  * Production's socket message limits: a chat client sends typing, read and ping messages, a few a second; a signaling
@@ -66,11 +88,38 @@ export const DEFAULT_SOCKET_MESSAGE_RATE = {
 /** Production's default per-key limit: 100 requests a second, as Stripe allows in live mode. */
 export const DEFAULT_KEY_RATE_LIMIT: RateLimit = { requests: 6000, windowMs: 60_000 };
 
-export type SecurityOptions = Partial<Omit<SecuritySettings, 'http'>> & { http?: Partial<HttpLimits> };
+export type SecurityOptions = Partial<Omit<SecuritySettings, 'http' | 'webSockets'>> & {
+  http?: Partial<HttpLimits>;
+  webSockets?: Partial<WebSocketLimits>;
+};
 
-/** Fills what was not given with the defaults of the deployment mode. */
-export function resolveSecurity(mode: DeploymentMode, options: SecurityOptions = {}): SecuritySettings {
+/** A count of connections given in the options: a whole number from 1. */
+function checkCount(value: number | undefined, name: string): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && value >= 1))
+    throw new RangeError(`security.${name} must be a whole number from 1, not ${value}`);
+}
+
+/**
+ * Fills what was not given with the defaults of the deployment mode. The connection allowances not given fit, with
+ * those given, under the process's limit on open files when it is known (`openFiles`). Each environment may take
+ * every WebSocket of the server in local mode (one developer), half of them in production, where projects share it.
+ */
+export function resolveSecurity(
+  mode: DeploymentMode,
+  options: SecurityOptions = {},
+  openFiles: number | null = null,
+): SecuritySettings {
   const production = mode === 'production';
+  checkCount(options.http?.maxConnections, 'http.maxConnections');
+  checkCount(options.webSockets?.max, 'webSockets.max');
+  checkCount(options.webSockets?.perEnvironment, 'webSockets.perEnvironment');
+  const allowances = fitAllowances(
+    openFiles,
+    { http: DEFAULT_HTTP_LIMITS.maxConnections, webSockets: DEFAULT_MAX_WEBSOCKETS },
+    { http: options.http?.maxConnections, webSockets: options.webSockets?.max },
+  );
+  const perEnvironment =
+    options.webSockets?.perEnvironment ?? (production ? Math.ceil(allowances.webSockets / 2) : allowances.webSockets);
   return {
     allowedOrigins: options.allowedOrigins ?? [],
     registration: options.registration ?? (production ? 'first-only' : 'open'),
@@ -83,7 +132,8 @@ export function resolveSecurity(mode: DeploymentMode, options: SecurityOptions =
           ? DEFAULT_SOCKET_MESSAGE_RATE
           : null,
     trustProxy: options.trustProxy ?? false,
-    http: { ...DEFAULT_HTTP_LIMITS, ...options.http },
+    http: { ...DEFAULT_HTTP_LIMITS, ...options.http, maxConnections: allowances.http },
+    webSockets: { max: allowances.webSockets, perEnvironment: Math.min(perEnvironment, allowances.webSockets) },
   };
 }
 

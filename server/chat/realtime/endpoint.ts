@@ -20,11 +20,9 @@ export function createRealtimeEndpoint(app: AppContext) {
       return undefined;
     }
     if (socket.readyState !== socket.OPEN) return undefined;
-    return app.services.realtime.connect(
-      { projectId: claims.projectId, environment: claims.environment },
-      claims.userId,
-      socket,
-    );
+    const scope = { projectId: claims.projectId, environment: claims.environment };
+    if (!app.services.socketLimits.admitToEnvironment(socket, scope)) return undefined;
+    return app.services.realtime.connect(scope, claims.userId, socket);
   }
 
   const endpoint = createSocketEndpoint<RealtimeConnection, RealtimeClientMessage>({
@@ -33,6 +31,7 @@ export function createRealtimeEndpoint(app: AppContext) {
     messageRate: app.security.socketMessageRate?.realtime ?? null,
     maxMessageBytes: 16 * 1024,
     messageSchema: realtimeClientMessage,
+    socketLimits: app.services.socketLimits,
     admit,
     onMessage: (connection, message) => app.services.realtime.handle(connection, message),
     onClose: (connection, code, reason) => app.services.realtime.disconnect(connection, { code, reason }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLOSE_TRY_AGAIN_LATER } from '../../security/socket-limits.js';
 import {
   catalogueConversation,
   catalogueMember,
@@ -8,6 +9,8 @@ import {
 
 export const REALTIME_CLOSE = {
   goingAway: 1001,
+  /** The server, or the token's environment, is at its WebSocket limit: connect again later. */
+  tryAgainLater: CLOSE_TRY_AGAIN_LATER,
   badRequest: 4400,
   unauthenticated: 4401,
 } as const;

@@ -1,0 +1,26 @@
+import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+/**
+ * Refuses plain HTTP connections past `max` open at once, closing them as they arrive. A connection counts from its
+ * accept until it closes or is upgraded to a WebSocket: Node's own `server.maxConnections` keeps counting upgraded
+ * sockets, so that a server full of realtime clients refused every API call. WebSockets have their own limits
+ * (server/security/socket-limits.ts).
+ */
+export function limitHttpConnections(server: Server, max: number): void {
+  const counted = new WeakSet<Duplex>();
+  let open = 0;
+  const release = (socket: Duplex) => {
+    if (counted.delete(socket)) open -= 1;
+  };
+  server.on('connection', (socket: Duplex) => {
+    if (open >= max) {
+      socket.destroy();
+      return;
+    }
+    open += 1;
+    counted.add(socket);
+    socket.once('close', () => release(socket));
+  });
+  server.on('upgrade', (_req, socket: Duplex) => release(socket));
+}
