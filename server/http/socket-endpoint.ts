@@ -129,6 +129,8 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
   }
 
   const handleUpgrade: UpgradeHandler = (req, rawSocket, head) => {
+    // Read here, so that no closure kept for the socket's life refers to the request (its headers, its parser).
+    const token = handshakeToken(req);
     wss.handleUpgrade(req, rawSocket, head, (socket) => {
       if (!options.socketLimits.admitToServer(socket)) return;
       alive.set(socket, true);
@@ -139,7 +141,6 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
         else onRaw(socket, data as Buffer);
       });
       socket.on('error', () => socket.terminate());
-      const token = handshakeToken(req);
       if (!token) {
         socket.close(CLOSE_MISSING_TOKEN, 'missing access_token');
         return;

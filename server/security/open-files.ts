@@ -34,9 +34,12 @@ export interface ConnectionAllowances {
 const SMALLEST_DEFAULT = 100;
 
 /**
- * The allowances: those given as they are, the others at their defaults, shrunk in proportion where the defaults
- * and what was given would not fit under the open-file limit with `filesKeptFree` to spare (never below
- * SMALLEST_DEFAULT). Without a known limit the defaults stand.
+ * The allowances: those given as they are, the others at their defaults where the defaults and what was given fit
+ * under the open-file limit with `filesKeptFree` to spare. Where they do not, a default beside a given allowance takes
+ * what is left; with both defaulted, WebSockets keep their default while that leaves HTTP a quarter of the room, and
+ * HTTP takes the rest. WebSockets first: each client holds one for as long as it is online, while its HTTP
+ * connections come and go (idle ones close after a few seconds), so the same clients need far fewer of them. Never
+ * below SMALLEST_DEFAULT. Without a known limit the defaults stand.
  */
 export function fitAllowances(
   openFiles: number | null,
@@ -45,15 +48,16 @@ export function fitAllowances(
 ): ConnectionAllowances {
   const wanted = { http: given.http ?? defaults.http, webSockets: given.webSockets ?? defaults.webSockets };
   if (openFiles === null) return wanted;
-  const defaulted =
-    (given.http === undefined ? defaults.http : 0) + (given.webSockets === undefined ? defaults.webSockets : 0);
-  const room = openFiles - filesKeptFree(openFiles) - (given.http ?? 0) - (given.webSockets ?? 0);
-  if (defaulted <= room) return wanted;
-  const shrunk = (value: number) => Math.max(SMALLEST_DEFAULT, Math.floor((value * Math.max(0, room)) / defaulted));
-  return {
-    http: given.http ?? shrunk(defaults.http),
-    webSockets: given.webSockets ?? shrunk(defaults.webSockets),
-  };
+  const room = Math.max(0, openFiles - filesKeptFree(openFiles) - (given.http ?? 0) - (given.webSockets ?? 0));
+  const atLeastSmallest = (value: number) => Math.max(SMALLEST_DEFAULT, value);
+  if (given.http !== undefined && given.webSockets !== undefined) return wanted;
+  if (given.webSockets !== undefined)
+    return { http: atLeastSmallest(Math.min(defaults.http, room)), webSockets: given.webSockets };
+  if (given.http !== undefined)
+    return { http: given.http, webSockets: atLeastSmallest(Math.min(defaults.webSockets, room)) };
+  if (defaults.http + defaults.webSockets <= room) return wanted;
+  const webSockets = Math.min(defaults.webSockets, room - Math.ceil(room / 4));
+  return { http: atLeastSmallest(room - webSockets), webSockets: atLeastSmallest(webSockets) };
 }
 
 /** What to warn an operator of when the allowances do not fit under the open-file limit; undefined when they do. */

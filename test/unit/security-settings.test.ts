@@ -116,21 +116,22 @@ describe('connection limits', () => {
     // A limit with room for both: the defaults stand, as they do where the limit is unknown.
     expect(fitAllowances(1_048_576, defaults, {})).toEqual(defaults);
     expect(fitAllowances(null, defaults, {})).toEqual(defaults);
-    // This machine's 20,000: 18,000 shared in proportion.
-    expect(fitAllowances(20_000, defaults, {})).toEqual({ http: 9_000, webSockets: 9_000 });
-    expect(fitAllowances(1024, defaults, {})).toEqual({ http: 384, webSockets: 384 });
+    // This machine's 20,000: 18,000 to share, WebSockets first while HTTP keeps a quarter.
+    expect(fitAllowances(20_000, defaults, {})).toEqual({ http: 8_000, webSockets: 10_000 });
+    expect(fitAllowances(4_096, defaults, {})).toEqual({ http: 922, webSockets: 2_764 });
+    expect(fitAllowances(1024, defaults, {})).toEqual({ http: 192, webSockets: 576 });
     // What is given stands; the default beside it takes what is left.
     expect(fitAllowances(20_000, defaults, { webSockets: 10_000 })).toEqual({ http: 8_000, webSockets: 10_000 });
     expect(fitAllowances(20_000, defaults, { http: 500 })).toEqual({ http: 500, webSockets: 10_000 });
     expect(fitAllowances(20_000, defaults, { webSockets: 19_000 })).toEqual({ http: 100, webSockets: 19_000 });
     expect(resolveSecurity('production', {}, 20_000)).toMatchObject({
-      http: { maxConnections: 9_000 },
-      webSockets: { max: 9_000, perEnvironment: 4_500 },
+      http: { maxConnections: 8_000 },
+      webSockets: { max: 10_000, perEnvironment: 5_000 },
     });
   });
 
   it('warns when the allowances do not fit under the open-file limit, and only then', () => {
-    expect(openFilesWarning(20_000, { http: 9_000, webSockets: 9_000 })).toBeUndefined();
+    expect(openFilesWarning(20_000, { http: 8_000, webSockets: 10_000 })).toBeUndefined();
     expect(openFilesWarning(null, { http: 1e9, webSockets: 1e9 })).toBeUndefined();
     const warning = openFilesWarning(20_000, { http: 10_000, webSockets: 10_000 });
     expect(warning).toContain(
