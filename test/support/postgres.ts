@@ -1,0 +1,110 @@
+/**
+ * A real PostgreSQL for the tests, never a stand-in: Debian's `postgresql` server (`.ci/run` installs it), started in
+ * a temporary folder on a free loopback port, with durability off (a test's data is thrown away). initdb refuses to
+ * run as root, so there the server runs as the `postgres` user that the package creates.
+ */
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const INSTALL = '/usr/lib/postgresql';
+
+/** The folder of the newest installed server's programs (initdb, pg_ctl, psql), or undefined. */
+export function postgresBinaries(): string | undefined {
+  if (!existsSync(INSTALL)) return undefined;
+  const versions = readdirSync(INSTALL)
+    .filter((version) => existsSync(join(INSTALL, version, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] && join(INSTALL, versions[0], 'bin');
+}
+
+/** Why the PostgreSQL tests cannot run here, or undefined when they can. */
+export function postgresMissing(): string | undefined {
+  return postgresBinaries()
+    ? undefined
+    : "PostgreSQL's server is not installed (apt-get install postgresql; .ci/run does)";
+}
+
+export interface PostgresServer {
+  /** A connection URL, for the database `database` (default `postgres`). */
+  url(database?: string): string;
+  /** Runs SQL (statements or a file) with psql and answers its output: rows one a line, columns split by `|`. */
+  psql(input: { sql: string } | { file: string }, database?: string): string;
+  /** A new empty database; answers its name. */
+  createDatabase(): string;
+  stop(): void;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPostgres(): Promise<PostgresServer> {
+  const bin = postgresBinaries();
+  if (!bin) throw new Error(postgresMissing());
+  const folder = mkdtempSync(join(tmpdir(), 'switchboard-postgres-'));
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const [uid, gid] = ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' })));
+    chownSync(folder, uid, gid);
+  }
+  /** Runs a server program, as `postgres` where the tests run as root. */
+  const server = (program: string, args: string[]) =>
+    asRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, program), ...args], { stdio: 'pipe' })
+      : execFileSync(join(bin, program), args, { stdio: 'pipe' });
+  const data = join(folder, 'data');
+  const port = await freePort();
+  server('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
+  const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${folder} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  server('pg_ctl', ['-D', data, '-l', join(folder, 'server.log'), '-o', options, '-w', 'start']);
+
+  let databases = 0;
+  const psql: PostgresServer['psql'] = (input, database = 'postgres') =>
+    execFileSync(
+      join(bin, 'psql'),
+      [
+        '-X',
+        '-q',
+        '-A',
+        '-t',
+        '-v',
+        'ON_ERROR_STOP=1',
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(port),
+        '-U',
+        'postgres',
+        '-d',
+        database,
+        ...('sql' in input ? ['-c', input.sql] : ['-f', input.file]),
+      ],
+      { encoding: 'utf8', stdio: 'pipe' },
+    );
+  return {
+    url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    psql,
+    createDatabase() {
+      const name = `test_${process.pid}_${++databases}`;
+      psql({ sql: `CREATE DATABASE ${name}` });
+      return name;
+    },
+    stop() {
+      try {
+        server('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    },
+  };
+}
