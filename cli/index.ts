@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import * as nodeModule from 'node:module';
 import { Command } from 'commander';
 import { DEFAULT_BASE_URL } from '../sdk/index.js';
 import { readVersion } from '../server/version.js';
@@ -16,6 +17,11 @@ import { registerWebhookCommands } from './commands/webhooks.js';
 import { reportFailure } from './failure.js';
 import { processIo } from './io.js';
 import { registerServeCommand } from './serve.js';
+
+// Node.js 22.1 and later keep the code they compile in a cache folder (the system's temporary one), so that the next
+// start of the same build does not parse and compile it again: the server's code, loaded after this line, is most of
+// what `serve` loads before its first API answer. Where the folder cannot be written, Node carries on without it.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const io = processIo();
 
