@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL tables, made from the one description of the tables (the SQLite ones in this folder): same table,
  * column, index and constraint names, each column a type that carries the same values. drizzle-kit reads this file
- * to write PostgreSQL's migrations (`npm run db:generate`), and test/api/postgres-schema.test.ts checks that both
+ * to write PostgreSQL's migrations (`npm run db:generate`), and test/db/dialects.test.ts checks that both
  * dialects' migrations build the same tables.
  *
  * Types: text stays text, compared byte by byte as in SQLite (JSON columns too: their values are encoded and decoded
@@ -63,13 +63,17 @@ const byName = new Map<string, PgTable>();
 
 const tableNameOf = (column: Column) => getTableConfig(column.table as SQLiteTable).name;
 
-/** The PostgreSQL column of a column of the description. */
+/** The column named `name` among `columns`: a PostgreSQL table's, or those drizzle hands its constraints. */
+function columnNamed(columns: object | undefined, table: string, name: string): AnyPgColumn {
+  const column = Object.values(columns ?? {}).find((c: Column) => c.name === name);
+  if (!column) throw new Error(`db/schema/postgres.ts: no column ${table}.${name}`);
+  return column;
+}
+
+/** The PostgreSQL column of a column of the description, in a table made here. */
 function same(column: Column): AnyPgColumn {
   const table = byName.get(tableNameOf(column));
-  const pg =
-    table && Object.values(getTableColumns(table) as Record<string, Column>).find((c) => c.name === column.name);
-  if (!pg) throw new Error(`db/schema/postgres.ts: no column ${tableNameOf(column)}.${column.name}`);
-  return pg as AnyPgColumn;
+  return columnNamed(table && getTableColumns(table), tableNameOf(column), column.name);
 }
 
 function pgTableOf(table: SQLiteTable) {
@@ -79,11 +83,7 @@ function pgTableOf(table: SQLiteTable) {
   );
   return pgTable(config.name, columns, (t) => {
     // Indexes and keys take the columns drizzle hands this callback, not the table's.
-    const own = (column: Column): AnyPgColumn => {
-      const pg = Object.values(t as Record<string, AnyPgColumn>).find((c) => c.name === column.name);
-      if (!pg) throw new Error(`db/schema/postgres.ts: no column ${config.name}.${column.name}`);
-      return pg;
-    };
+    const own = (column: Column) => columnNamed(t, config.name, column.name);
     return [
       ...config.primaryKeys.map((key) => primaryKey({ name: key.getName(), columns: key.columns.map(own) as never })),
       ...config.indexes.map(({ config: i }) => {
