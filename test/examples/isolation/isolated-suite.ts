@@ -1,7 +1,7 @@
 // What each of the two isolation test files runs, at the same time in two workers (the examples project has two): a
 // server of its own from the same seed (the same key text, the same conversation), used as if it were alone, and then
 // read by the other file while both are up.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from 'switchboard/testing';
@@ -52,6 +52,11 @@ export function isolatedSuite(file: 'first' | 'second'): void {
     await switchboard.close();
     rmSync(join(meetingPlace, `${file}.server`), { force: true });
     rmSync(join(meetingPlace, `${file}.done`), { force: true });
+    try {
+      rmdirSync(meetingPlace); // the last to leave
+    } catch {
+      // the other file is still there
+    }
   });
 
   /** The texts of the messages in conversation `id` of the server at `url`. */
