@@ -10,7 +10,26 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: ['test/cli/**', 'test/browser/dashboard/**'] },
+        test: {
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/cli/**', 'test/browser/dashboard/**', 'test/examples/**'],
+        },
+      },
+      {
+        extends: true,
+        // Users' test suites, importing `switchboard/testing` from its build as they do: built first when stale, and
+        // loaded by Node itself as a package in node_modules would be (Vitest transforms the project's own files).
+        test: {
+          name: 'examples',
+          include: ['test/examples/**/*.test.ts'],
+          globalSetup: ['test/examples/build.global-setup.ts'],
+          server: { deps: { external: [/\/dist\/testing\.mjs$/] } },
+          // Two at once even on two cores (the default is one fewer than the cores): the isolation files meet while
+          // both run. A worker count of its own needs a group of its own, run after the others.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
       },
       {
         extends: true,

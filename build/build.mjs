@@ -23,6 +23,31 @@ export const STEPS = {
       return [...bundled, ...copied, 'build/bundle-cli.mjs', 'build/unreachable-data.mjs', 'build/copy-assets.mjs'];
     },
   },
+  testing: {
+    what: 'the testing entry point (dist/testing.mjs, dist/testing.cjs and their types in dist/types)',
+    outputs: [
+      'dist/testing.mjs',
+      'dist/testing.cjs',
+      'dist/types/testing/index.d.ts',
+      'dist/db/migrations/meta/_journal.json',
+    ],
+    async run(root) {
+      const { bundleTesting } = await import('./bundle-testing.mjs');
+      const { emitTestingTypes } = await import('./testing-types.mjs');
+      const { copyAssets } = await import('./copy-assets.mjs');
+      const [bundled, declared] = await Promise.all([bundleTesting(root), emitTestingTypes(root)]);
+      const copied = copyAssets(root);
+      return [
+        ...bundled,
+        ...declared,
+        ...copied,
+        'build/bundle-testing.mjs',
+        'build/testing-types.mjs',
+        'build/unreachable-data.mjs',
+        'build/copy-assets.mjs',
+      ];
+    },
+  },
   dashboard: {
     what: 'the dashboard (dist/renderer)',
     outputs: ['dist/renderer/index.html'],
@@ -43,6 +68,9 @@ export const STEPS = {
 
 /** What `npm start` serves: the command and the dashboard. */
 export const SERVE_STEPS = ['cli', 'dashboard'];
+
+/** What `npm run desktop` runs: the same, and the main process (not `testing`, which it has no use for). */
+export const DESKTOP_STEPS = [...SERVE_STEPS, 'desktop'];
 
 /**
  * Builds those of `steps` that are stale (all of them with `force`), saying what and why on stderr.

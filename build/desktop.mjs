@@ -6,7 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { ensureBuilt, STEPS } from './build.mjs';
+import { DESKTOP_STEPS, ensureBuilt } from './build.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -47,7 +47,7 @@ if (!sqliteLoadsIn(electron)) {
   );
   process.exit(1);
 }
-await ensureBuilt(Object.keys(STEPS));
+await ensureBuilt(DESKTOP_STEPS);
 const app = spawn(electron, [ROOT], { stdio: 'inherit' });
 app.on('exit', (code, signal) => {
   process.exitCode = code ?? (signal ? 1 : 0);

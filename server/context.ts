@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/connection.js';
+import type { PasswordHashing } from './auth/passwords.js';
 import type { Clock } from './clock.js';
 import type { EventBus } from './events/bus.js';
 import type { IdGenerator } from './ids.js';
@@ -23,6 +24,8 @@ export interface Infrastructure {
   fetch: typeof fetch;
   /** Internal events, for the parts of the server that react to changes made elsewhere. */
   events: EventBus;
+  /** How costly new password hashes are: `fast` only for a test suite's throw-away server. */
+  passwordHashing: PasswordHashing;
   version: string;
 }
 

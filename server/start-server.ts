@@ -7,6 +7,7 @@ import { lockDataDir } from '../db/data-dir-lock.js';
 import { createApp } from './app.js';
 import { appFiles } from './app-files/app-files.js';
 import { appDatabaseFiles } from './app-files/database-files.js';
+import type { PasswordHashing } from './auth/passwords.js';
 import { type Clock, systemClock } from './clock.js';
 import type { DeploymentMode, Infrastructure } from './context.js';
 import { removeLeftoverStaging } from './data-archive/staging.js';
@@ -59,6 +60,12 @@ export interface ServerOptions {
    * secrets) makes a production-mode server refuse to start (SeedError).
    */
   seed?: Seed;
+  /**
+   * How costly new password hashes are (server/auth/passwords.ts). Default `standard`; `fast` is for a test suite's
+   * throw-away server (startTestServer), where two scrypt hashes at the standard cost (the seed's account, then its
+   * sign-in) would take longer than all the rest of its start. A production-mode server refuses `fast`.
+   */
+  passwordHashing?: PasswordHashing;
   /**
    * The dashboard's built files, served at `/`. Default: `dist/renderer` of this package, where `npm run build`
    * puts them; a packaged server passes its own folder. Without a build there, `/` says how to make one.
@@ -155,6 +162,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? pino({ level: 'info' });
   const host = options.host ?? DEFAULT_HOST;
+  const mode = options.mode ?? 'local';
+  const passwordHashing = options.passwordHashing ?? 'standard';
+  if (mode === 'production' && passwordHashing !== 'standard')
+    throw new Error(
+      'A production-mode server hashes passwords at the standard cost: `passwordHashing: fast` is for tests.',
+    );
   const files = appDatabaseFiles();
   const lock = lockDataDir(options.dataDir, files.nativeBinding);
   removeLeftoverStaging(options.dataDir);
@@ -164,7 +177,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let server: Server;
   try {
     db = openDatabase(options.dataDir, files);
-    const mode = options.mode ?? 'local';
     const openFiles = options.openFileLimit !== undefined ? options.openFileLimit : readOpenFileLimit();
     const security = resolveSecurity(mode, options.security, openFiles);
     const tooMany = openFilesWarning(openFiles, {
@@ -182,6 +194,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       dataDir: options.dataDir,
       fetch: options.fetch ?? globalThis.fetch,
       events: options.events ?? createEventBus(),
+      passwordHashing,
       version: readVersion(),
     };
     const { seed } = options;

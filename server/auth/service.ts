@@ -24,7 +24,7 @@ const registrationClosed = () =>
   );
 
 export function createAuthService(
-  { db, clock, ids, security }: Infrastructure,
+  { db, clock, ids, security, passwordHashing }: Infrastructure,
   invitations: InvitationService,
   limits: AttemptLimits,
 ) {
@@ -32,7 +32,7 @@ export function createAuthService(
   let decoyHash: Promise<string> | undefined;
   /** A hash to check passwords against when there is no account, made once. */
   const decoy = () => {
-    decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
+    decoyHash ??= hashPassword(randomBytes(16).toString('hex'), passwordHashing);
     return decoyHash;
   };
 
@@ -88,7 +88,7 @@ export function createAuthService(
       if (input.invitation !== undefined) invited = await invitations.verify(input.invitation, email);
       const isFirstAccount = () => !db.select({ id: users.id }).from(users).limit(1).get();
       if (!invited && security.registration === 'first-only' && !isFirstAccount()) throw registrationClosed();
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await hashPassword(input.password, passwordHashing);
       const user: UserRow = {
         id: ids.next('usr'),
         email,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { createDocument, type oas31, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { backupPaths } from '../backups/route.js';
 import { attachmentContentPaths } from '../chat/attachments/openapi.js';
 import { ERROR_CODES, type ErrorCode } from '../error-codes.js';
@@ -134,7 +134,7 @@ const TAGS = [
 ];
 
 /** The OpenAPI 3.1 document, built from the same route table (and zod schemas) that serves requests. */
-export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { version: string }) {
+export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { version: string }): oas31.OpenAPIObject {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) {
     paths[route.path] = { ...paths[route.path], [route.method]: operation(route) };

@@ -1,3 +1,4 @@
+import type { Environment } from '../../db/schema/environment.js';
 import { users } from '../../db/schema/users.js';
 import type { UserActor } from '../audit/actor.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -8,11 +9,32 @@ import { givenKeyText } from '../keys/key-text.js';
 import { SeedError } from './errors.js';
 import type { Seed } from './schema.js';
 
+/** One object a seed created, by its id. */
+export interface Seeded {
+  id: string;
+  name: string;
+  environment: Environment;
+}
+
+/** A project the seed created and what it holds, each list in the seed's order (`projects[0].rooms[1]`…). */
+export interface SeededProject {
+  id: string;
+  name: string;
+  apiKeys: Seeded[];
+  rooms: Seeded[];
+  conversations: Seeded[];
+  webhooks: (Omit<Seeded, 'name'> & { url: string })[];
+}
+
 /** What starting with a seed did. */
 export type SeedOutcome =
   | {
       applied: true;
       created: Record<'accounts' | 'projects' | 'apiKeys' | 'rooms' | 'conversations' | 'webhooks', number>;
+      /** The seed's user, who owns every project. */
+      user: { id: string; email: string };
+      /** Each of the seed's projects, in its order. */
+      projects: SeededProject[];
     }
   | { applied: false; reason: string };
 
@@ -48,7 +70,10 @@ export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcom
   for (const person of [seed.user, ...seed.projects.flatMap((p) => p.members)]) {
     const email = normalizeEmail(person.email);
     if (!accounts.has(email))
-      accounts.set(email, { name: person.name, passwordHash: await hashPassword(person.password) });
+      accounts.set(email, {
+        name: person.name,
+        passwordHash: await hashPassword(person.password, ctx.passwordHashing),
+      });
   }
 
   const created = { accounts: 0, projects: 0, apiKeys: 0, rooms: 0, conversations: 0, webhooks: 0 };
@@ -61,7 +86,7 @@ export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcom
     }
   };
 
-  db.transaction((tx) => {
+  const records = db.transaction((tx) => {
     // Checked again inside the transaction: nothing can have landed since, but the rule is the transaction's.
     if (describeContents(db.$client)) throw new SeedError('The data folder stopped being empty while seeding.');
     const userIds = new Map<string, string>();
@@ -83,7 +108,7 @@ export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcom
       email: normalizeEmail(seed.user.email),
     };
 
-    const projectIds = seed.projects.map((p, i) => {
+    const projects = seed.projects.map((p, i): SeededProject => {
       const at = `projects[${i}]`;
       const { id: projectId } = step(at, () => services.projects.create(owner, { name: p.name }));
       created.projects++;
@@ -91,29 +116,36 @@ export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcom
       p.members.forEach((m, j) => {
         step(`${at}.members[${j}]`, () => services.members.add(acting, m));
       });
-      p.apiKeys.forEach((k, j) => {
+      const apiKeys = p.apiKeys.map((k, j) => {
         const key = givenKeyText(k.key);
         if (!key) throw new SeedError(`${at}.apiKeys[${j}].key: not an API key`);
-        step(`${at}.apiKeys[${j}]`, () => services.keys.create(owner, projectId, k, key));
+        const { row } = step(`${at}.apiKeys[${j}]`, () => services.keys.create(owner, projectId, k, key));
         created.apiKeys++;
+        return { id: row.id, name: k.name, environment: k.environment };
       });
-      p.rooms.forEach(({ environment, ...room }, j) => {
-        step(`${at}.rooms[${j}]`, () => services.rooms.create({ projectId, environment }, room, owner));
+      const rooms = p.rooms.map(({ environment, ...room }, j) => {
+        const { id } = step(`${at}.rooms[${j}]`, () => services.rooms.create({ projectId, environment }, room, owner));
         created.rooms++;
+        return { id, name: room.name, environment };
       });
-      p.conversations.forEach(({ environment, ...conversation }, j) => {
+      const conversations = p.conversations.map(({ environment, ...conversation }, j) => {
         const caller = { kind: 'server' as const, scope: { projectId, environment }, userId: undefined };
-        step(`${at}.conversations[${j}]`, () => services.conversations.create(caller, conversation));
+        const { id } = step(`${at}.conversations[${j}]`, () => services.conversations.create(caller, conversation));
         created.conversations++;
+        return { id, name: conversation.name, environment };
       });
-      return projectId;
+      return { id: projectId, name: p.name, apiKeys, rooms, conversations, webhooks: [] };
     });
     seed.projects.forEach((p, i) => {
       p.webhooks.forEach((w, j) => {
-        step(`projects[${i}].webhooks[${j}]`, () => services.webhooks.register(owner, projectIds[i], w));
+        const { row } = step(`projects[${i}].webhooks[${j}]`, () =>
+          services.webhooks.register(owner, projects[i].id, w),
+        );
+        projects[i].webhooks.push({ id: row.id, url: w.url, environment: w.environment });
         created.webhooks++;
       });
     });
+    return { user: { id: owner.id, email: owner.email }, projects };
   });
-  return { applied: true, created };
+  return { applied: true, created, ...records };
 }

@@ -1,4 +1,4 @@
-export { applySeed, type SeedOutcome, secretPaths } from './apply.js';
+export { applySeed, type SeededProject, type SeedOutcome, secretPaths } from './apply.js';
 export { SeedError } from './errors.js';
 export { parseSeed, stripComments } from './parse.js';
-export { type Seed, seedJsonSchema, seedSchema } from './schema.js';
+export { type Seed, type SeedInput, seedJsonSchema, seedSchema } from './schema.js';

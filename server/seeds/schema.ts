@@ -115,6 +115,8 @@ export const seedSchema = z
   .meta({ title: 'Switchboard seed file' });
 
 export type Seed = z.output<typeof seedSchema>;
+/** A seed as written, before defaults and normalisation (environments in any letter case, lists optional). */
+export type SeedInput = z.input<typeof seedSchema>;
 
 /** The JSON Schema that editors validate seed files with (served at /schemas/seed.json). */
 export const seedJsonSchema = () => z.toJSONSchema(seedSchema, { io: 'input', unrepresentable: 'any' });

@@ -51,9 +51,10 @@ describe('serve with a seed', () => {
     const receiver = await startReceiver();
     cleanup.push(() => receiver.close());
     const server = await seeded(seedFor(receiver));
-    expect(server.seed).toEqual({
+    expect(server.seed).toMatchObject({
       applied: true,
       created: { accounts: 2, projects: 1, apiKeys: 2, rooms: 1, conversations: 1, webhooks: 1 },
+      user: { email: 'dev@example.com' },
     });
     const api = client(server.url);
     const login = await api.post('/v1/auth/login', {
@@ -78,6 +79,25 @@ describe('serve with a seed', () => {
     ]);
     const [conversation] = (await api.get('/v1/chat/conversations', { token: KEY })).body.data;
     expect(conversation.name).toBe('general');
+    // What was created, by id, in the seed's order.
+    const keys = (await api.get(`/v1/projects/${project.id}/api-keys?environment=staging`, { token: login.body.token }))
+      .body.data;
+    expect(server.seed).toMatchObject({
+      user: { id: login.body.user.id },
+      projects: [
+        {
+          id: project.id,
+          name: 'Seeded app',
+          apiKeys: [
+            { name: 'backend', environment: 'development' },
+            { id: keys[0].id, name: 'staging backend', environment: 'staging' },
+          ],
+          rooms: [{ id: rooms[0].id, name: 'lobby', environment: 'development' }],
+          conversations: [{ id: conversation.id, name: 'general', environment: 'development' }],
+          webhooks: [{ url: receiver.url, environment: 'development' }],
+        },
+      ],
+    });
     // The seed's own objects queued no deliveries; a message does, signed with the secret from the file.
     const sent = await api.post(`/v1/chat/conversations/${conversation.id}/messages`, {
       token: KEY,
