@@ -1,30 +1,11 @@
 import type { Command } from 'commander';
-import type { Environment, EnvironmentReset } from '../../sdk/index.js';
+import { type Environment, resetCounts } from '../../sdk/index.js';
 import { environmentOption, projectOption } from '../arguments.js';
 import { action } from '../context.js';
 import { CommandError, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { formatFields } from '../output.js';
 import { canPrompt, prompt } from '../prompt.js';
-
-/** Each count of a reset, as people read it, in the API's order. */
-const REMOVED: Record<keyof EnvironmentReset['removed'], string> = {
-  rooms: 'Rooms',
-  conversations: 'Conversations',
-  conversationMembers: 'Conversation members',
-  messages: 'Messages',
-  reactions: 'Reactions',
-  readStates: 'Read positions',
-  attachments: 'Attachments',
-  liveStreams: 'Live streams',
-  liveStreamParticipants: 'Live stream participants',
-  connections: 'Connection records',
-  webhookDeliveries: 'Webhook deliveries',
-  webhookAttempts: 'Webhook attempts',
-  telemetryEvents: 'Telemetry events',
-  metrics: 'Metric records',
-  errors: 'Error records',
-};
 
 export function registerEnvCommands(program: Command, io: CliIo): void {
   const env = program.command('env').description('Tools for testing your app against an environment');
@@ -59,12 +40,7 @@ export function registerEnvCommands(program: Command, io: CliIo): void {
         ctx.out.result(reset, () =>
           [
             `Reset ${reset.environment} of ${projectId}. Removed:`,
-            formatFields(
-              (Object.keys(REMOVED) as (keyof typeof REMOVED)[]).map((key) => [
-                `  ${REMOVED[key]}`,
-                reset.removed[key].toLocaleString('en-US'),
-              ]),
-            ),
+            formatFields(resetCounts(reset).map(([label, count]) => [`  ${label}`, count.toLocaleString('en-US')])),
             'Kept: API keys, webhook endpoints (failure counts cleared), members and the audit log.',
           ].join('\n'),
         );
