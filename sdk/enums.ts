@@ -42,11 +42,11 @@ export const RESET_COUNT_LABELS: Record<keyof EnvironmentReset['removed'], strin
   errors: 'Error records',
 };
 
-/** The counts of a reset, in the API's order, with their labels. */
-export const resetCounts = (reset: EnvironmentReset): [label: string, count: number][] =>
+/** The counts of a reset (its `removed`), in the API's order, with their labels. */
+export const resetCounts = (removed: EnvironmentReset['removed']): [label: string, count: number][] =>
   (Object.keys(RESET_COUNT_LABELS) as (keyof EnvironmentReset['removed'])[]).map((key) => [
     RESET_COUNT_LABELS[key],
-    reset.removed[key],
+    removed[key],
   ]);
 
 type Missing<All, Listed> = Exclude<All, Listed> extends never ? true : { missing: Exclude<All, Listed> };

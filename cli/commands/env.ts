@@ -40,7 +40,9 @@ export function registerEnvCommands(program: Command, io: CliIo): void {
         ctx.out.result(reset, () =>
           [
             `Reset ${reset.environment} of ${projectId}. Removed:`,
-            formatFields(resetCounts(reset).map(([label, count]) => [`  ${label}`, count.toLocaleString('en-US')])),
+            formatFields(
+              resetCounts(reset.removed).map(([label, count]) => [`  ${label}`, count.toLocaleString('en-US')]),
+            ),
             'Kept: API keys, webhook endpoints (failure counts cleared), members and the audit log.',
           ].join('\n'),
         );

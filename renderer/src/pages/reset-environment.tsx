@@ -94,7 +94,7 @@ export function ResetEnvironment({ project }: { project: Project }) {
 
 /** What the reset removed: each kind it found, with how many (the kinds it found none of are left out). */
 function ResetResult({ reset }: { reset: EnvironmentReset }) {
-  const found = resetCounts(reset).filter(([, count]) => count > 0);
+  const found = resetCounts(reset.removed).filter(([, count]) => count > 0);
   const name = environmentLabel(reset.environment);
   return (
     <Alert color="green" title={`${name} was reset`}>

@@ -57,6 +57,14 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     await dialog.waitFor({ state: 'hidden' });
     expect(await rooms(keys.staging)).toBe(1);
 
+    // Another tab watches staging's rooms and its live tail: both follow the reset by themselves.
+    const other = await dash.openPage(`/projects/${project.id}/rooms?env=staging`);
+    await signIn(other, owner.email);
+    await visible(other.page.getByRole('row').filter({ hasText: 'room-' }));
+    const tail = await dash.openPage(`/projects/${project.id}/live?env=staging`);
+    await signIn(tail, owner.email);
+    await visible(tail.page.getByText('Live', { exact: true }).first());
+
     await page.getByRole('button', { name: 'Reset Staging…' }).click();
     await dialog.getByRole('button', { name: 'Reset Staging' }).click();
     await visible(page.getByText('Staging was reset', { exact: true }).first());
@@ -69,6 +77,12 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
 
     expect(await rooms(keys.staging)).toBe(0);
     expect(await rooms(keys.development)).toBe(1);
+    await visible(other.page.getByText('No rooms yet'));
+    await visible(tail.page.getByText(/removed: Rooms 1 · Conversations 1 · Conversation members 1 · Messages 1/));
+    for (const tab of [other, tail]) {
+      tab.expectClean();
+      await tab.close();
+    }
     expect(await socket.closed).toEqual({ code: 4205, reason: 'environment reset' });
     dp.expectClean();
     await dp.close();
