@@ -111,16 +111,22 @@ function rowsOf(projectId: string, environment: Env): Record<string, number> {
   }
 }
 
+/** A project whose staging is about to be reset, beside its development and another project's staging, all in use. */
+async function stagingBesideOthers() {
+  const { owner, project, keys } = await projectWithKeys(t.api);
+  const staging = await populate(project.id, owner, keys.staging, 'staging');
+  const development = await populate(project.id, owner, keys.development, 'development');
+  const other = await projectWithKeys(t.api);
+  const elsewhere = await populate(other.project.id, other.owner, other.keys.staging, 'staging');
+  return { owner, project, keys, staging, development, other, elsewhere };
+}
+
 /** `rowsOf` for comparing before and after: metrics are written every few seconds, at no moment a test knows. */
 const rowsBut = (projectId: string, environment: Env) => ({ ...rowsOf(projectId, environment), metric_buckets: 0 });
 
 describe('environment reset: POST /v1/projects/{id}/environment/reset', () => {
   it('empties the environment of its runtime data, files too, and leaves other environments and projects be', async () => {
-    const { owner, project, keys } = await projectWithKeys(t.api);
-    const staging = await populate(project.id, owner, keys.staging, 'staging');
-    const development = await populate(project.id, owner, keys.development, 'development');
-    const other = await projectWithKeys(t.api);
-    const elsewhere = await populate(other.project.id, other.owner, other.keys.staging, 'staging');
+    const { owner, project, keys, staging, development, other, elsewhere } = await stagingBesideOthers();
     const before = { development: rowsBut(project.id, 'development'), elsewhere: rowsBut(other.project.id, 'staging') };
 
     const res = await t.api.post(resetPath(project.id, 'staging'), { token: owner.token });
@@ -193,11 +199,7 @@ describe('environment reset: POST /v1/projects/{id}/environment/reset', () => {
   });
 
   it('closes the environment’s realtime and signaling sockets with 4205, forgets them at once, and no others', async () => {
-    const { owner, project, keys } = await projectWithKeys(t.api);
-    const staging = await populate(project.id, owner, keys.staging, 'staging');
-    const development = await populate(project.id, owner, keys.development, 'development');
-    const other = await projectWithKeys(t.api);
-    const elsewhere = await populate(other.project.id, other.owner, other.keys.staging, 'staging');
+    const { owner, project, keys, staging, development, elsewhere } = await stagingBesideOthers();
     const dashboard = (path: string) => t.api.get(`/v1/projects/${project.id}${path}`, { token: owner.token });
 
     expect((await t.api.post(resetPath(project.id, 'staging'), { token: owner.token })).status).toBe(200);
