@@ -23,7 +23,17 @@ export interface BenchConfig {
    * relay), `chat` only the chat fan-out benchmark, `observability` only the recording-overhead comparison; `dashboard` only the dashboard's bundle size and time to shell;
    * unset or `all`, every part.
    */
-  only: 'all' | 'binary' | 'chat' | 'core' | 'dashboard' | 'observability' | 'sockets' | 'startup' | 'webhooks';
+  only:
+    | 'all'
+    | 'binary'
+    | 'chat'
+    | 'core'
+    | 'dashboard'
+    | 'observability'
+    | 'reset'
+    | 'sockets'
+    | 'startup'
+    | 'webhooks';
   /** Realtime subscriber counts of the chat benchmark, ascending (BENCH_CHAT_SUBSCRIBERS, default `100,1000`). */
   chatSubscribers: number[];
   /** Messages timed for the post-to-receive latency at each subscriber count (BENCH_CHAT_MESSAGES, default 100). */
@@ -63,6 +73,7 @@ const BENCH_PARTS: readonly BenchConfig['only'][] = [
   'core',
   'dashboard',
   'observability',
+  'reset',
   'sockets',
   'startup',
   'webhooks',

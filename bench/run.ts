@@ -10,9 +10,10 @@
  * the figures, and non-zero only when the benchmark could not run or its figures would be meaningless.
  * Settings: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_LOGIN_CONNECTIONS, BENCH_LOGIN_DURATION,
  * BENCH_RELAY_MESSAGES, BENCH_ONLY, BENCH_CHAT_SUBSCRIBERS, BENCH_CHAT_MESSAGES, BENCH_CHAT_RATE,
- * BENCH_OBSERVABILITY_ROUNDS, BENCH_CPU_PROF, BENCH_PIN, BENCH_STARTUP_RUNS (see bench/config.ts). Start-up
+ * BENCH_OBSERVABILITY_ROUNDS, BENCH_RESET_ROUNDS, BENCH_CPU_PROF, BENCH_PIN, BENCH_STARTUP_RUNS (see bench/config.ts). Start-up
  * (bench/startup.ts, BENCH_ONLY=startup) runs first, then the single executable (bench/binary.ts, BENCH_ONLY=binary)
- * and the dashboard's size and time to shell (bench/dashboard.ts, BENCH_ONLY=dashboard).
+ * and the dashboard's size and time to shell (bench/dashboard.ts, BENCH_ONLY=dashboard). Environment reset
+ * (bench/reset.ts, BENCH_ONLY=reset) times emptying an environment of 10,000 messages.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -25,6 +26,7 @@ import { runDashboardBench } from './dashboard.js';
 import { type LoadOptions, type Measurement, measure, requireAllOk } from './load.js';
 import { runObservabilityBench } from './observability.js';
 import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './report.js';
+import { runResetBench } from './reset.js';
 import { formatLatency, type LatencyResult, measureEcho, measureRelay, measureTokenMinting } from './rtc.js';
 import { createCredentials } from './setup.js';
 import { runSocketMemoryBench } from './sockets.js';
@@ -188,6 +190,7 @@ async function main(): Promise<void> {
     }
     if (config.only === 'all' || config.only === 'webhooks') await runWebhookBench(config);
     if (config.only === 'all' || config.only === 'sockets') await runSocketMemoryBench(config);
+    if (config.only === 'all' || config.only === 'reset') await runResetBench(config);
     if (config.only === 'all') await runObservabilityBench(config, load);
     if (config.cpuProfDir) console.log(`\nServer CPU profiles (.cpuprofile) written to ${config.cpuProfDir}`);
   } finally {

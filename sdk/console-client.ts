@@ -1,5 +1,6 @@
 import { AuditResource } from './console/audit.js';
 import { AuthResource } from './console/auth.js';
+import { EnvironmentsResource } from './console/environments.js';
 import { ChatInspectionResource, ProjectLiveStreamsResource, ProjectRoomsResource } from './console/inspection.js';
 import { KeysResource } from './console/keys.js';
 import { MembersResource } from './console/members.js';
@@ -21,6 +22,7 @@ export class ConsoleClient {
   private readonly transport: Transport;
   readonly auth: AuthResource;
   readonly projects: ProjectsResource;
+  readonly environments: EnvironmentsResource;
   readonly members: MembersResource;
   readonly keys: KeysResource;
   readonly audit: AuditResource;
@@ -34,6 +36,7 @@ export class ConsoleClient {
     this.transport = new Transport(options, options.token);
     this.auth = new AuthResource(this.transport);
     this.projects = new ProjectsResource(this.transport);
+    this.environments = new EnvironmentsResource(this.transport);
     this.members = new MembersResource(this.transport);
     this.keys = new KeysResource(this.transport);
     this.audit = new AuditResource(this.transport);

@@ -1,4 +1,4 @@
-import type { Environment, ProjectRole, WebhookDeliveryStatus } from './types.js';
+import type { Environment, EnvironmentReset, ProjectRole, WebhookDeliveryStatus } from './types.js';
 
 /**
  * The values of the API's enums, for clients that list them (a dashboard's role picker, an environment switcher).
@@ -19,6 +19,35 @@ export const WEBHOOK_DELIVERY_STATUSES = [
   'SUCCEEDED',
   'FAILED',
 ] as const satisfies readonly WebhookDeliveryStatus[];
+
+/**
+ * What an environment reset counts (the `removed` of `environments.reset`), in the API's order, each named for people:
+ * the dashboard and the command-line tool show them alike. The type makes the compiler refuse a missing or extra one.
+ */
+export const RESET_COUNT_LABELS: Record<keyof EnvironmentReset['removed'], string> = {
+  rooms: 'Rooms',
+  conversations: 'Conversations',
+  conversationMembers: 'Conversation members',
+  messages: 'Messages',
+  reactions: 'Reactions',
+  readStates: 'Read positions',
+  attachments: 'Attachments',
+  liveStreams: 'Live streams',
+  liveStreamParticipants: 'Live stream participants',
+  connections: 'Connection records',
+  webhookDeliveries: 'Webhook deliveries',
+  webhookAttempts: 'Webhook attempts',
+  telemetryEvents: 'Telemetry events',
+  metrics: 'Metric records',
+  errors: 'Error records',
+};
+
+/** The counts of a reset (its `removed`), in the API's order, with their labels. */
+export const resetCounts = (removed: EnvironmentReset['removed']): [label: string, count: number][] =>
+  (Object.keys(RESET_COUNT_LABELS) as (keyof EnvironmentReset['removed'])[]).map((key) => [
+    RESET_COUNT_LABELS[key],
+    removed[key],
+  ]);
 
 type Missing<All, Listed> = Exclude<All, Listed> extends never ? true : { missing: Exclude<All, Listed> };
 const everyEnvironment: Missing<Environment, (typeof ENVIRONMENTS)[number]> = true;

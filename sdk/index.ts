@@ -22,7 +22,13 @@ export {
 } from './chat-client.js';
 export type { LiveEventStream, LiveEventsOptions, ObservabilityResource } from './console/observability.js';
 export { ConsoleClient, type ConsoleClientOptions } from './console-client.js';
-export { ENVIRONMENTS, PROJECT_ROLES, WEBHOOK_DELIVERY_STATUSES } from './enums.js';
+export {
+  ENVIRONMENTS,
+  PROJECT_ROLES,
+  RESET_COUNT_LABELS,
+  resetCounts,
+  WEBHOOK_DELIVERY_STATUSES,
+} from './enums.js';
 export { NETWORK_ERROR, SwitchboardError, UNEXPECTED_RESPONSE } from './errors.js';
 export { paginate } from './paginate.js';
 export {

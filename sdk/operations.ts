@@ -17,6 +17,7 @@ export const OPERATIONS = {
   getProject: { method: 'get', path: '/v1/projects/{id}' },
   updateProject: { method: 'patch', path: '/v1/projects/{id}' },
   deleteProject: { method: 'delete', path: '/v1/projects/{id}' },
+  resetEnvironment: { method: 'post', path: '/v1/projects/{id}/environment/reset' },
   listMembers: { method: 'get', path: '/v1/projects/{id}/members' },
   addMember: { method: 'post', path: '/v1/projects/{id}/members' },
   updateMember: { method: 'patch', path: '/v1/projects/{id}/members/{userId}' },

@@ -55,6 +55,8 @@ export type Project = ResponseOf<'getProject'>;
 export type ProjectList = ResponseOf<'listProjects'>;
 /** What a role allows, e.g. `keys:manage`: a project lists the caller's, a member listing each member's. */
 export type Capability = Project['capabilities'][number];
+/** What `environments.reset` removed: `{environment, resetAt, removed: {rooms, conversations, messages, …}}`. */
+export type EnvironmentReset = ResponseOf<'resetEnvironment'>;
 
 export type AddMemberInput = BodyOf<'addMember'>;
 export type UpdateMemberInput = BodyOf<'updateMember'>;

@@ -35,6 +35,10 @@ export const ERROR_CODES = {
     when: 'An attachment URL whose signature is missing, changed or for the other purpose',
   },
   SERVICE_URL_EXPIRED: { status: 403, when: 'An attachment upload or download URL past its expiry' },
+  SERVICE_PRODUCTION_ENVIRONMENT: {
+    status: 403,
+    when: 'A testing tool asked of the production environment, which they never touch (environment reset)',
+  },
   SERVICE_PROJECT_NOT_FOUND: { status: 404, when: 'No such project, or the caller is not a member' },
   SERVICE_USER_NOT_FOUND: { status: 404, when: 'Adding a member whose address has no account' },
   SERVICE_MEMBER_NOT_FOUND: { status: 404, when: 'The user is not a member of the project' },

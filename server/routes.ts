@@ -7,6 +7,7 @@ import { chatInspectionRoutes } from './chat/inspection/routes.js';
 import { messageRoutes } from './chat/messages/routes.js';
 import { liveRoutes } from './chat/presence/routes.js';
 import { chatTokenRoutes } from './chat/tokens/routes.js';
+import { environmentResetRoutes } from './environment-reset/routes.js';
 import type { AnyRoute } from './http/route.js';
 import { keyRoutes } from './keys/routes.js';
 import { liveStreamRoutes } from './live-streams/routes.js';
@@ -24,6 +25,7 @@ import { webhookRoutes } from './webhooks/routes.js';
 export const routes = [
   ...authRoutes,
   ...projectRoutes,
+  ...environmentResetRoutes,
   ...memberRoutes,
   ...keyRoutes,
   ...auditRoutes,

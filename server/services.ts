@@ -10,6 +10,7 @@ import { createMessageService } from './chat/messages/service.js';
 import { createRealtimeHub } from './chat/realtime/hub.js';
 import { createChatTokenService } from './chat/tokens/service.js';
 import type { Infrastructure } from './context.js';
+import { createEnvironmentResetService } from './environment-reset/service.js';
 import { createKeyRateLimits } from './keys/rate-limit.js';
 import { createKeyService } from './keys/service.js';
 import { createLiveStreamService } from './live-streams/service.js';
@@ -60,6 +61,7 @@ export function createServices(infra: Infrastructure, { observability = true }: 
     realtime: createRealtimeHub(infra, conversations, messages, engagement),
     liveStreams: createLiveStreamService(infra, { audit, rooms, conversations, rtcTokens, chatTokens, signaling }),
     attachments,
+    environmentReset: createEnvironmentResetService(infra, audit, attachments),
     attachmentCleanup: createAttachmentCleanupJob(infra, attachments),
     webhooks: createWebhookService(infra, audit),
     observability: recorder,

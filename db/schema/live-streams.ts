@@ -32,6 +32,8 @@ export const liveStreams = sqliteTable(
     index('live_streams_scope_idx').on(t.projectId, t.environment, t.id),
     // Every signaling join asks whether its room is a live stream's.
     index('live_streams_room_idx').on(t.roomId),
+    // Deleting conversations (an environment reset, a project) checks that no stream still holds one.
+    index('live_streams_conversation_idx').on(t.conversationId),
   ],
 );
 

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Environment } from '../../db/schema/environment.js';
 import type { DeliveryStatus } from '../../db/schema/webhooks.js';
+import type { ResetCounts } from '../environment-reset/service.js';
 
 /**
  * An event of the public catalogue: what webhooks deliver (and the CLI's `tail` shows). Emitted by
@@ -22,6 +23,11 @@ export interface CatalogueEvent {
  */
 export interface InternalEvents {
   'project.deleted': { projectId: string };
+  /**
+   * The runtime data of one project environment was deleted (`POST /v1/projects/{id}/environment/reset`): what is
+   * kept in memory for it (sockets, presence, typing, participants, cached rows, unflushed counts) goes too.
+   */
+  'environment.reset': { projectId: string; environment: Environment; removed: ResetCounts };
   'api_key.revoked': { projectId: string; keyId: string };
   /** A room is gone (deleted, or with its project): its participants must be disconnected. */
   'room.deleted': { projectId: string; environment: Environment; roomId: string };

@@ -124,6 +124,10 @@ export function createLiveEventFeed({ events, clock, logger }: Infrastructure) {
       },
     })),
   );
+  // The environment's streams stay open: what happens in it next is news to whoever watches.
+  events.on('environment.reset', ({ removed, ...scope }) =>
+    publish(scope, () => ({ type: 'environment.reset', at: toIso(clock.now()), data: { removed } })),
+  );
   events.on('project.deleted', ({ projectId }) => {
     for (const [key, watching] of sinks) if (key.startsWith(`${projectId} `)) endAll(key, watching);
   });

@@ -1,6 +1,6 @@
 import { and, gte, lt, lte, sql } from 'drizzle-orm';
 import { metricBuckets } from '../../db/schema/observability.js';
-import { type EnvironmentScope, inScope } from '../../db/scope.js';
+import { type EnvironmentScope, inScope, isInScope } from '../../db/scope.js';
 import type { Infrastructure } from '../context.js';
 
 export const METRIC_NAMES = [
@@ -102,7 +102,12 @@ export function createMetrics({ db, clock, logger }: Pick<Infrastructure, 'db' |
     for (const [key, p] of pending) if (p.projectId === projectId) pending.delete(key);
   }
 
-  return { count, flush, read, forgetProject };
+  /** A reset environment's counts are dropped, not flushed: they counted what the reset removed. */
+  function forgetEnvironment(scope: EnvironmentScope): void {
+    for (const [key, p] of pending) if (isInScope(p, scope)) pending.delete(key);
+  }
+
+  return { count, flush, read, forgetProject, forgetEnvironment };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

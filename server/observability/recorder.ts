@@ -80,6 +80,7 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
     events.on('webhook.attempted', (e) => metrics.count(e, e.succeeded ? 'webhook.succeeded' : 'webhook.failed'));
     events.on('telemetry.accepted', (e) => metrics.count(e, 'telemetry', e.count));
     events.on('project.deleted', ({ projectId }) => metrics.forgetProject(projectId));
+    events.on('environment.reset', (scope) => metrics.forgetEnvironment(scope));
   }
 
   /** Closed connections past the usage horizon go (on start, then hourly with the flush). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONNECTION_KINDS } from '../../db/schema/observability.js';
 import { DELIVERY_STATUSES } from '../../db/schema/webhooks.js';
+import { environmentResetSchema } from '../environment-reset/schemas.js';
 import { environmentSchema } from '../environments.js';
 import { cursorSchema, limitSchema, pageQuery } from '../shared/pagination.js';
 import { timestampSchema } from '../shared/schemas.js';
@@ -183,6 +184,12 @@ export const liveEventSchema = z
         }),
       }),
       'A webhook delivery attempt was made.',
+    ),
+    liveEvent(
+      z.literal('environment.reset'),
+      z.object({ removed: environmentResetSchema.shape.removed }),
+      'The environment was reset (`POST /v1/projects/{id}/environment/reset`): what it held is gone, its sockets ' +
+        'closed; `removed` counts what went.',
     ),
     liveEvent(
       z.enum(EVENT_TYPES),

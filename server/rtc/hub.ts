@@ -1,7 +1,8 @@
 import type { WebSocket } from 'ws';
-import type { EnvironmentScope } from '../../db/scope.js';
+import { type EnvironmentScope, isInScope } from '../../db/scope.js';
 import { toIso } from '../clock.js';
 import type { Infrastructure } from '../context.js';
+import { ENVIRONMENT_RESET_REASON } from '../environment-reset/close.js';
 import type { ConnectionInfo } from '../events/bus.js';
 import { sendJson } from '../http/socket-endpoint.js';
 import { canSendAudio, canSendVideo, type RtcPermissions } from './permissions.js';
@@ -96,6 +97,25 @@ export function createSignalingHub({ clock, ids, events }: Infrastructure) {
     for (const [roomId, members] of rooms) {
       const first = members.values().next().value;
       if (first?.scope.projectId === projectId) closeRoom(roomId, CLOSE.roomDeleted, 'the project was deleted');
+    }
+  });
+
+  /**
+   * An environment reset: the scope's rooms are gone, so their participants are forgotten now (no `participant.left`
+   * event: nobody in the environment is left to hear it, and its webhook deliveries were just cleared) and their
+   * sockets close; the `leave` of each close then finds nobody to remove.
+   */
+  events.on('environment.reset', (scope) => {
+    const at = clock.now();
+    for (const [roomId, members] of rooms) {
+      const [first] = members.values();
+      if (!first || !isInScope(first.scope, scope)) continue;
+      rooms.delete(roomId);
+      for (const participant of members.values()) {
+        const close = { code: CLOSE.environmentReset, reason: ENVIRONMENT_RESET_REASON };
+        events.emit('connection.closed', { ...connectionOf(participant), at, ...close });
+        participant.socket.close(close.code, close.reason);
+      }
     }
   });
 

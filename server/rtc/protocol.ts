@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLOSE_ENVIRONMENT_RESET } from '../environment-reset/close.js';
 import { participantSchema } from '../rooms/schemas.js';
 import { CLOSE_TRY_AGAIN_LATER } from '../security/socket-limits.js';
 
@@ -23,6 +24,8 @@ export const CLOSE = {
   roomDeleted: 4410,
   /** The room's live stream ended: connected sockets close, and no token joins again (the room is gone for them). */
   streamEnded: 4410,
+  /** The token's environment was reset: its rooms are gone. */
+  environmentReset: CLOSE_ENVIRONMENT_RESET,
   /** The room is at its maxParticipants. */
   roomFull: 4429,
   /** The client stopped answering pings, or could not keep up with what was sent to it. */

@@ -47,6 +47,8 @@ const COMMANDS = [
   ['errors', 'show'],
   ['usage'],
   ['diagnostics'],
+  ['env'],
+  ['env', 'reset'],
 ];
 
 describe.concurrent('switchboard conventions', () => {

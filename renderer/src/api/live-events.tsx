@@ -2,6 +2,7 @@ import { type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ConsoleClient, Environment, LiveEvent, LiveEventType } from '../sdk';
 import { useClient } from '../session/session-context';
+import { refreshEnvironment } from './environments';
 
 type Listener = (event: LiveEvent) => void;
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'off';
@@ -116,9 +117,14 @@ export function LiveEventsProvider({
     const opened = new LiveEventHub(client, projectId, environment, () =>
       queryClient.invalidateQueries({ predicate: (query) => query.queryKey.includes(projectId) }),
     );
+    // Reset from elsewhere (another tab, the CLI, a test suite): everything shown of the environment is gone.
+    const unsubscribe = opened.subscribe((event) => {
+      if (event.type === 'environment.reset') void refreshEnvironment(queryClient, projectId, environment);
+    });
     opened.start();
     setHub(opened);
     return () => {
+      unsubscribe();
       opened.stop();
       setHub(null);
     };

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { and, eq, inArray, isNull, lte, ne } from 'drizzle-orm';
 import { attachments } from '../../../db/schema/attachments.js';
+import { conversations as conversationsTable } from '../../../db/schema/chat.js';
 import { type EnvironmentScope, inScope, scopeValues } from '../../../db/scope.js';
 import type { Executor, Infrastructure } from '../../context.js';
 import { conflict, notFound, ServiceError, validationFailed } from '../../errors.js';
@@ -250,6 +251,29 @@ export function createAttachmentService(
           .where(inScope(attachments, scope, eq(attachments.messageId, messageId)))
           .all(),
       );
+    },
+
+    /**
+     * An environment reset takes every attachment of the scope: the rows go in the caller's transaction (found through
+     * the scope's conversations, whose index they share), the function returned deletes their files after the commit.
+     */
+    deleteInScopeIn(tx: Executor, scope: EnvironmentScope): { removed: number; removeFiles(): void } {
+      const ofScope = inArray(
+        attachments.conversationId,
+        tx.select({ id: conversationsTable.id }).from(conversationsTable).where(inScope(conversationsTable, scope)),
+      );
+      const files = tx
+        .select({ projectId: attachments.projectId, id: attachments.id })
+        .from(attachments)
+        .where(ofScope)
+        .all();
+      const { changes } = tx.delete(attachments).where(ofScope).run();
+      return {
+        removed: changes,
+        removeFiles: () => {
+          for (const file of files) storage.remove(file);
+        },
+      };
     },
 
     /**

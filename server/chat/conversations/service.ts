@@ -95,6 +95,9 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
   events.on('project.deleted', ({ projectId }) => {
     for (const [id, row] of cachedRows) if (row.projectId === projectId) cachedRows.delete(id);
   });
+  events.on('environment.reset', (scope) => {
+    for (const [id, row] of cachedRows) if (isInScope(row, scope)) cachedRows.delete(id);
+  });
   const conversationsOfUser = db
     .select({ id: conversations.id })
     .from(conversationMembers)

@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import { type EnvironmentScope, isInScope } from '../../../db/scope.js';
 import { toIso } from '../../clock.js';
 import type { Infrastructure } from '../../context.js';
+import { ENVIRONMENT_RESET_REASON } from '../../environment-reset/close.js';
 import { ServiceError } from '../../errors.js';
 import type { ConnectionInfo } from '../../events/bus.js';
 import { encodeCursor } from '../../shared/pagination.js';
@@ -63,8 +64,8 @@ export function createRealtimeHub(
   const connections = new Map<string, Set<RealtimeConnection>>();
   /** Set by close(): sockets that finish closing afterwards must not touch the (closed) database. */
   let closed = false;
-  /** conversationId → userId → typing expiry (clock time). */
-  const typing = new Map<string, Map<string, number>>();
+  /** conversationId → its scope, and userId → typing expiry (clock time). */
+  const typing = new Map<string, { scope: EnvironmentScope; until: Map<string, number> }>();
   /** conversationId → the sockets that asked for its presence changes, whatever its size. */
   const presenceWatchers = new Map<string, Set<RealtimeConnection>>();
 
@@ -139,18 +140,18 @@ export function createRealtimeHub(
     }
   }
 
-  function setTyping(conversationId: string, userId: string, active: boolean): void {
+  function setTyping(scope: EnvironmentScope, conversationId: string, userId: string, active: boolean): void {
     let typers = typing.get(conversationId);
-    const wasTyping = typers?.has(userId) ?? false;
+    const wasTyping = typers?.until.has(userId) ?? false;
     if (active) {
       if (!typers) {
-        typers = new Map();
+        typers = { scope, until: new Map() };
         typing.set(conversationId, typers);
       }
-      typers.set(userId, clock.now() + TYPING_TTL_MS);
+      typers.until.set(userId, clock.now() + TYPING_TTL_MS);
     } else {
-      typers?.delete(userId);
-      if (typers?.size === 0) typing.delete(conversationId);
+      typers?.until.delete(userId);
+      if (typers?.until.size === 0) typing.delete(conversationId);
     }
     if (active !== wasTyping)
       fanOut(conversationId, () => ({
@@ -160,11 +161,33 @@ export function createRealtimeHub(
       }));
   }
 
+  /**
+   * An environment reset: the scope's sockets close with `code` and `reason`, and nothing of them stays (presence,
+   * typing, watches). No presence change is announced: everyone who could hear one is in the scope, leaving too.
+   */
+  function closeEnvironment(scope: EnvironmentScope, code: number, reason: string): void {
+    const at = clock.now();
+    for (const [key, userConnections] of connections) {
+      const [first] = userConnections;
+      if (!first || !isInScope(first.scope, scope)) continue;
+      connections.delete(key);
+      for (const connection of userConnections) {
+        for (const conversationId of audience.drop(connection)) unwatchPresence(connection, conversationId);
+        events.emit('connection.closed', { ...connectionInfo(connection), at, code, reason });
+        connection.socket.close(code, reason);
+      }
+    }
+    for (const [conversationId, typers] of typing) if (isInScope(typers.scope, scope)) typing.delete(conversationId);
+  }
+  events.on('environment.reset', (scope) =>
+    closeEnvironment(scope, REALTIME_CLOSE.environmentReset, ENVIRONMENT_RESET_REASON),
+  );
+
   const sweep = setInterval(() => {
     const now = clock.now();
-    for (const [conversationId, typers] of typing) {
-      for (const [userId, expiresAt] of typers) {
-        if (expiresAt <= now) setTyping(conversationId, userId, false);
+    for (const [conversationId, { scope, until }] of typing) {
+      for (const [userId, expiresAt] of until) {
+        if (expiresAt <= now) setTyping(scope, conversationId, userId, false);
       }
     }
   }, TYPING_SWEEP_MS);
@@ -189,7 +212,9 @@ export function createRealtimeHub(
     },
 
     disconnect(connection: RealtimeConnection, close?: { code: number; reason: string }): void {
-      if (closed) return;
+      const key = userKey(connection.scope, connection.userId);
+      // Gone already when its environment was reset (or the hub closed): nothing of it is left to forget.
+      if (closed || !connections.get(key)?.has(connection)) return;
       events.emit('connection.closed', {
         ...connectionInfo(connection),
         at: clock.now(),
@@ -198,14 +223,14 @@ export function createRealtimeHub(
       });
       const conversationIds = audience.drop(connection);
       for (const conversationId of conversationIds) unwatchPresence(connection, conversationId);
-      const key = userKey(connection.scope, connection.userId);
       const remaining = connections.get(key);
       remaining?.delete(connection);
       if (remaining && remaining.size > 0) return;
       connections.delete(key);
       // Conversation ids are unique across projects: these are this user's, not a namesake's elsewhere.
       for (const conversationId of conversationIds) {
-        if (typing.get(conversationId)?.has(connection.userId)) setTyping(conversationId, connection.userId, false);
+        if (typing.get(conversationId)?.until.has(connection.userId))
+          setTyping(connection.scope, conversationId, connection.userId, false);
       }
       announcePresence(connection.userId, conversationIds, false);
     },
@@ -225,7 +250,7 @@ export function createRealtimeHub(
           case 'typing.start':
           case 'typing.stop': {
             const { conversation } = conversations.access(caller, message.conversationId);
-            setTyping(conversation.id, connection.userId, message.type === 'typing.start');
+            setTyping(connection.scope, conversation.id, connection.userId, message.type === 'typing.start');
             return;
           }
           case 'read': {
@@ -266,7 +291,7 @@ export function createRealtimeHub(
     /** Who is typing in the conversation now. */
     typing(conversationId: string): { userId: string; expiresAt: string }[] {
       const now = clock.now();
-      return [...(typing.get(conversationId) ?? [])]
+      return [...(typing.get(conversationId)?.until ?? [])]
         .filter(([, expiresAt]) => expiresAt > now)
         .map(([userId, expiresAt]) => ({ userId, expiresAt: toIso(expiresAt) }));
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLOSE_ENVIRONMENT_RESET } from '../../environment-reset/close.js';
 import { CLOSE_TRY_AGAIN_LATER } from '../../security/socket-limits.js';
 import {
   catalogueConversation,
@@ -11,6 +12,8 @@ export const REALTIME_CLOSE = {
   goingAway: 1001,
   /** The server, or the token's environment, is at its WebSocket limit: connect again later. */
   tryAgainLater: CLOSE_TRY_AGAIN_LATER,
+  /** The token's environment was reset: its conversations are gone; connecting again finds it empty. */
+  environmentReset: CLOSE_ENVIRONMENT_RESET,
   badRequest: 4400,
   unauthenticated: 4401,
 } as const;

@@ -1,5 +1,5 @@
 import { eventField } from '../../api/event-fields';
-import type { Environment, LiveEvent } from '../../sdk';
+import { type Environment, type LiveEvent, resetCounts } from '../../sdk';
 
 /** A page of the dashboard that an event names, by its address (some belong to other parts of the dashboard). */
 export interface EventLink {
@@ -28,6 +28,11 @@ export function summaryOf(event: LiveEvent): string {
     case 'request.failed': {
       const e = event.data.error;
       return `${e.status} ${e.code} · ${e.method} ${e.route} · ${e.requestId}`;
+    }
+    case 'environment.reset': {
+      const found = resetCounts(event.data.removed).filter(([, count]) => count > 0);
+      const what = found.map(([label, count]) => `${label} ${count.toLocaleString('en-US')}`);
+      return `removed: ${what.length ? what.join(' · ') : 'nothing'}`;
     }
     case 'delivery.attempted': {
       const d = event.data.delivery;
@@ -89,7 +94,7 @@ export function linksOf(event: LiveEvent, projectId: string, environment: Enviro
 
 /** Colour of a type's badge, by what it is about. */
 export function colorOf(type: string): string {
-  if (type === 'request.failed') return 'red';
+  if (type === 'request.failed' || type === 'environment.reset') return 'red';
   if (type.startsWith('connection.')) return 'grape';
   if (type === 'delivery.attempted') return 'orange';
   if (type.startsWith('message.') || type.startsWith('reaction.')) return 'teal';
@@ -103,4 +108,5 @@ export const STREAM_ONLY_TYPES = [
   'connection.closed',
   'request.failed',
   'delivery.attempted',
+  'environment.reset',
 ] as const satisfies readonly LiveEvent['type'][];

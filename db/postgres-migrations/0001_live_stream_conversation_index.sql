@@ -1,0 +1,1 @@
+CREATE INDEX "live_streams_conversation_idx" ON "live_streams" USING btree ("conversation_id");

@@ -1,0 +1,148 @@
+import { inArray, ne } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { conversationMembers, conversations, messages, reactions, readStates } from '../../db/schema/chat.js';
+import { liveStreamParticipants, liveStreams } from '../../db/schema/live-streams.js';
+import { connectionLog, errorLog, metricBuckets } from '../../db/schema/observability.js';
+import { rooms } from '../../db/schema/rooms.js';
+import { telemetryEvents } from '../../db/schema/telemetry.js';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/webhooks.js';
+import { type EnvironmentScope, inScope } from '../../db/scope.js';
+import type { Actor } from '../audit/actor.js';
+import type { AuditService } from '../audit/service.js';
+import type { AttachmentService } from '../chat/attachments/service.js';
+import type { Infrastructure, Tx } from '../context.js';
+import { ServiceError } from '../errors.js';
+
+/** What a reset removed, by kind, in the order the API shows it. */
+export interface ResetCounts {
+  rooms: number;
+  conversations: number;
+  conversationMembers: number;
+  messages: number;
+  reactions: number;
+  readStates: number;
+  attachments: number;
+  liveStreams: number;
+  liveStreamParticipants: number;
+  connections: number;
+  webhookDeliveries: number;
+  webhookAttempts: number;
+  telemetryEvents: number;
+  metrics: number;
+  errors: number;
+}
+
+export interface EnvironmentReset {
+  scope: EnvironmentScope;
+  removed: ResetCounts;
+  resetAt: number;
+}
+
+/**
+ * Empties one project environment of its runtime data, for isolation between test runs: what apps and their users
+ * made (rooms, chat, attachments, live streams), what the server recorded about it (connections, webhook
+ * deliveries, telemetry, metrics, errors), in one transaction with its audit entry. Kept: the API keys, the webhook
+ * endpoints (their run of failures starts again at 0, its deliveries being gone; a disabled one stays disabled), the
+ * members and the audit log. Never production's.
+ */
+export function createEnvironmentResetService(
+  { db, clock, events, logger }: Infrastructure,
+  audit: AuditService,
+  attachments: AttachmentService,
+) {
+  /**
+   * Set-based deletes, children before parents, each reaching its rows through an index: a table without one on the
+   * scope (messages, deliveries…) through its parent's ids. The cascades of the foreign keys then find nothing left.
+   */
+  function deleteRuntimeData(tx: Tx, scope: EnvironmentScope): { removed: ResetCounts; removeFiles(): void } {
+    const scopeConversations = tx
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(inScope(conversations, scope));
+    const ofConversations = (column: SQLiteColumn) => inArray(column, scopeConversations);
+    const scopeMessages = tx.select({ id: messages.id }).from(messages).where(ofConversations(messages.conversationId));
+    const scopeStreams = tx.select({ id: liveStreams.id }).from(liveStreams).where(inScope(liveStreams, scope));
+    const scopeEndpoints = tx
+      .select({ id: webhookEndpoints.id })
+      .from(webhookEndpoints)
+      .where(inScope(webhookEndpoints, scope));
+    const scopeDeliveries = tx
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(inArray(webhookDeliveries.endpointId, scopeEndpoints));
+    const count = (query: { run(): { changes: number } }) => query.run().changes;
+
+    // Children first: each delete's count is its own rows, never a cascade's.
+    const reactionCount = count(tx.delete(reactions).where(inArray(reactions.messageId, scopeMessages)));
+    const readStateCount = count(tx.delete(readStates).where(ofConversations(readStates.conversationId)));
+    const files = attachments.deleteInScopeIn(tx, scope);
+    const messageCount = count(tx.delete(messages).where(ofConversations(messages.conversationId)));
+    const participantCount = count(
+      tx.delete(liveStreamParticipants).where(inArray(liveStreamParticipants.streamId, scopeStreams)),
+    );
+    const streamCount = count(tx.delete(liveStreams).where(inScope(liveStreams, scope)));
+    const memberCount = count(
+      tx.delete(conversationMembers).where(ofConversations(conversationMembers.conversationId)),
+    );
+    const attemptCount = count(tx.delete(webhookAttempts).where(inArray(webhookAttempts.deliveryId, scopeDeliveries)));
+    // In the order the API shows them: what was made, then what was recorded about it.
+    const removed: ResetCounts = {
+      rooms: count(tx.delete(rooms).where(inScope(rooms, scope))),
+      conversations: count(tx.delete(conversations).where(inScope(conversations, scope))),
+      conversationMembers: memberCount,
+      messages: messageCount,
+      reactions: reactionCount,
+      readStates: readStateCount,
+      attachments: files.removed,
+      liveStreams: streamCount,
+      liveStreamParticipants: participantCount,
+      connections: count(tx.delete(connectionLog).where(inScope(connectionLog, scope))),
+      webhookDeliveries: count(
+        tx.delete(webhookDeliveries).where(inArray(webhookDeliveries.endpointId, scopeEndpoints)),
+      ),
+      webhookAttempts: attemptCount,
+      telemetryEvents: count(tx.delete(telemetryEvents).where(inScope(telemetryEvents, scope))),
+      metrics: count(tx.delete(metricBuckets).where(inScope(metricBuckets, scope))),
+      errors: count(tx.delete(errorLog).where(inScope(errorLog, scope))),
+    };
+    tx.update(webhookEndpoints)
+      .set({ consecutiveFailures: 0 })
+      .where(inScope(webhookEndpoints, scope, ne(webhookEndpoints.consecutiveFailures, 0)))
+      .run();
+    return { removed, removeFiles: files.removeFiles };
+  }
+
+  return {
+    reset(actor: Actor, scope: EnvironmentScope): EnvironmentReset {
+      if (scope.environment === 'production') {
+        throw new ServiceError(
+          'SERVICE_PRODUCTION_ENVIRONMENT',
+          'The production environment cannot be reset: its data is your live app’s. Reset development or staging.',
+        );
+      }
+      const resetAt = clock.now();
+      const { removed, removeFiles } = db.transaction((tx) => {
+        const deleted = deleteRuntimeData(tx, scope);
+        audit.record(tx, {
+          projectId: scope.projectId,
+          actor,
+          action: 'environment.reset',
+          target: { type: 'environment', id: scope.environment },
+          environment: scope.environment,
+          details: { removed: deleted.removed },
+        });
+        return deleted;
+      });
+      // After the commit: sockets close and memory forgets the environment, then the files go.
+      events.emit('environment.reset', { ...scope, removed });
+      try {
+        removeFiles();
+      } catch (err) {
+        logger.error({ err, ...scope }, 'environment reset: could not delete every attachment file');
+      }
+      return { scope, removed, resetAt };
+    },
+  };
+}
+
+export type EnvironmentResetService = ReturnType<typeof createEnvironmentResetService>;
