@@ -29,6 +29,8 @@ export function EnvironmentSwitcher({ environment }: { environment: Environment 
       aria-label="Environment"
       value={environment}
       color={environment === 'production' ? 'red' : environment === 'staging' ? 'yellow' : 'blue'}
+      // Dark text on staging's yellow: white on it reads at 3:1, under the 4.5:1 text needs.
+      autoContrast
       data={ENVIRONMENTS.map((env) => ({ value: env, label: LABELS[env] }))}
       onChange={(value) =>
         void navigate({

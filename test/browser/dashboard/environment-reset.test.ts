@@ -64,6 +64,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     const tail = await dash.openPage(`/projects/${project.id}/live?env=staging`);
     await signIn(tail, owner.email);
     await visible(tail.page.getByText('Live', { exact: true }).first());
+    await tail.checkPage('live-tail-staging');
 
     await page.getByRole('button', { name: 'Reset Staging…' }).click();
     await dialog.getByRole('button', { name: 'Reset Staging' }).click();
