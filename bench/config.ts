@@ -60,8 +60,10 @@ export interface BenchConfig {
   idleSockets: number;
   /** Realtime sockets, all members of one conversation, of the many-sockets part (BENCH_MANY_SOCKETS, default 10000). */
   manySockets: number;
-  /** Messages timed to all of them (BENCH_MANY_MESSAGES, default 30), after 20 warm-up ones. */
+  /** Messages timed to all of them (BENCH_MANY_MESSAGES, default 100), after 20 warm-up ones. */
   manyMessages: number;
+  /** Handshakes in flight at once while they open (BENCH_OPEN_CONCURRENCY, default 16). */
+  openConcurrency: number;
   /**
    * BENCH_MAX_CONNECTIONS: the many-sockets part starts Switchboard with this `--max-connections` instead of the
    * default (10,000, which today counts upgraded sockets too: issue 30).
@@ -125,7 +127,8 @@ export function readConfig(): BenchConfig {
     webhookRate: readNumber('BENCH_WEBHOOK_RATE', 200, 1),
     idleSockets: Math.round(readNumber('BENCH_IDLE_SOCKETS', 1000, 10)),
     manySockets: Math.round(readNumber('BENCH_MANY_SOCKETS', 10_000, 100)),
-    manyMessages: Math.round(readNumber('BENCH_MANY_MESSAGES', 30, 5)),
+    manyMessages: Math.round(readNumber('BENCH_MANY_MESSAGES', 100, 5)),
+    openConcurrency: Math.round(readNumber('BENCH_OPEN_CONCURRENCY', 16, 1)),
     maxConnections: process.env.BENCH_MAX_CONNECTIONS
       ? Math.round(readNumber('BENCH_MAX_CONNECTIONS', 0, 1))
       : undefined,

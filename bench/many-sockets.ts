@@ -3,7 +3,7 @@
  * realtime sockets, each a member of one conversation with a chat token of its own, opened against Switchboard with its
  * default settings, then against a raw `ws` server doing the same (`raw-broadcast`, bench/servers.ts) in the same run:
  *
- * 1. the time to open them all from the subscribers process (SETUP_CONCURRENCY handshakes at a time), and how the
+ * 1. the time to open them all from the subscribers process (BENCH_OPEN_CONCURRENCY handshakes at a time), and how the
  *    cost of a connection grows: the first 1,000's time against the last 1,000's;
  * 2. heap and resident memory per idle socket, each read after a full collection (with the sockets minus before them);
  * 3. post-to-receive p50/p99 of BENCH_MANY_MESSAGES messages, each to every socket, every delivery counted;
@@ -26,7 +26,6 @@ import {
   type PostTarget,
   prepareConversation,
   rawTarget,
-  SETUP_CONCURRENCY,
   send,
   spawnSubscribers,
 } from './chat.js';
@@ -123,9 +122,10 @@ async function measureSide(
   try {
     await sleep(KEEP_ALIVE_DRAIN_MS);
     const before = await server.memory();
-    progress(`  ${name}: opening ${urls.length} sockets, ${SETUP_CONCURRENCY} handshakes at a time …`);
+    const concurrency = config.openConcurrency;
+    progress(`  ${name}: opening ${urls.length} sockets, ${concurrency} handshakes at a time …`);
     const cpuBefore = await server.cpuMicros();
-    const opened = await subscribers.request({ type: 'open', urls, concurrency: SETUP_CONCURRENCY });
+    const opened = await subscribers.request({ type: 'open', urls, concurrency });
     const openCpuMicros = (await server.cpuMicros()) - cpuBefore;
     const failures = opened.failed > 0 ? `; ${opened.failed} failed (${opened.firstError})` : '';
     progress(`    ${opened.open} open in ${(opened.ms / 1000).toFixed(1)} s${failures}`);
@@ -240,7 +240,8 @@ function printReport(config: BenchConfig, sb: SideResult, raw: SideResult): void
   const restFailed = (side: SideResult) => `${side.rest.failed} of ${side.rest.ok + side.rest.failed}`;
   console.log('');
   console.log(
-    `${n} realtime sockets on one node: one conversation of ${n + 1} members, a chat token each; Switchboard with ${cap}`,
+    `${n} realtime sockets on one node: one conversation of ${n + 1} members, a chat token each, ` +
+      `${config.openConcurrency} handshakes at a time; Switchboard with ${cap}`,
   );
   console.log(
     formatColumns([
