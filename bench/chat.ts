@@ -456,17 +456,19 @@ export async function pool<T, R>(
 
 const MAX_MEMBERS_PER_CREATE = 100;
 
-/**
- * Over the API: a conversation of `count` members and a sender, a chat token for each member, and where to POST the
- * sender's messages; `urls` are the members' realtime sockets.
- */
-export async function prepareConversation(
-  server: ServerProcess,
-  apiKey: string,
-  count: number,
-): Promise<{ target: PostTarget; urls: string[] }> {
-  const { url } = server;
-  const senderId = 'bench-sender';
+const SENDER_ID = 'bench-sender';
+
+/** A conversation made by `prepareConversation`, which outlives the server process that made it (its data folder). */
+export interface BenchConversation {
+  apiKey: string;
+  id: string;
+  /** A chat token for each member but the sender. */
+  tokens: string[];
+}
+
+/** Over the API of the server at `url`: a conversation of `count` members and a sender, and a chat token for each member. */
+export async function prepareConversation(url: string, apiKey: string, count: number): Promise<BenchConversation> {
+  const senderId = SENDER_ID;
   const users = Array.from({ length: count }, (_, i) => `bench-user-${i}`);
   progress(`Preparing Switchboard chat: a conversation of ${count + 1} members and ${count} chat tokens …`);
   const everyone = [senderId, ...users];
@@ -483,15 +485,23 @@ export async function prepareConversation(
   const tokens = await pool(users, SETUP_CONCURRENCY, (userId) =>
     call<{ token: string }>(url, 'POST', '/v1/chat/tokens', { userId }, apiKey),
   );
-  const socketBase = `${url.replace(/^http/, 'ws')}/v1/realtime?access_token=`;
+  return { apiKey, id: conversation.id, tokens: tokens.map(({ token }) => token) };
+}
+
+/** Where to POST the sender's messages on `server`, and the members' realtime sockets (`urls`). */
+export function conversationOn(
+  server: ServerProcess,
+  { apiKey, id, tokens }: BenchConversation,
+): { target: PostTarget; urls: string[] } {
+  const socketBase = `${server.url.replace(/^http/, 'ws')}/v1/realtime?access_token=`;
   const target: PostTarget = {
     name: 'Switchboard POST message',
     server,
-    path: `/v1/chat/conversations/${conversation.id}/messages`,
+    path: `/v1/chat/conversations/${id}/messages`,
     headers: { authorization: `Bearer ${apiKey}` },
-    body: (text) => JSON.stringify({ text, senderId }),
+    body: (text) => JSON.stringify({ text, senderId: SENDER_ID }),
   };
-  return { target, urls: tokens.map(({ token }) => socketBase + encodeURIComponent(token)) };
+  return { target, urls: tokens.map((token) => socketBase + encodeURIComponent(token)) };
 }
 
 async function measureSwitchboardChat(
@@ -505,7 +515,7 @@ async function measureSwitchboardChat(
   try {
     const { apiKey } = await createCredentials(server.url);
     const max = config.chatSubscribers[config.chatSubscribers.length - 1];
-    const { target, urls } = await prepareConversation(server, apiKey, max);
+    const { target, urls } = conversationOn(server, await prepareConversation(server.url, apiKey, max));
     progress(`Measuring Switchboard chat (${server.url}) …`);
     // First with nobody online: what a message costs by itself, against the raw insert.
     const { floor, alone } = await measureAloneBesideFloor(
