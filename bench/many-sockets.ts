@@ -96,6 +96,7 @@ function startRestProbe(url: URL, headers: Record<string, string>): { stop(): Pr
       await sleep(Math.max(0, PROBE_INTERVAL_MS - (performance.now() - started)));
     }
   })();
+  // Stopping twice answers the same.
   return {
     async stop() {
       stopped = true;
@@ -134,8 +135,15 @@ async function measureSide(
     progress(`    ${opened.open} open in ${(opened.ms / 1000).toFixed(1)} s${failures}`);
     await subscribers.request({ type: 'quiet', ms: QUIET_MS });
     const after = await server.memory();
-    const rest = startRestProbe(probe.url, probe.headers);
-    const latency = await measureLatency(target, subscribers, opened.open, config.manyMessages, config.chatRate);
+    const probing = startRestProbe(probe.url, probe.headers);
+    const latency = await measureLatency(
+      target,
+      subscribers,
+      opened.open,
+      config.manyMessages,
+      config.chatRate,
+    ).finally(() => probing.stop());
+    const rest = await probing.stop();
     const { times } = opened;
     const chunk = Math.min(CHUNK, Math.floor(times.length / 2));
     const last = times.length - 1;
@@ -152,7 +160,7 @@ async function measureSide(
       heapPerSocket: (after.heap - before.heap) / opened.open,
       rssPerSocket: (after.rss - before.rss) / opened.open,
       latency,
-      rest: await rest.stop(),
+      rest,
     };
   } finally {
     // The server first: closing 10,000 sockets under it would announce each departure to all the others.
