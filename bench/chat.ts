@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { type ServerProcess, spawnServer, TSX_IMPORT, trackChild } from './child.js';
 import { type BenchConfig, RAW_MESSAGES_PATH } from './config.js';
 import { type LoadOptions, type Measurement, measure, requireAllOk } from './load.js';
-import { formatTable, percent, percentile } from './report.js';
+import { formatColumns, formatTable, percent, percentile } from './report.js';
 import { call, createCredentials } from './setup.js';
 import type { SubscriberReply, SubscriberRequest } from './subscribers.js';
 
@@ -43,7 +43,9 @@ export interface FanOutLatency {
   name: string;
   subscribers: number;
   messages: number;
-  /** Deliveries received, out of messages × subscribers. */
+  /** Message POSTs that failed (their deliveries are not expected). */
+  failedPosts: number;
+  /** Deliveries received, out of (messages − failedPosts) × subscribers. */
   delivered: number;
   undelivered: number;
   p50Ms: number;
@@ -162,7 +164,7 @@ export function spawnSubscribers(): Promise<Subscribers> {
 // Sending messages
 
 /** Where and how to POST one message: the same shape for Switchboard and the raw servers. */
-interface PostTarget {
+export interface PostTarget {
   name: string;
   server: ServerProcess;
   path: string;
@@ -172,27 +174,44 @@ interface PostTarget {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 
-/** One POST over a kept-alive connection (lighter than fetch, so less of the measured time is ours). */
-function post(target: PostTarget, text: string): Promise<number> {
-  const url = new URL(target.path, target.server.url);
-  const body = target.body(text);
+/** A request not answered in this time fails. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * One request with `node:http` (lighter than fetch, so less of the measured time is ours), resolving with the status;
+ * rejects on a connection error or after REQUEST_TIMEOUT_MS.
+ */
+export function send(
+  url: URL,
+  via: Agent,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<number> {
+  const sized = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
   return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: { ...target.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        res.resume();
-        res.once('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
+    const req = request(url, { method, agent: via, headers: sized }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)));
     req.once('error', reject);
     req.end(body);
   });
 }
+
+/** One message POST over a kept-alive connection. */
+const post = (target: PostTarget, text: string) =>
+  send(
+    new URL(target.path, target.server.url),
+    agent,
+    'POST',
+    {
+      ...target.headers,
+      'content-type': 'application/json',
+    },
+    target.body(text),
+  );
 
 /** `bench:<run>:<seq>`: what the subscribers look for in each delivered message. */
 const markerText = (run: string, seq: number) => `bench:${run}:${seq}`;
@@ -200,6 +219,7 @@ const markerText = (run: string, seq: number) => `bench:${run}:${seq}`;
 /**
  * Sends `count` messages, at most `rate` per second and each once the previous one has reached every subscriber,
  * stamped with its send time, and collects when each subscriber received each one. Latency = receive time (converted to this process's clock) − send time.
+ * A POST that fails (a status other than 2xx, or no answer) is counted, and nothing is waited for it.
  */
 async function timeSeries(
   target: PostTarget,
@@ -208,38 +228,45 @@ async function timeSeries(
   run: string,
   count: number,
   rate: number,
-): Promise<{ latencies: Float64Array; delivered: number }> {
+): Promise<{ latencies: Float64Array; delivered: number; failedPosts: number; firstFailure: string | undefined }> {
   await subscribers.request({ type: 'record', run });
   const sent = new Float64Array(count);
   const start = now();
   const interval = 1000 / rate;
-  const responses: Promise<number>[] = [];
+  let posted = 0;
+  let firstFailure: string | undefined;
   for (let seq = 0; seq < count; seq++) {
     const due = start + seq * interval;
     const wait = due - now();
     if (wait > 0) await sleep(wait);
     sent[seq] = now();
-    responses.push(post(target, markerText(run, seq)));
+    const status = await post(target, markerText(run, seq)).catch((err: Error) => err.message);
+    if (typeof status !== 'number' || status < 200 || status >= 300) {
+      firstFailure ??= String(status);
+      continue;
+    }
+    posted++;
     // One at a time: the next message only once this one reached every subscriber, so that the figure is the
     // fan-out's own latency, not a queue built up by a rate the machine cannot sustain.
-    await responses[seq];
     await subscribers.request({
       type: 'collect',
-      expected: (seq + 1) * subscriberCount,
+      expected: posted * subscriberCount,
       idleMs: DELIVERY_IDLE_MS,
       times: false,
     });
   }
-  const statuses = await Promise.all(responses);
-  const failed = statuses.filter((status) => status < 200 || status >= 300);
-  if (failed.length > 0) throw new Error(`${target.name}: ${failed.length} message POSTs failed (e.g. ${failed[0]}).`);
   const collected = await subscribers.request({
     type: 'collect',
-    expected: count * subscriberCount,
+    expected: posted * subscriberCount,
     idleMs: DELIVERY_IDLE_MS,
     times: true,
   });
-  return { latencies: toLatencies(collected.deliveries, sent), delivered: collected.count };
+  return {
+    latencies: toLatencies(collected.deliveries, sent),
+    delivered: collected.count,
+    failedPosts: count - posted,
+    firstFailure,
+  };
 }
 
 /** Receive time (on the subscribers' clock) − send time, for each delivery; the clock offset is applied later. */
@@ -251,31 +278,38 @@ function toLatencies(deliveries: number[], sent: Float64Array): Float64Array {
   return latencies;
 }
 
-async function measureLatency(
+/**
+ * `messages` timed messages (after WARM_MESSAGES untimed ones) at most `rate` a second, each to every one of
+ * `subscriberCount` subscribers: p50/p99 over every delivery.
+ */
+export async function measureLatency(
   target: PostTarget,
   subscribers: Subscribers,
   subscriberCount: number,
-  config: BenchConfig,
+  messages: number,
+  rate: number,
 ): Promise<FanOutLatency> {
-  progress(`  ${target.name}: post-to-receive latency, ${config.chatMessages} messages at ${config.chatRate}/s …`);
-  await timeSeries(target, subscribers, subscriberCount, `warm${subscriberCount}`, WARM_MESSAGES, config.chatRate);
+  progress(`  ${target.name}: post-to-receive latency, ${messages} messages at ${rate}/s …`);
+  await timeSeries(target, subscribers, subscriberCount, `warm${subscriberCount}`, WARM_MESSAGES, rate);
   await subscribers.request({ type: 'quiet', ms: 300 });
   // Measured while nothing is arriving, so that the IPC round trip is short; a few seconds' drift is negligible.
   const clock = await subscribers.clockOffset();
   const run = `lat${subscriberCount}`;
-  const series = await timeSeries(target, subscribers, subscriberCount, run, config.chatMessages, config.chatRate);
+  const series = await timeSeries(target, subscribers, subscriberCount, run, messages, rate);
   // timeSeries converted with offset 0: apply the measured one now.
   const latencies = series.latencies.map((ms) => ms + clock.offsetMs).sort();
   const mean = latencies.reduce((a, b) => a + b, 0) / (latencies.length || 1);
-  const expected = config.chatMessages * subscriberCount;
+  const expected = (messages - series.failedPosts) * subscriberCount;
+  const failures = series.failedPosts > 0 ? `; ${series.failedPosts} POSTs failed (${series.firstFailure})` : '';
   progress(
     `    clock offset ${clock.offsetMs.toFixed(3)} ms (±${(clock.rttMs / 2).toFixed(3)} ms), ` +
-      `${series.delivered}/${expected} delivered`,
+      `${series.delivered}/${expected} delivered${failures}`,
   );
   return {
     name: target.name,
     subscribers: subscriberCount,
-    messages: config.chatMessages,
+    messages,
+    failedPosts: series.failedPosts,
     delivered: series.delivered,
     undelivered: expected - series.delivered,
     p50Ms: percentile(latencies, 50),
@@ -329,7 +363,7 @@ async function measureThroughput(
 // The runs
 
 /** A raw server's message POST (bench/servers.ts): the same route and body for the insert and the broadcast. */
-const rawTarget = (name: string, server: ServerProcess): PostTarget => ({
+export const rawTarget = (name: string, server: ServerProcess): PostTarget => ({
   name,
   server,
   path: RAW_MESSAGES_PATH,
@@ -379,7 +413,9 @@ async function measureFanOut(
     open = count;
     // Switchboard announces each arrival to the members already online: let that settle first.
     await subscribers.request({ type: 'quiet', ms: 500 });
-    latency.push(await measureLatency(target, subscribers, count, config));
+    const result = await measureLatency(target, subscribers, count, config.chatMessages, config.chatRate);
+    if (result.failedPosts > 0) throw new Error(`${target.name}: ${result.failedPosts} message POSTs failed.`);
+    latency.push(result);
     throughput.push(await measureThroughput(target, subscribers, count, load));
   }
   return { latency, throughput };
@@ -420,6 +456,54 @@ export async function pool<T, R>(
 
 const MAX_MEMBERS_PER_CREATE = 100;
 
+const SENDER_ID = 'bench-sender';
+
+/** A conversation made by `prepareConversation`, which outlives the server process that made it (its data folder). */
+export interface BenchConversation {
+  apiKey: string;
+  id: string;
+  /** A chat token for each member but the sender. */
+  tokens: string[];
+}
+
+/** Over the API of the server at `url`: a conversation of `count` members and a sender, and a chat token for each member. */
+export async function prepareConversation(url: string, apiKey: string, count: number): Promise<BenchConversation> {
+  const senderId = SENDER_ID;
+  const users = Array.from({ length: count }, (_, i) => `bench-user-${i}`);
+  progress(`Preparing Switchboard chat: a conversation of ${count + 1} members and ${count} chat tokens …`);
+  const everyone = [senderId, ...users];
+  const conversation = await call<{ id: string }>(
+    url,
+    'POST',
+    '/v1/chat/conversations',
+    { name: 'bench-chat', members: everyone.slice(0, MAX_MEMBERS_PER_CREATE).map((userId) => ({ userId })) },
+    apiKey,
+  );
+  await pool(everyone.slice(MAX_MEMBERS_PER_CREATE), SETUP_CONCURRENCY, (userId) =>
+    call(url, 'POST', `/v1/chat/conversations/${conversation.id}/members`, { userId }, apiKey),
+  );
+  const tokens = await pool(users, SETUP_CONCURRENCY, (userId) =>
+    call<{ token: string }>(url, 'POST', '/v1/chat/tokens', { userId }, apiKey),
+  );
+  return { apiKey, id: conversation.id, tokens: tokens.map(({ token }) => token) };
+}
+
+/** Where to POST the sender's messages on `server`, and the members' realtime sockets (`urls`). */
+export function conversationOn(
+  server: ServerProcess,
+  { apiKey, id, tokens }: BenchConversation,
+): { target: PostTarget; urls: string[] } {
+  const socketBase = `${server.url.replace(/^http/, 'ws')}/v1/realtime?access_token=`;
+  const target: PostTarget = {
+    name: 'Switchboard POST message',
+    server,
+    path: `/v1/chat/conversations/${id}/messages`,
+    headers: { authorization: `Bearer ${apiKey}` },
+    body: (text) => JSON.stringify({ text, senderId: SENDER_ID }),
+  };
+  return { target, urls: tokens.map((token) => socketBase + encodeURIComponent(token)) };
+}
+
 async function measureSwitchboardChat(
   config: BenchConfig,
   load: LoadOptions,
@@ -429,37 +513,10 @@ async function measureSwitchboardChat(
   const server = await spawnServer('switchboard', [`${dataDir}/switchboard`], config.cpuProfDir);
   const subscribers = await spawnSubscribers();
   try {
-    const { url } = server;
-    const { apiKey } = await createCredentials(url);
+    const { apiKey } = await createCredentials(server.url);
     const max = config.chatSubscribers[config.chatSubscribers.length - 1];
-    const senderId = 'bench-sender';
-    const users = Array.from({ length: max }, (_, i) => `bench-user-${i}`);
-    progress(`Preparing Switchboard chat: a conversation of ${max + 1} members and ${max} chat tokens …`);
-    const everyone = [senderId, ...users];
-    const conversation = await call<{ id: string }>(
-      url,
-      'POST',
-      '/v1/chat/conversations',
-      { name: 'bench-chat', members: everyone.slice(0, MAX_MEMBERS_PER_CREATE).map((userId) => ({ userId })) },
-      apiKey,
-    );
-    await pool(everyone.slice(MAX_MEMBERS_PER_CREATE), SETUP_CONCURRENCY, (userId) =>
-      call(url, 'POST', `/v1/chat/conversations/${conversation.id}/members`, { userId }, apiKey),
-    );
-    const tokens = await pool(users, SETUP_CONCURRENCY, (userId) =>
-      call<{ token: string }>(url, 'POST', '/v1/chat/tokens', { userId }, apiKey),
-    );
-    const socketBase = `${url.replace(/^http/, 'ws')}/v1/realtime?access_token=`;
-    const urls = tokens.map(({ token }) => socketBase + encodeURIComponent(token));
-
-    progress(`Measuring Switchboard chat (${url}) …`);
-    const target: PostTarget = {
-      name: 'Switchboard POST message',
-      server,
-      path: `/v1/chat/conversations/${conversation.id}/messages`,
-      headers: { authorization: `Bearer ${apiKey}` },
-      body: (text) => JSON.stringify({ text, senderId }),
-    };
+    const { target, urls } = conversationOn(server, await prepareConversation(server.url, apiKey, max));
+    progress(`Measuring Switchboard chat (${server.url}) …`);
     // First with nobody online: what a message costs by itself, against the raw insert.
     const { floor, alone } = await measureAloneBesideFloor(
       rawTarget('raw Express+SQLite insert', rawInsert),
@@ -495,7 +552,7 @@ const ms = (value: number) => value.toFixed(3);
 
 function formatLatencyTable(rows: FanOutLatency[]): string {
   const header = ['Fan-out (POST → every subscriber)', 'Subs', 'Msgs', 'p50 ms', 'p99 ms', 'max ms', 'mean ms', 'Lost'];
-  const cells = [
+  return formatColumns([
     header,
     ...rows.map((r) => [
       r.name,
@@ -507,13 +564,7 @@ function formatLatencyTable(rows: FanOutLatency[]): string {
       ms(r.meanMs),
       String(r.undelivered),
     ]),
-  ];
-  const widths = header.map((_, c) => Math.max(...cells.map((row) => row[c].length)));
-  const lines = cells.map((row) =>
-    row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '),
-  );
-  lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
-  return lines.join('\n');
+  ]);
 }
 
 export function printChatReport({ rawInsert, raw, switchboard, switchboardAlone }: ChatResults): void {

@@ -12,8 +12,8 @@ export interface ServerProcess {
   url: string;
   /** CPU time the server process has used so far, in microseconds (all its threads). */
   cpuMicros(): Promise<number>;
-  /** The server's heap in use after a full garbage collection, in bytes. */
-  heapBytes(): Promise<number>;
+  /** The server's heap in use and resident memory after a full garbage collection, in bytes. */
+  memory(): Promise<{ heap: number; rss: number }>;
   /** Asks the server to close, then kills it if it has not exited within a few seconds. */
   stop(): Promise<void>;
 }
@@ -101,13 +101,16 @@ export function spawnServer(kind: ServerKind, args: string[] = [], cpuProfDir?: 
       exited.then(() => reject(new Error(`The ${kind} server exited.`)));
     });
   const cpuMicros = async () => (await ask<CpuReply>({ type: 'cpu' })).micros;
-  const heapBytes = async () => (await ask<HeapReply>({ type: 'heap' })).bytes;
+  const memory = async () => {
+    const { bytes, rss } = await ask<HeapReply>({ type: 'heap' });
+    return { heap: bytes, rss };
+  };
 
   return new Promise<ServerProcess>((resolve, reject) => {
     const onReady = (message: ReadyMessage | CpuReply | HeapReply) => {
       if (message.type !== 'ready') return;
       settle();
-      resolve({ url: message.url, cpuMicros, heapBytes, stop });
+      resolve({ url: message.url, cpuMicros, memory, stop });
     };
     const fail = (reason: string) => {
       settle();

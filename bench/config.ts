@@ -1,5 +1,7 @@
 /** Where the raw chat baselines (bench/servers.ts) take a message POST; its body is `{text}`. */
 export const RAW_MESSAGES_PATH = '/messages';
+/** The raw chat baselines' plain GET, the floor of the REST probe of the many-sockets part (bench/many-sockets.ts). */
+export const RAW_PING_PATH = '/ping';
 
 /** Benchmark settings, from environment variables so that `npm run bench` needs no arguments. */
 export interface BenchConfig {
@@ -21,7 +23,7 @@ export interface BenchConfig {
   /**
    * Which parts run (BENCH_ONLY): `core` only the first scenarios (key-auth GET, tokens, login, signaling
    * relay), `chat` only the chat fan-out benchmark, `observability` only the recording-overhead comparison; `dashboard` only the dashboard's bundle size and time to shell;
-   * unset or `all`, every part.
+   * `sockets10k` only BENCH_MANY_SOCKETS realtime sockets on one node beside raw `ws`; unset or `all`, every part.
    */
   only:
     | 'all'
@@ -32,6 +34,7 @@ export interface BenchConfig {
     | 'observability'
     | 'reset'
     | 'sockets'
+    | 'sockets10k'
     | 'startup'
     | 'webhooks';
   /** Realtime subscriber counts of the chat benchmark, ascending (BENCH_CHAT_SUBSCRIBERS, default `100,1000`). */
@@ -56,6 +59,17 @@ export interface BenchConfig {
   webhookRate: number;
   /** Realtime and signaling sockets each of the socket memory part (BENCH_IDLE_SOCKETS, default 1000). */
   idleSockets: number;
+  /** Realtime sockets, all members of one conversation, of the many-sockets part (BENCH_MANY_SOCKETS, default 10000). */
+  manySockets: number;
+  /** Messages timed to all of them (BENCH_MANY_MESSAGES, default 100), after 20 warm-up ones. */
+  manyMessages: number;
+  /** Handshakes in flight at once while they open (BENCH_OPEN_CONCURRENCY, default 16). */
+  openConcurrency: number;
+  /**
+   * BENCH_MAX_CONNECTIONS: the many-sockets part starts Switchboard with this `--max-connections` instead of the
+   * default (10,000, which today counts upgraded sockets too: issue 30).
+   */
+  maxConnections: number | undefined;
 }
 
 function readNumber(name: string, fallback: number, min: number): number {
@@ -75,6 +89,7 @@ const BENCH_PARTS: readonly BenchConfig['only'][] = [
   'observability',
   'reset',
   'sockets',
+  'sockets10k',
   'startup',
   'webhooks',
 ];
@@ -113,5 +128,11 @@ export function readConfig(): BenchConfig {
     startupRuns: Math.round(readNumber('BENCH_STARTUP_RUNS', 8, 1)),
     webhookRate: readNumber('BENCH_WEBHOOK_RATE', 200, 1),
     idleSockets: Math.round(readNumber('BENCH_IDLE_SOCKETS', 1000, 10)),
+    manySockets: Math.round(readNumber('BENCH_MANY_SOCKETS', 10_000, 100)),
+    manyMessages: Math.round(readNumber('BENCH_MANY_MESSAGES', 100, 5)),
+    openConcurrency: Math.round(readNumber('BENCH_OPEN_CONCURRENCY', 16, 1)),
+    maxConnections: process.env.BENCH_MAX_CONNECTIONS
+      ? Math.round(readNumber('BENCH_MAX_CONNECTIONS', 0, 1))
+      : undefined,
   };
 }

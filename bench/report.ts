@@ -21,12 +21,21 @@ function row(m: Measurement): string[] {
   ];
 }
 
-export function formatTable(measurements: readonly Measurement[]): string {
-  const rows = [HEADERS, ...measurements.map(row)];
-  const widths = HEADERS.map((_, column) => Math.max(...rows.map((cells) => cells[column].length)));
-  const lines = rows.map((cells) => cells.map((cell, column) => pad(cell, widths[column], column)).join('  '));
+/** A header row and rows of cells as aligned columns, with a rule under the header. */
+export function formatColumns(rows: readonly string[][]): string {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((cells) => (cells[column] ?? '').length)));
+  const lines = rows.map((cells) =>
+    widths
+      .map((width, column) => pad(cells[column] ?? '', width, column))
+      .join('  ')
+      .trimEnd(),
+  );
   lines.splice(1, 0, widths.map((width) => '-'.repeat(width)).join('  '));
   return lines.join('\n');
+}
+
+export function formatTable(measurements: readonly Measurement[]): string {
+  return formatColumns([HEADERS, ...measurements.map(row)]);
 }
 
 export const percent = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;

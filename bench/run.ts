@@ -14,6 +14,8 @@
  * (bench/startup.ts, BENCH_ONLY=startup) runs first, then the single executable (bench/binary.ts, BENCH_ONLY=binary)
  * and the dashboard's size and time to shell (bench/dashboard.ts, BENCH_ONLY=dashboard). Environment reset
  * (bench/reset.ts, BENCH_ONLY=reset) times emptying an environment of 10,000 messages.
+ * and the dashboard's size and time to shell (bench/dashboard.ts, BENCH_ONLY=dashboard). BENCH_ONLY=sockets10k:
+ * BENCH_MANY_SOCKETS (10,000) realtime sockets on one node beside raw `ws` (bench/many-sockets.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -24,6 +26,7 @@ import { killAllServers, pinProcesses, spawnServer } from './child.js';
 import { type BenchConfig, readConfig } from './config.js';
 import { runDashboardBench } from './dashboard.js';
 import { type LoadOptions, type Measurement, measure, requireAllOk } from './load.js';
+import { runManySocketsBench } from './many-sockets.js';
 import { runObservabilityBench } from './observability.js';
 import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './report.js';
 import { runResetBench } from './reset.js';
@@ -191,6 +194,7 @@ async function main(): Promise<void> {
     if (config.only === 'all' || config.only === 'webhooks') await runWebhookBench(config);
     if (config.only === 'all' || config.only === 'sockets') await runSocketMemoryBench(config);
     if (config.only === 'all' || config.only === 'reset') await runResetBench(config);
+    if (config.only === 'all' || config.only === 'sockets10k') await runManySocketsBench(config);
     if (config.only === 'all') await runObservabilityBench(config, load);
     if (config.cpuProfDir) console.log(`\nServer CPU profiles (.cpuprofile) written to ${config.cpuProfDir}`);
   } finally {

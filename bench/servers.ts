@@ -14,7 +14,7 @@ import express from 'express';
 import pino from 'pino';
 import { WebSocketServer } from 'ws';
 import { startServer } from '../server/index.js';
-import { RAW_MESSAGES_PATH } from './config.js';
+import { RAW_MESSAGES_PATH, RAW_PING_PATH } from './config.js';
 
 /** `switchboard-unobserved`: the real server with observability recording off (bench/observability.ts). */
 export type ServerKind =
@@ -39,13 +39,14 @@ export interface CpuReply {
   /** User plus system CPU time of the whole process (every thread), in microseconds. */
   micros: number;
 }
-/** Asked for by the socket memory scenario: the heap in use after a full garbage collection. */
+/** Asked for by the socket memory scenarios: the heap in use and the resident memory after a full garbage collection. */
 export interface HeapRequest {
   type: 'heap';
 }
 export interface HeapReply {
   type: 'heap';
   bytes: number;
+  rss: number;
 }
 
 interface Running {
@@ -93,7 +94,8 @@ async function startWsEcho(): Promise<Running> {
  * Switchboard's database), one prepared INSERT of a row with a generated id, the text and a timestamp, answered
  * 201 with the row. With `broadcast`, the same HTTP server also accepts plain `ws` connections (any path), greets
  * each with `{"type":"connected"}`, and every POST sends the row, serialized once, to every connected client
- * before answering: the same measured path as Switchboard's (HTTP POST → every subscriber receives).
+ * before answering: the same measured path as Switchboard's (HTTP POST → every subscriber receives). A GET of
+ * RAW_PING_PATH answers `{"ok":true}`.
  */
 async function startRawChat(dbFile: string, broadcast: boolean): Promise<Running> {
   const db = new Database(dbFile);
@@ -119,6 +121,9 @@ async function startRawChat(dbFile: string, broadcast: boolean): Promise<Running
     }
     res.status(201).json(message);
   });
+  app.get(RAW_PING_PATH, (_req, res) => {
+    res.json({ ok: true });
+  });
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   if (broadcast) {
@@ -141,24 +146,36 @@ async function startRawChat(dbFile: string, broadcast: boolean): Promise<Running
   };
 }
 
-/** The real server, as the tests start it; the parent owns (creates and deletes) the data dir. */
-function startSwitchboard(dataDir: string, observability = true): Promise<Running> {
-  return startServer({ dataDir, port: 0, host: '127.0.0.1', logger: pino({ level: 'silent' }), observability });
+/**
+ * The real server, as the tests start it; the parent owns (creates and deletes) the data dir. `maxConnections` is
+ * `--max-connections` (default: the server's).
+ */
+function startSwitchboard(dataDir: string, observability = true, maxConnections?: number): Promise<Running> {
+  const security = maxConnections === undefined ? undefined : { http: { maxConnections } };
+  return startServer({
+    dataDir,
+    port: 0,
+    host: '127.0.0.1',
+    logger: pino({ level: 'silent' }),
+    observability,
+    security,
+  });
 }
 
 async function main(): Promise<void> {
-  const [kind, dataDir] = process.argv.slice(2);
+  const [kind, dataDir, maxConnections] = process.argv.slice(2);
   if (!process.send) throw new Error('bench/servers.ts must be started by bench/run.ts (it reports over IPC).');
   let running: Running;
   if (kind === 'plain') running = await startPlain();
-  else if (kind === 'switchboard' && dataDir) running = await startSwitchboard(dataDir);
+  else if (kind === 'switchboard' && dataDir)
+    running = await startSwitchboard(dataDir, true, maxConnections ? Number(maxConnections) : undefined);
   else if (kind === 'switchboard-unobserved' && dataDir) running = await startSwitchboard(dataDir, false);
   else if (kind === 'ws-echo') running = await startWsEcho();
   else if ((kind === 'raw-insert' || kind === 'raw-broadcast') && dataDir)
     running = await startRawChat(dataDir, kind === 'raw-broadcast');
   else
     throw new Error(
-      'Usage: servers.ts plain | ws-echo | switchboard <dataDir> | raw-insert <dbFile> | raw-broadcast <dbFile> ' +
+      'Usage: servers.ts plain | ws-echo | switchboard <dataDir> [maxConnections] | raw-insert <dbFile> | raw-broadcast <dbFile> ' +
         `(got ${process.argv.slice(2).join(' ')})`,
     );
 
@@ -174,7 +191,8 @@ async function main(): Promise<void> {
       // Twice: the first collection can leave what finalizers of the second release.
       globalThis.gc?.();
       globalThis.gc?.();
-      process.send?.({ type: 'heap', bytes: process.memoryUsage().heapUsed } satisfies HeapReply);
+      const { heapUsed, rss } = process.memoryUsage();
+      process.send?.({ type: 'heap', bytes: heapUsed, rss } satisfies HeapReply);
       return;
     }
     if (message.type !== 'cpu') return;

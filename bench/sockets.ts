@@ -22,7 +22,7 @@ const progress = (line: string) => process.stderr.write(`${line}\n`);
 
 async function heapAfterQuiet(server: ServerProcess, quiet: () => Promise<unknown>): Promise<number> {
   await quiet();
-  return server.heapBytes();
+  return (await server.memory()).heap;
 }
 
 export async function runSocketMemoryBench(config: BenchConfig): Promise<void> {

@@ -26,7 +26,19 @@ export type SubscriberRequest =
 /** Messages to the parent, each answering the request of the same `type` (`ready` once, at start). */
 export type SubscriberReply =
   | { type: 'ready' }
-  | { type: 'open'; open: number; failed: number; firstError: string | undefined; ms: number }
+  /**
+   * `times`: when each socket of this request got its first message, in ms since the request, ascending;
+   * `cpuMicros`: this process's CPU time meanwhile.
+   */
+  | {
+      type: 'open';
+      open: number;
+      failed: number;
+      firstError: string | undefined;
+      ms: number;
+      times: number[];
+      cpuMicros: number;
+    }
   | { type: 'clock'; now: number }
   | { type: 'quiet' }
   | { type: 'record' }
@@ -39,6 +51,10 @@ let marker: Buffer | undefined;
 const DIGIT_0 = 0x30;
 const DIGIT_9 = 0x39;
 const QUOTE = 0x22;
+/** A handshake not answered in this time counts as failed. */
+const OPEN_TIMEOUT_MS = 30_000;
+/** `quiet` gives up waiting after this long (and answers anyway). */
+const QUIET_MAX_MS = 120_000;
 
 const sockets: WebSocket[] = [];
 let lastArrival = now();
@@ -71,13 +87,16 @@ function onData(data: WebSocket.RawData): void {
 function openOne(url: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { perMessageDeflate: false });
+    const timer = setTimeout(() => fail(`no first message within ${OPEN_TIMEOUT_MS / 1000} s`), OPEN_TIMEOUT_MS);
     const fail = (reason: string) => {
+      clearTimeout(timer);
       socket.terminate();
       reject(new Error(reason));
     };
     socket.once('error', (err) => fail(err.message));
     socket.once('close', (code, reason) => fail(`closed ${code} ${reason.toString()}`));
     socket.once('message', (data) => {
+      clearTimeout(timer);
       const first = (JSON.parse(data.toString().split('\n')[0]) as { type?: string }).type;
       if (first !== 'connected' && first !== 'joined') {
         fail(`first message was ${first}, not connected or joined`);
@@ -93,14 +112,17 @@ function openOne(url: string): Promise<WebSocket> {
 
 async function openAll(urls: string[], concurrency: number): Promise<SubscriberReply> {
   const started = now();
+  const cpu = process.cpuUsage();
   let next = 0;
   let failed = 0;
   let firstError: string | undefined;
+  const times: number[] = [];
   const worker = async () => {
     while (next < urls.length) {
       const url = urls[next++];
       try {
         sockets.push(await openOne(url));
+        times.push(now() - started);
       } catch (err) {
         failed++;
         firstError ??= err instanceof Error ? err.message : String(err);
@@ -108,15 +130,25 @@ async function openAll(urls: string[], concurrency: number): Promise<SubscriberR
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
-  return { type: 'open', open: sockets.length, failed, firstError, ms: now() - started };
+  const { user, system } = process.cpuUsage(cpu);
+  return {
+    type: 'open',
+    open: sockets.length,
+    failed,
+    firstError,
+    ms: now() - started,
+    times,
+    cpuMicros: user + system,
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function quiet(ms: number): Promise<void> {
+  const giveUp = now() + QUIET_MAX_MS;
   for (;;) {
     const idle = now() - lastArrival;
-    if (idle >= ms) return;
+    if (idle >= ms || now() >= giveUp) return;
     await sleep(ms - idle + 1);
   }
 }
