@@ -5,6 +5,7 @@ import type { Infrastructure } from '../../context.js';
 import { ENVIRONMENT_RESET_REASON } from '../../environment-reset/close.js';
 import { ServiceError } from '../../errors.js';
 import type { ConnectionInfo } from '../../events/bus.js';
+import { sendJson } from '../../http/socket-endpoint.js';
 import { encodeCursor } from '../../shared/pagination.js';
 import type { ChatCaller } from '../caller.js';
 import type { ConversationService } from '../conversations/service.js';
@@ -205,7 +206,9 @@ export function createRealtimeHub(
       // Where this socket starts in the message stream: a message made later sorts after it and is pushed
       // here; one made earlier is listed with `after=<cursor>` by a client catching up after a reconnect.
       const cursor = encodeCursor(ids.next('msg'));
-      send(connection, { type: 'connected', connectionId: connection.id, userId, conversationIds, cursor });
+      // Straight to the socket, not through the outbox's paced flushes: the client waits for it to start, and
+      // nothing can be ahead of it (what the outbox holds for this socket leaves at its next flush, later).
+      sendJson(socket, { type: 'connected', connectionId: connection.id, userId, conversationIds, cursor });
       events.emit('connection.opened', { ...connectionInfo(connection), at: connection.connectedAt });
       if (existing.size === 1) announcePresence(userId, conversationIds, true);
       return connection;
