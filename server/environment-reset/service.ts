@@ -1,5 +1,4 @@
-import { inArray, ne } from 'drizzle-orm';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { type Column, inArray, ne } from 'drizzle-orm';
 import { conversationMembers, conversations, messages, reactions, readStates } from '../../db/schema/chat.js';
 import { liveStreamParticipants, liveStreams } from '../../db/schema/live-streams.js';
 import { connectionLog, errorLog, metricBuckets } from '../../db/schema/observability.js';
@@ -59,7 +58,7 @@ export function createEnvironmentResetService(
       .select({ id: conversations.id })
       .from(conversations)
       .where(inScope(conversations, scope));
-    const ofConversations = (column: SQLiteColumn) => inArray(column, scopeConversations);
+    const ofConversations = (column: Column) => inArray(column, scopeConversations);
     const scopeMessages = tx.select({ id: messages.id }).from(messages).where(ofConversations(messages.conversationId));
     const scopeStreams = tx.select({ id: liveStreams.id }).from(liveStreams).where(inScope(liveStreams, scope));
     const scopeEndpoints = tx
