@@ -108,7 +108,7 @@ export function spawnSubscribers(): Promise<Subscribers> {
           };
           child.on('message', onReply);
           child.send(message, (err) => err && reject(err));
-          exited.then(() => reject(new Error('The subscriber process exited.')));
+          void exited.then(() => reject(new Error('The subscriber process exited.')));
         }),
     );
     queue = result.catch(() => undefined);
@@ -156,7 +156,7 @@ export function spawnSubscribers(): Promise<Subscribers> {
     };
     child.on('message', onReady);
     child.once('error', reject);
-    exited.then(() => reject(new Error('The subscriber process exited before it was ready.')));
+    void exited.then(() => reject(new Error('The subscriber process exited before it was ready.')));
   });
 }
 

@@ -98,7 +98,7 @@ export function spawnServer(kind: ServerKind, args: string[] = [], cpuProfDir?: 
       child.on('message', onReply);
       child.send(request, (err) => err && reject(err));
       // Settling twice is harmless: this only matters if the server dies before it answers.
-      exited.then(() => reject(new Error(`The ${kind} server exited.`)));
+      void exited.then(() => reject(new Error(`The ${kind} server exited.`)));
     });
   const cpuMicros = async () => (await ask<CpuReply>({ type: 'cpu' })).micros;
   const memory = async () => {
@@ -114,7 +114,7 @@ export function spawnServer(kind: ServerKind, args: string[] = [], cpuProfDir?: 
     };
     const fail = (reason: string) => {
       settle();
-      stop().finally(() => reject(new Error(`The ${kind} server did not start: ${reason}.`)));
+      void stop().finally(() => reject(new Error(`The ${kind} server did not start: ${reason}.`)));
     };
     const onError = (err: Error) => fail(err.message);
     const onExit = (code: number | null, signal: NodeJS.Signals | null) =>

@@ -181,7 +181,7 @@ async function main(): Promise<void> {
 
   // Exit through process.exit (not death by signal) so that `--cpu-prof` gets to write its profile.
   const stop = () => {
-    running.close().finally(() => process.exit(0));
+    void running.close().finally(() => process.exit(0));
   };
   process.once('SIGTERM', stop);
   // The parent is gone (crashed or killed): nobody will stop us otherwise.

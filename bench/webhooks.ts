@@ -45,7 +45,7 @@ async function startReceiver(): Promise<Receiver> {
   const server: Server = createServer((req, res) => {
     const arrived = performance.now();
     const endpoint = (req.url ?? '/').slice(1);
-    readBody(req).then((body) => {
+    void readBody(req).then((body) => {
       const id = (JSON.parse(body) as { data?: { message?: { id?: string } } }).data?.message?.id;
       const byId = arrivals.get(endpoint) ?? new Map<string, number>();
       arrivals.set(endpoint, byId);

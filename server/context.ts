@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/connection.js';
+import type { Store } from '../db/store.js';
 import type { PasswordHashing } from './auth/passwords.js';
 import type { Clock } from './clock.js';
 import type { EventBus } from './events/bus.js';
@@ -12,7 +13,10 @@ export type DeploymentMode = 'local' | 'production';
 
 /** What the server is made of; everything below the config layer receives it, nothing reads globals. */
 export interface Infrastructure {
+  /** @deprecated during the move to `store`: the SQLite writer, used synchronously. */
   db: Db;
+  /** The database (SQLite or PostgreSQL): `store.db` to read, `store.transaction` to write. */
+  store: Store;
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;

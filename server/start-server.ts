@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import pino, { type Logger } from 'pino';
-import { type Db, openDatabase } from '../db/connection.js';
 import { lockDataDir } from '../db/data-dir-lock.js';
+import { openSqliteStore, type SqliteStore } from '../db/sqlite-store.js';
 import { createApp } from './app.js';
 import { appFiles } from './app-files/app-files.js';
 import { appDatabaseFiles } from './app-files/database-files.js';
@@ -171,12 +171,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const files = appDatabaseFiles();
   const lock = lockDataDir(options.dataDir, files.nativeBinding);
   removeLeftoverStaging(options.dataDir);
-  let db: Db | undefined;
+  let store: SqliteStore | undefined;
   let runtime: ReturnType<typeof runtimeLoader> | undefined;
   let seeded: SeedOutcome | undefined;
   let server: Server;
   try {
-    db = openDatabase(options.dataDir, files);
+    store = openSqliteStore(options.dataDir, files);
     const openFiles = options.openFileLimit !== undefined ? options.openFileLimit : readOpenFileLimit();
     const security = resolveSecurity(mode, options.security, openFiles);
     const tooMany = openFilesWarning(openFiles, {
@@ -185,7 +185,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     if (tooMany) logger.warn(tooMany);
     const infra: Infrastructure = {
-      db,
+      db: store.writer,
+      store,
       clock,
       ids: createIdGenerator(clock),
       logger,
@@ -221,7 +222,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await once(server, 'listening');
   } catch (err) {
     await (await runtime?.stop())?.stop();
-    db?.$client.close();
+    await store?.close();
     lock.release();
     throw err;
   }
@@ -257,10 +258,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           server.close((err) => {
             // Counted metrics are written while the database is still open.
             running?.stopRecording();
-            db?.$client.close();
-            lock.release();
-            if (err) reject(err);
-            else resolve();
+            store?.close().then(
+              () => {
+                lock.release();
+                if (err) reject(err);
+                else resolve();
+              },
+              (closeErr: unknown) => {
+                lock.release();
+                reject(err ?? closeErr);
+              },
+            );
           });
           server.closeIdleConnections();
           // Requests in flight get a moment to finish; then their sockets are cut.

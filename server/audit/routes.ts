@@ -17,8 +17,8 @@ export const auditRoutes = [
     capability: 'audit:read',
     query: auditQuery,
     response: pageOf(auditEntrySchema),
-    handler: ({ app, params, query }) => {
-      const page = app.services.audit.list(params.id, query);
+    handler: async ({ app, params, query }) => {
+      const page = await app.services.audit.list(params.id, query);
       return { data: page.rows.map(presentAuditEntry), nextCursor: page.nextCursor };
     },
   }),

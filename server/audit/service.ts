@@ -1,6 +1,7 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
 import { auditLog } from '../../db/schema/audit-log.js';
 import type { Environment } from '../../db/schema/environment.js';
+import type { Queries } from '../../db/store.js';
 import type { Executor, Infrastructure } from '../context.js';
 import { decodeCursor, toPage } from '../shared/pagination.js';
 import type { Actor } from './actor.js';
@@ -17,31 +18,36 @@ export interface AuditEvent {
 
 export type AuditRow = typeof auditLog.$inferSelect;
 
-export function createAuditService({ db, ids, clock }: Infrastructure) {
+export function createAuditService({ store, ids, clock }: Infrastructure) {
+  const { db } = store;
   return {
-    /** Call inside the transaction of the change it records, so both land or neither does. */
-    record(tx: Executor, event: AuditEvent): void {
-      tx.insert(auditLog)
-        .values({
-          id: ids.next('aud'),
-          projectId: event.projectId,
-          actorType: event.actor.type,
-          actorId: event.actor.id,
-          actorEmail: event.actor.type === 'user' ? event.actor.email : null,
-          action: event.action,
-          targetType: event.target.type,
-          targetId: event.target.id,
-          environment: event.environment ?? null,
-          details: event.details ?? {},
-          createdAt: clock.now(),
-        })
-        .run();
+    /**
+     * Call inside the transaction of the change it records, so both land or neither does. (During the move to the
+     * store, a synchronous SQLite transaction may still pass itself: its insert runs before this returns.)
+     */
+    async record(tx: Queries | Executor, event: AuditEvent): Promise<void> {
+      await (tx as Queries).insert(auditLog).values({
+        id: ids.next('aud'),
+        projectId: event.projectId,
+        actorType: event.actor.type,
+        actorId: event.actor.id,
+        actorEmail: event.actor.type === 'user' ? event.actor.email : null,
+        action: event.action,
+        targetType: event.target.type,
+        targetId: event.target.id,
+        environment: event.environment ?? null,
+        details: event.details ?? {},
+        createdAt: clock.now(),
+      });
     },
 
     /** Newest first. */
-    list(projectId: string, query: { limit: number; cursor?: string; action?: string; environment?: Environment }) {
+    async list(
+      projectId: string,
+      query: { limit: number; cursor?: string; action?: string; environment?: Environment },
+    ) {
       const before = decodeCursor(query.cursor);
-      const rows = db
+      const rows = await db
         .select()
         .from(auditLog)
         .where(
@@ -53,8 +59,7 @@ export function createAuditService({ db, ids, clock }: Infrastructure) {
           ),
         )
         .orderBy(desc(auditLog.id))
-        .limit(query.limit + 1)
-        .all();
+        .limit(query.limit + 1);
       return toPage(rows, query.limit);
     },
   };

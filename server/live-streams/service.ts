@@ -20,7 +20,7 @@ import type { RtcPermissions } from '../rtc/permissions.js';
 import { CLOSE } from '../rtc/protocol.js';
 import type { RtcTokenService } from '../rtc/token-service.js';
 import { decodeCursor, toPage } from '../shared/pagination.js';
-import { newestFirstPage } from '../shared/scoped-page.js';
+import { newestFirstPage } from '../shared/scoped-page-sync.js';
 
 export type LiveStreamRow = typeof liveStreams.$inferSelect;
 type ParticipantKind = (typeof PARTICIPANT_KINDS)[number];

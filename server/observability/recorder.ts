@@ -3,7 +3,7 @@ import { connectionLog, errorLog } from '../../db/schema/observability.js';
 import { type EnvironmentScope, scopeValues } from '../../db/scope.js';
 import type { Infrastructure } from '../context.js';
 import type { ServiceError } from '../errors.js';
-import { keepNewest } from '../shared/scoped-page.js';
+import { keepNewest } from '../shared/scoped-page-sync.js';
 import { createMetrics, METRIC_RETENTION_MS } from './metrics.js';
 
 /** Per project environment, older error records beyond this many are dropped. */

@@ -8,7 +8,7 @@ import { webhookDeliveries } from '../../db/schema/webhooks.js';
 import { type EnvironmentScope, inScope } from '../../db/scope.js';
 import type { Infrastructure } from '../context.js';
 import { notFound } from '../errors.js';
-import { newestFirstPage } from '../shared/scoped-page.js';
+import { newestFirstPage } from '../shared/scoped-page-sync.js';
 import { type Metrics, MINUTE_MS, minuteOf, sumOf } from './metrics.js';
 
 export type ConnectionRow = typeof connectionLog.$inferSelect;

@@ -5,7 +5,7 @@ import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import type { Executor, Infrastructure } from '../context.js';
 import { conflict, notFound } from '../errors.js';
-import { newestFirstPage } from '../shared/scoped-page.js';
+import { newestFirstPage } from '../shared/scoped-page-sync.js';
 
 export type RoomRow = typeof rooms.$inferSelect;
 

@@ -1,49 +1,29 @@
-import { desc, lt, type SQL } from 'drizzle-orm';
-import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { type EnvironmentScope, inScope } from '../../db/scope.js';
-import type { Executor } from '../context.js';
+import type { SQL } from 'drizzle-orm';
+import { newestFirst, type PagedTable } from '../../db/pages.js';
+import type { EnvironmentScope } from '../../db/scope.js';
+import type { Queries } from '../../db/store.js';
 import { decodeCursor, toPage } from './pagination.js';
 
-type PagedTable = SQLiteTable & { id: SQLiteColumn; projectId: SQLiteColumn; environment: SQLiteColumn };
+export { keepNewest } from '../../db/pages.js';
 
 /**
  * One page, newest first, of an environment-scoped table whose ids sort in creation order: the
  * rows before the cursor, within the scope and the extra conditions. The list routes of rooms, live
  * streams, conversations and the observability logs all page this way.
  */
-export function newestFirstPage<T extends PagedTable>(
-  db: Executor,
+export async function newestFirstPage<T extends PagedTable>(
+  db: Queries,
   table: T,
   scope: EnvironmentScope,
   query: { limit: number; cursor?: string },
   ...conditions: (SQL | undefined)[]
-): { rows: T['$inferSelect'][]; nextCursor: string | null } {
-  const before = decodeCursor(query.cursor);
-  const rows = db
-    .select()
-    .from(table as SQLiteTable)
-    .where(inScope(table, scope, before ? lt(table.id, before) : undefined, ...conditions))
-    .orderBy(desc(table.id))
-    .limit(query.limit + 1)
-    .all() as (T['$inferSelect'] & { id: string })[];
+): Promise<{ rows: (T['$inferSelect'] & { id: string })[]; nextCursor: string | null }> {
+  const rows = await newestFirst(
+    db,
+    table,
+    scope,
+    { count: query.limit + 1, before: decodeCursor(query.cursor) },
+    conditions,
+  );
   return toPage(rows, query.limit);
-}
-
-/**
- * Deletes all but the newest `keep` rows of the scope, for a log kept to a size (errors, telemetry): ids sort in
- * creation order, so the newest are the highest.
- */
-export function keepNewest(db: Executor, table: PagedTable, scope: EnvironmentScope, keep: number): void {
-  const oldestKept = db
-    .select({ id: table.id })
-    .from(table as SQLiteTable)
-    .where(inScope(table, scope))
-    .orderBy(desc(table.id))
-    .limit(1)
-    .offset(keep - 1)
-    .get() as { id: string } | undefined;
-  if (oldestKept)
-    db.delete(table)
-      .where(inScope(table, scope, lt(table.id, oldestKept.id)))
-      .run();
 }

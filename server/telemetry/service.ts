@@ -2,7 +2,7 @@ import { telemetryEvents } from '../../db/schema/telemetry.js';
 import type { EnvironmentScope } from '../../db/scope.js';
 import { scopeValues } from '../../db/scope.js';
 import type { Infrastructure } from '../context.js';
-import { keepNewest } from '../shared/scoped-page.js';
+import { keepNewest } from '../shared/scoped-page-sync.js';
 
 /** Per project environment, older events beyond this many are dropped. */
 export const TELEMETRY_RETENTION_EVENTS = 100_000;

@@ -3,7 +3,7 @@ import { type ConversationRole, conversationMembers, conversations } from '../..
 import { type EnvironmentScope, inScope, inScopePrepared, isInScope, scopeValues } from '../../../db/scope.js';
 import type { Executor, Infrastructure } from '../../context.js';
 import { conflict, notFound, ServiceError } from '../../errors.js';
-import { newestFirstPage } from '../../shared/scoped-page.js';
+import { newestFirstPage } from '../../shared/scoped-page-sync.js';
 import type { ChatCaller } from '../caller.js';
 import { emitChatChange } from '../chat-change.js';
 import { atLeast, CONVERSATION_RIGHTS, type ConversationRight, effectiveRole } from '../rights.js';

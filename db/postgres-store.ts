@@ -1,0 +1,116 @@
+import { getTableName } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import pg from 'pg';
+import type { Queries, RowInsert, Store } from './store.js';
+import { transactionContext } from './transaction-context.js';
+
+export interface PostgresStore extends Store {
+  readonly dialect: 'postgres';
+}
+
+export interface PostgresOptions {
+  /** `postgres://user:password@host:port/database` */
+  url: string;
+  /** db/postgres-migrations of the checkout or package. */
+  migrationsFolder: string;
+  /** Connections in the pool. Default 10. */
+  poolSize?: number;
+  /** Told about a pooled connection that failed while idle (the pool replaces it). */
+  onIdleError?: (err: Error) => void;
+}
+
+/** Any number: every Switchboard migrates under this one advisory lock, so that concurrent starts migrate once. */
+const MIGRATION_LOCK = 4_700_024;
+
+/** How often a transaction that PostgreSQL aborted for a conflict with another (40001, 40P01) is run again. */
+const MAX_ATTEMPTS = 8;
+
+/** SQLSTATEs that say "run it again": serialization failure and deadlock. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/** The SQLSTATE of a driver error, also when drizzle wrapped it. */
+export function sqlState(err: unknown): string | undefined {
+  for (let cause = err; cause instanceof Error; cause = cause.cause) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+// int8 (bigint: times in milliseconds, counts, sizes) as numbers, as SQLite gives them: every value Switchboard stores
+// is far below 2^53. pg's parsers are per process; this one is the only one Switchboard sets.
+pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
+
+/**
+ * The store for teams: PostgreSQL through a pool of `pg` connections (pure JavaScript, so the single executable and
+ * the desktop app carry it). Queries are built by drizzle's PostgreSQL dialect from the same table objects as on
+ * SQLite: their encoders (JSON as text, booleans as 0/1, times as integers) are what the generated PostgreSQL
+ * columns accept. Transactions run at SERIALIZABLE, the isolation SQLite's single writer gives, and are run again
+ * when PostgreSQL aborts one for a conflict.
+ */
+export async function openPostgresStore(options: PostgresOptions): Promise<PostgresStore> {
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+  pool.on('error', (err) => options.onIdleError?.(err));
+  try {
+    await migrateOnce(pool, options.migrationsFolder);
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+  const base = drizzle(pool);
+  const outside = base as unknown as Queries;
+  const context = transactionContext(outside);
+
+  return {
+    dialect: 'postgres',
+    db: context.db,
+    inTransaction: () => context.current() !== undefined,
+    async transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T> {
+      const joined = context.current();
+      if (joined) return work(joined);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await base.transaction(
+            (tx) => context.run(tx as unknown as Queries, () => work(tx as unknown as Queries)),
+            { isolationLevel: 'serializable' },
+          );
+        } catch (err) {
+          const state = sqlState(err);
+          if (attempt >= MAX_ATTEMPTS || !state || !RETRYABLE.has(state)) throw err;
+          // A short random pause, growing, so that the transactions that conflicted do not meet again.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** attempt));
+        }
+      }
+    },
+    rowInsert<T extends SQLiteTable>(table: T): RowInsert<T> {
+      return async (row) => {
+        const tx = context.current();
+        if (!tx) throw new Error(`A row of ${getTableName(table)} was inserted outside a transaction.`);
+        await tx.insert(table).values(row);
+      };
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+/** Applies db/postgres-migrations under an advisory lock: a second server starting at once waits, then finds none. */
+async function migrateOnce(pool: pg.Pool, migrationsFolder: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migrate(drizzle(client), { migrationsFolder });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,94 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { getTableName } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { DATABASE_FILE, type DatabaseFiles, type Db, openDatabase } from './connection.js';
+import { preparedInsert } from './prepared-insert.js';
+import * as schema from './schema/index.js';
+import { cacheStatements } from './statement-cache.js';
+import type { Queries, RowInsert, Store } from './store.js';
+import { transactionContext } from './transaction-context.js';
+
+export interface SqliteStore extends Store {
+  readonly dialect: 'sqlite';
+  /** The one connection that writes; for what only SQLite has (online backups, the data archive). */
+  readonly writer: Db;
+}
+
+/**
+ * The embedded store: the database file in the data folder, on two connections. The writer runs every transaction,
+ * one at a time (a transaction waits for the one before it; SQLite would refuse a second BEGIN on one connection,
+ * and a second writing connection would wait on SQLite's lock instead). The reader answers reads outside
+ * transactions: it is read-only, so a write outside a transaction fails loudly instead of slipping into whichever
+ * transaction is open, and in WAL mode it sees only what is committed.
+ *
+ * A transaction on SQLite never waits for the network: its awaits are queries that better-sqlite3 runs at once, so it
+ * finishes without letting other requests run in between, and stays as short as it was when it was synchronous.
+ */
+export function openSqliteStore(dataDir: string, files: DatabaseFiles): SqliteStore {
+  const writer = openDatabase(dataDir, files);
+  const readerConnection = new Database(join(dataDir, DATABASE_FILE), {
+    readonly: true,
+    nativeBinding: files.nativeBinding,
+  });
+  readerConnection.pragma('busy_timeout = 5000');
+  cacheStatements(readerConnection);
+  const reader = drizzle(readerConnection, { schema }) as unknown as Queries;
+  const writing = writer as unknown as Queries;
+  const context = transactionContext(reader);
+
+  let busy = false;
+  const waiting: (() => void)[] = [];
+  async function acquire(): Promise<void> {
+    if (!busy) {
+      busy = true;
+      return;
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  }
+  function release(): void {
+    const next = waiting.shift();
+    if (next) next();
+    else busy = false;
+  }
+
+  return {
+    dialect: 'sqlite',
+    writer,
+    db: context.db,
+    inTransaction: () => context.current() !== undefined,
+    async transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T> {
+      const joined = context.current();
+      if (joined) return work(joined);
+      await acquire();
+      try {
+        writer.$client.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await context.run(writing, () => work(writing));
+          writer.$client.exec('COMMIT');
+          return result;
+        } catch (err) {
+          if (writer.$client.inTransaction) writer.$client.exec('ROLLBACK');
+          throw err;
+        }
+      } finally {
+        release();
+      }
+    },
+    rowInsert<T extends SQLiteTable>(table: T): RowInsert<T> {
+      const insert = preparedInsert(writer, table);
+      return async (row) => {
+        if (!context.current()) throw new Error(`A row of ${getTableName(table)} was inserted outside a transaction.`);
+        insert.run(row);
+      };
+    },
+    async ping() {
+      readerConnection.prepare('SELECT 1').get();
+    },
+    async close() {
+      readerConnection.close();
+      writer.$client.close();
+    },
+  };
+}

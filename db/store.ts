@@ -1,0 +1,37 @@
+import type { BaseSQLiteDatabase, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type * as schema from './schema/index.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * What services query with, on either store: drizzle's query builders over the one description of the tables
+ * (db/schema, written with SQLite's column types; the PostgreSQL tables are generated from it). Every query is
+ * awaited (`await db.select()…`, `const [row] = await …limit(1)`, `…returning()`); the SQLite-only finishers
+ * `.get()`, `.all()`, `.run()` and `.values()` do not exist on PostgreSQL and are refused by a test
+ * (test/unit/layering.test.ts). Prepared statements run with `.execute(values)`.
+ */
+export type Queries = BaseSQLiteDatabase<'async', unknown, typeof schema>;
+
+/** A whole-row insert prepared once, for the tables written hundreds of times a second. Runs in a transaction. */
+export type RowInsert<T extends SQLiteTable> = (row: T['$inferSelect']) => Promise<void>;
+
+/**
+ * The database, whichever it is: SQLite in the data folder (the default) or PostgreSQL (`--database-url`).
+ *
+ * Every write happens in `transaction`: atomic, and serialisable on both stores (SQLite has one writer; PostgreSQL
+ * runs it at SERIALIZABLE and runs it again when PostgreSQL says it conflicted with another, so `work` must have no
+ * effect outside the database before it returns: emit events after). A `transaction` inside another joins it.
+ * `db` outside a transaction reads what is committed; inside one, it is that transaction.
+ */
+export interface Store {
+  readonly dialect: Dialect;
+  readonly db: Queries;
+  transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T>;
+  /** Whether the caller runs inside a transaction of this store. */
+  inTransaction(): boolean;
+  /** `insert(table).values(row)` prepared once (on SQLite, bound straight to the statement). */
+  rowInsert<T extends SQLiteTable>(table: T): RowInsert<T>;
+  /** Answers when the database answers a trivial query; throws otherwise (`/readyz`). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
