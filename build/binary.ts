@@ -55,10 +55,15 @@ function filesUnder(folder: string): string[] {
 function carriedFiles(): Map<string, string> {
   const files = new Map<string, string>();
   // Only what the migrator reads: the SQL and the journal (the snapshots serve drizzle-kit alone).
-  const migrations = join(ROOT, 'db', 'migrations');
-  for (const name of readdirSync(migrations).filter((name) => name.endsWith('.sql')))
-    files.set(`${CARRIED.migrations}/${name}`, join(migrations, name));
-  files.set(`${CARRIED.migrations}/meta/_journal.json`, join(migrations, 'meta', '_journal.json'));
+  for (const [carried, folder] of [
+    [CARRIED.migrations, 'migrations'],
+    [CARRIED.postgresMigrations, 'postgres-migrations'],
+  ]) {
+    const migrations = join(ROOT, 'db', folder);
+    for (const name of readdirSync(migrations).filter((name) => name.endsWith('.sql')))
+      files.set(`${carried}/${name}`, join(migrations, name));
+    files.set(`${carried}/meta/_journal.json`, join(migrations, 'meta', '_journal.json'));
+  }
   files.set(CARRIED.scalarScript, require.resolve('@scalar/api-reference/browser/standalone.js'));
   const sqlitePackage = dirname(require.resolve('better-sqlite3/package.json'));
   files.set(CARRIED.sqliteAddon, join(sqlitePackage, 'build', 'Release', 'better_sqlite3.node'));

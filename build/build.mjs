@@ -14,7 +14,11 @@ const BUILD_SCRIPTS = ['build/build.mjs', 'build/build-stamp.mjs', 'package.json
 export const STEPS = {
   cli: {
     what: 'the switchboard command (dist/switchboard.mjs)',
-    outputs: ['dist/switchboard.mjs', 'dist/db/migrations/meta/_journal.json'],
+    outputs: [
+      'dist/switchboard.mjs',
+      'dist/db/migrations/meta/_journal.json',
+      'dist/db/postgres-migrations/meta/_journal.json',
+    ],
     async run(root) {
       const { bundleCli } = await import('./bundle-cli.mjs');
       const { copyAssets } = await import('./copy-assets.mjs');
@@ -30,6 +34,7 @@ export const STEPS = {
       'dist/testing.cjs',
       'dist/types/testing/index.d.ts',
       'dist/db/migrations/meta/_journal.json',
+      'dist/db/postgres-migrations/meta/_journal.json',
     ],
     async run(root) {
       const { bundleTesting } = await import('./bundle-testing.mjs');

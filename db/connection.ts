@@ -15,8 +15,10 @@ export const DATABASE_FILE = 'switchboard.db';
  * the package's files are: its caller says (the server: server/app-files/database-files.ts).
  */
 export interface DatabaseFiles {
-  /** The drizzle migrations to apply. */
+  /** The drizzle migrations to apply on SQLite. */
   migrationsFolder: string;
+  /** The drizzle migrations to apply on PostgreSQL. */
+  postgresMigrationsFolder: string;
   /**
    * better-sqlite3's addon; undefined lets better-sqlite3 find its own in node_modules. Required, so that no caller
    * forgets the single executable's, which has no node_modules and unpacks its own.

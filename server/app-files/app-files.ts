@@ -12,6 +12,8 @@ export interface AppFiles {
   version(): string;
   /** The folder of drizzle migrations (SQL files and meta/_journal.json). */
   migrationsFolder(): string;
+  /** The same for PostgreSQL (db/postgres-migrations). */
+  postgresMigrationsFolder(): string;
   /** Scalar's standalone browser script, served at /docs/scalar.js. */
   scalarScript(): string;
   /** better-sqlite3's compiled addon to load, or undefined to let better-sqlite3 find its own in node_modules. */

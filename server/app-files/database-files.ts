@@ -7,5 +7,6 @@ import { appFiles } from './app-files.js';
  */
 export const appDatabaseFiles = (): DatabaseFiles => ({
   migrationsFolder: appFiles.migrationsFolder(),
+  postgresMigrationsFolder: appFiles.postgresMigrationsFolder(),
   nativeBinding: appFiles.sqliteAddon(),
 });

@@ -26,16 +26,20 @@ function readPackage(): { root: string; version: string } {
   }
 }
 
+/** A folder of db/ as it lies beside the running code: dist/db/ for built code, db/ for the sources. */
+function assetFolder(name: string): string {
+  const { root } = readPackage();
+  const built = relative(root, here('.')).split(sep)[0] === 'dist';
+  return built ? join(root, 'dist', 'db', name) : join(root, 'db', name);
+}
+
 /** Files as they lie in a checkout (run with tsx), in its dist/ build, or in the desktop app's archive. */
 export const appFiles: AppFiles = {
   version: () => readPackage().version,
   // Built code (dist/, the bundle, the desktop app's archive) reads the copy build/copy-assets.mjs made beside it;
   // the sources read db/migrations, never a dist/ that may be older than they are.
-  migrationsFolder: () => {
-    const { root } = readPackage();
-    const built = relative(root, here('.')).split(sep)[0] === 'dist';
-    return built ? join(root, 'dist', 'db', 'migrations') : join(root, 'db', 'migrations');
-  },
+  migrationsFolder: () => assetFolder('migrations'),
+  postgresMigrationsFolder: () => assetFolder('postgres-migrations'),
   scalarScript: () => createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'),
   sqliteAddon: () => undefined,
   // Where `npm run build` puts it, whichever way the server runs.

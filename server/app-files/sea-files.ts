@@ -36,6 +36,7 @@ function unpackedFolder(env: NodeJS.ProcessEnv = process.env): string {
 export const appFiles: AppFiles = {
   version: () => readManifest().version,
   migrationsFolder: () => join(unpackedFolder(), CARRIED.migrations),
+  postgresMigrationsFolder: () => join(unpackedFolder(), CARRIED.postgresMigrations),
   scalarScript: () => join(unpackedFolder(), CARRIED.scalarScript),
   sqliteAddon: () => join(unpackedFolder(), CARRIED.sqliteAddon),
   // Unpacked with the rest; an executable built without the dashboard has none there, and says so at `/`.

@@ -14,6 +14,7 @@ export const MANIFEST_ASSET = 'manifest.json';
 /** Where each kind of carried file lies in the unpacked folder. */
 export const CARRIED = {
   migrations: 'migrations',
+  postgresMigrations: 'postgres-migrations',
   scalarScript: 'scalar/standalone.js',
   sqliteAddon: 'better_sqlite3.node',
   dashboard: 'renderer',

@@ -1,8 +1,12 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { classifyStoreError } from '../../db/store-errors.js';
 import { ServiceError } from '../errors.js';
 
-/** Errors raised below our code (body parser, router, SQLite) that are the client's doing. */
+/** How long a client is told to wait before retrying a request the database could not take. */
+const STORE_RETRY_AFTER_SECONDS = 1;
+
+/** Errors raised below our code (body parser, router, the database) that are the client's doing, or no one's. */
 function fromKnownCause(err: unknown): ServiceError | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
   const e = err as { type?: string; status?: number; code?: string; message?: string };
@@ -17,12 +21,18 @@ function fromKnownCause(err: unknown): ServiceError | undefined {
     case 'request.aborted':
       return new ServiceError('SERVICE_VALIDATION_FAILED', 'The request was aborted by the client.');
   }
-  if (typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT')) {
-    // A unique index caught a race the service's own check missed.
-    return new ServiceError('SERVICE_CONFLICT', 'The request conflicts with the current state; retry it.');
-  }
-  if (e.code === 'SQLITE_BUSY') {
-    return new ServiceError('SERVICE_UNAVAILABLE', 'The database is busy; retry the request.');
+  switch (classifyStoreError(err)) {
+    case 'conflict':
+      // A unique index caught a race the service's own check missed.
+      return new ServiceError('SERVICE_CONFLICT', 'The request conflicts with the current state; retry it.');
+    case 'busy':
+      return new ServiceError('SERVICE_UNAVAILABLE', 'The database is busy; retry the request.', {
+        headers: { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) },
+      });
+    case 'unavailable':
+      return new ServiceError('SERVICE_UNAVAILABLE', 'The database cannot be reached; retry the request.', {
+        headers: { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) },
+      });
   }
   // e.g. a path segment with malformed percent-encoding, rejected by the router.
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {

@@ -26,7 +26,11 @@ interface Catalogue {
 const BOOLEAN_COLUMNS = new Set(['webhook_endpoints.enabled']);
 
 function sqliteCatalogue(folder: string): Catalogue {
-  const db = openDatabase(folder, { migrationsFolder: 'db/migrations', nativeBinding: undefined });
+  const db = openDatabase(folder, {
+    migrationsFolder: 'db/migrations',
+    postgresMigrationsFolder: 'db/postgres-migrations',
+    nativeBinding: undefined,
+  });
   const sqlite = db.$client;
   try {
     const all = <T>(query: string) => sqlite.prepare(query).all() as T[];
