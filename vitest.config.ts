@@ -1,4 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { postgresMissing } from './test/support/postgres.js';
+
+const noPostgres = postgresMissing();
+if (noPostgres) console.warn(`Not running the API and SDK tests on PostgreSQL: ${noPostgres}`);
 
 export default defineConfig({
   test: {
@@ -31,6 +35,19 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
+      ...(noPostgres
+        ? []
+        : [
+            {
+              extends: true as const,
+              // The API and SDK suites again, each test server on a database of its own in one PostgreSQL per run.
+              test: {
+                name: 'postgres',
+                include: ['test/api/**/*.test.ts', 'test/sdk/**/*.test.ts'],
+                globalSetup: ['test/support/postgres.global-setup.ts'],
+              },
+            },
+          ]),
       {
         extends: true,
         // The CLI tests run the built binary: its own project, so that only a run with CLI tests builds.

@@ -3,6 +3,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import pg from 'pg';
+import { connectFailureReason, describePostgresUrl, StoreUnreachableError } from './postgres-url.js';
 import type { Queries, RowInsert, Store } from './store.js';
 import { transactionContext } from './transaction-context.js';
 
@@ -20,6 +21,9 @@ export interface PostgresOptions {
   /** Told about a pooled connection that failed while idle (the pool replaces it). */
   onIdleError?: (err: Error) => void;
 }
+
+/** How long opening a connection may take: at start, and for a request when PostgreSQL went away. */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 /** Any number: every Switchboard migrates under this one advisory lock, so that concurrent starts migrate once. */
 const MIGRATION_LOCK = 4_700_024;
@@ -51,13 +55,21 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
  * when PostgreSQL aborts one for a conflict.
  */
 export async function openPostgresStore(options: PostgresOptions): Promise<PostgresStore> {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    // A request waits this long for a pooled connection (all busy, or the database gone) before failing with 503.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   pool.on('error', (err) => options.onIdleError?.(err));
   try {
     await migrateOnce(pool, options.migrationsFolder);
   } catch (err) {
     await pool.end();
-    throw err;
+    throw new StoreUnreachableError(
+      `Cannot use the PostgreSQL database at ${describePostgresUrl(options.url)}: ${connectFailureReason(err)}.`,
+      { cause: err },
+    );
   }
   const base = drizzle(pool);
   const outside = base as unknown as Queries;

@@ -3,7 +3,9 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { lockDataDir } from '../db/data-dir-lock.js';
+import { openPostgresStore } from '../db/postgres-store.js';
 import { openSqliteStore, type SqliteStore } from '../db/sqlite-store.js';
+import type { Store } from '../db/store.js';
 import { createApp } from './app.js';
 import { appFiles } from './app-files/app-files.js';
 import { appDatabaseFiles } from './app-files/database-files.js';
@@ -25,6 +27,11 @@ import { readVersion } from './version.js';
 export interface ServerOptions {
   /** Folder holding the SQLite database and attachments; created if missing. */
   dataDir: string;
+  /**
+   * `postgres://user:password@host:port/database`: keep the data in this PostgreSQL database instead of SQLite in
+   * `dataDir`. Its migrations are applied at start (once, however many servers start at the same moment).
+   */
+  databaseUrl?: string;
   /** 0 picks a free port. Default 4700. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -171,12 +178,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const files = appDatabaseFiles();
   const lock = lockDataDir(options.dataDir, files.nativeBinding);
   removeLeftoverStaging(options.dataDir);
-  let store: SqliteStore | undefined;
+  let store: Store | undefined;
   let runtime: ReturnType<typeof runtimeLoader> | undefined;
   let seeded: SeedOutcome | undefined;
   let server: Server;
   try {
-    store = openSqliteStore(options.dataDir, files);
+    store = options.databaseUrl
+      ? await openPostgresStore({
+          url: options.databaseUrl,
+          migrationsFolder: files.postgresMigrationsFolder,
+          onIdleError: (err) => logger.warn({ err }, 'a pooled PostgreSQL connection failed; it will be replaced'),
+        })
+      : openSqliteStore(options.dataDir, files);
     const openFiles = options.openFileLimit !== undefined ? options.openFileLimit : readOpenFileLimit();
     const security = resolveSecurity(mode, options.security, openFiles);
     const tooMany = openFilesWarning(openFiles, {
@@ -185,7 +198,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     if (tooMany) logger.warn(tooMany);
     const infra: Infrastructure = {
-      db: store.writer,
+      // During the move to the store only: the SQLite writer, for what still runs synchronously.
+      db: store.dialect === 'sqlite' ? (store as SqliteStore).writer : (undefined as never),
       store,
       clock,
       ids: createIdGenerator(clock),

@@ -36,6 +36,13 @@ describe.skipIf(missing !== undefined)('the PostgreSQL store', () => {
     expect(Number(applied)).toBe(journal.entries.length);
   });
 
+  it('says which database is missing when the URL names one that does not exist', async () => {
+    const url = server.url('no_such_database');
+    await expect(openPostgresStore({ url, migrationsFolder })).rejects.toThrow(
+      /^Cannot use the PostgreSQL database at 127\.0\.0\.1:\d+\/no_such_database as postgres: no such database/,
+    );
+  });
+
   it('keeps nothing of a transaction that failed', async () => {
     await expect(
       store.transaction(async (tx) => {
@@ -71,5 +78,20 @@ describe.skipIf(missing !== undefined)('the PostgreSQL store', () => {
       return store.db.select().from(serverSecrets).where(eq(serverSecrets.name, 'inner'));
     });
     expect(seen.map((row) => row.value)).toEqual(['v']);
+  });
+});
+
+describe('a PostgreSQL URL that cannot be used', () => {
+  it('fails at start with one line naming host, port and database, never the password', async () => {
+    const url = 'postgres://team:hunter2-secret@127.0.0.1:1/switchboard';
+    const failure = await openPostgresStore({ url, migrationsFolder }).then(
+      () => undefined,
+      (err: Error) => err,
+    );
+    expect(failure?.message).toBe(
+      'Cannot use the PostgreSQL database at 127.0.0.1:1/switchboard as team: connection refused (is PostgreSQL ' +
+        'running and listening there?).',
+    );
+    expect(failure?.message).not.toContain('hunter2');
   });
 });

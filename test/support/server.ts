@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { type Clock, type RunningServer, type ServerOptions, startServer } from '../../server/index.js';
+import { testDatabaseUrl } from './test-store.js';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -16,7 +17,10 @@ export function makeDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'switchboard-test-'));
 }
 
-/** A real server on loopback (a free port unless given) with a fresh SQLite file in a temp folder. */
+/**
+ * A real server on loopback (a free port unless given) with a fresh SQLite file in a temp folder, or, in the
+ * `postgres` project, a fresh PostgreSQL database (the same one again when restarted on the same folder).
+ */
 export async function startTestServer(
   options: Partial<
     Pick<
@@ -29,6 +33,7 @@ export async function startTestServer(
   const server = await startServer({
     ...options,
     dataDir,
+    databaseUrl: await testDatabaseUrl(dataDir),
     port: options.port ?? 0,
     host: '127.0.0.1',
     logger: pino({ level: 'silent' }),
