@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { describePostgresUrl, isPostgresUrl } from '../db/postgres-url.js';
 import type { DeploymentMode } from '../server/context.js';
+import { MAKE_A_SECRET_KEY } from '../server/secret-key.js';
 import { parseOrigin, type RegistrationPolicy, type SecurityOptions } from '../server/security/settings.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/start-server.js';
 import { UsageError } from './errors.js';
@@ -10,6 +13,10 @@ export interface ServeSettings {
   port: number;
   host: string;
   dataDir: string;
+  /** A PostgreSQL database to keep the data in, instead of SQLite in the data folder. */
+  databaseUrl?: string;
+  /** The secret the keys of a PostgreSQL-backed server derive from. */
+  secretKey?: string;
   mode: DeploymentMode;
   /** Only what was given; the server fills the rest with the mode's defaults. */
   security: SecurityOptions;
@@ -28,6 +35,8 @@ export interface ServeFlags {
   port?: string;
   host?: string;
   dataDir?: string;
+  databaseUrl?: string;
+  secretKeyFile?: string;
   mode?: string;
   allowedOrigins?: string;
   registration?: string;
@@ -92,6 +101,25 @@ function parseTrustProxy(value: string): boolean | number | string {
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
+/** The database URL, checked to be PostgreSQL's; named without its password in the error. */
+function parseDatabaseUrl(value: string, source: string): string {
+  if (!isPostgresUrl(value))
+    throw new UsageError(
+      `${source} must be a PostgreSQL URL, postgres://user:password@host:port/database, not ${describePostgresUrl(value)}`,
+    );
+  return value;
+}
+
+/** The secret key: the file's contents (trimmed) for the flag, else the variable. */
+function readSecretKey(file: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (file === undefined) return env.SWITCHBOARD_SECRET_KEY || undefined;
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw new UsageError(`--secret-key-file: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+  }
+}
+
 /**
  * The config layer: the only place that reads the environment. A flag wins over its variable,
  * which wins over the default.
@@ -137,7 +165,16 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
       '--replace only applies to --import <file>: it lets the import replace a data folder that holds data',
     );
   const seed = setting(flags.seed, 'seed', 'SWITCHBOARD_SEED');
+  const database = setting(flags.databaseUrl, 'database-url', 'SWITCHBOARD_DATABASE_URL');
+  const databaseUrl = database && parseDatabaseUrl(database.value, database.source);
+  const secretKey = readSecretKey(flags.secretKeyFile, env);
+  if (databaseUrl && !secretKey)
+    throw new UsageError(
+      `a server on PostgreSQL needs a secret key in SWITCHBOARD_SECRET_KEY or --secret-key-file: ${MAKE_A_SECRET_KEY}`,
+    );
   return {
+    ...(databaseUrl && { databaseUrl }),
+    ...(secretKey && { secretKey }),
     ...(flags.import !== undefined && { importFile: flags.import, replace: flags.replace === true }),
     ...(flags.exportOnExit !== undefined && { exportOnExit: flags.exportOnExit }),
     ...(seed && { seedFile: seed.value }),

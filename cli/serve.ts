@@ -39,6 +39,15 @@ export function registerServeCommand(program: Command): void {
     .option('--port <port>', 'port to listen on; 0 picks a free one (env SWITCHBOARD_PORT, default 4700)')
     .option('--host <host>', 'address to bind (env SWITCHBOARD_HOST, default 127.0.0.1)')
     .option('--data-dir <dir>', 'folder for the database and attachments (env SWITCHBOARD_DATA_DIR)')
+    .option(
+      '--database-url <url>',
+      'keep the data in this PostgreSQL database instead of SQLite in the data folder: ' +
+        'postgres://user:password@host:port/database (env SWITCHBOARD_DATABASE_URL)',
+    )
+    .option(
+      '--secret-key-file <file>',
+      'file holding the secret the keys derive from, required with --database-url (env SWITCHBOARD_SECRET_KEY)',
+    )
     .option('--mode <mode>', 'deployment mode: local or production (env SWITCHBOARD_MODE, default local)')
     .option(
       '--allowed-origins <origins>',

@@ -18,6 +18,8 @@ import { limitHttpConnections } from './http/connection-limit.js';
 import { routeUpgrades } from './http/upgrade-router.js';
 import { createIdGenerator } from './ids.js';
 import type { Runtime } from './runtime.js';
+import { deriveKeys, MAKE_A_SECRET_KEY, SecretKeyError } from './secret-key.js';
+import { checkSecretKey } from './secret-key-check.js';
 import { openFilesWarning, readOpenFileLimit } from './security/open-files.js';
 import { type HttpLimits, resolveSecurity, type SecurityOptions } from './security/settings.js';
 import type { SeedOutcome } from './seeds/apply.js';
@@ -32,6 +34,11 @@ export interface ServerOptions {
    * `dataDir`. Its migrations are applied at start (once, however many servers start at the same moment).
    */
   databaseUrl?: string;
+  /**
+   * The secret the keys of a server on PostgreSQL derive from (the webhook-secrets key, the token signing keys):
+   * required with `databaseUrl`, and the same for every start on one database. At least 32 characters.
+   */
+  secretKey?: string;
   /** 0 picks a free port. Default 4700. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -183,6 +190,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let seeded: SeedOutcome | undefined;
   let server: Server;
   try {
+    if (options.databaseUrl && !options.secretKey)
+      throw new SecretKeyError(
+        `A server on PostgreSQL needs a secret key (SWITCHBOARD_SECRET_KEY): ${MAKE_A_SECRET_KEY}.`,
+      );
+    const derivedKeys = options.databaseUrl && options.secretKey ? deriveKeys(options.secretKey) : undefined;
+    if (options.secretKey && !options.databaseUrl)
+      logger.warn('The secret key is not used on SQLite: a server on SQLite keeps its keys in its data folder.');
     store = options.databaseUrl
       ? await openPostgresStore({
           url: options.databaseUrl,
@@ -190,6 +204,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           onIdleError: (err) => logger.warn({ err }, 'a pooled PostgreSQL connection failed; it will be replaced'),
         })
       : openSqliteStore(options.dataDir, files);
+    if (derivedKeys) await checkSecretKey(store, derivedKeys, clock);
     const openFiles = options.openFileLimit !== undefined ? options.openFileLimit : readOpenFileLimit();
     const security = resolveSecurity(mode, options.security, openFiles);
     const tooMany = openFilesWarning(openFiles, {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { type Clock, type RunningServer, type ServerOptions, startServer } from '../../server/index.js';
-import { testDatabaseUrl } from './test-store.js';
+import { testStoreOptions } from './test-store.js';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -33,7 +33,7 @@ export async function startTestServer(
   const server = await startServer({
     ...options,
     dataDir,
-    databaseUrl: await testDatabaseUrl(dataDir),
+    ...(await testStoreOptions(dataDir)),
     port: options.port ?? 0,
     host: '127.0.0.1',
     logger: pino({ level: 'silent' }),

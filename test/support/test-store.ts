@@ -12,19 +12,22 @@ export const SQLITE_ONLY = 'it is about the SQLite file in the data folder; the 
 const databases = new Map<string, Promise<string>>();
 let created = 0;
 
+/** The secret key of every test server on PostgreSQL. */
+export const TEST_SECRET_KEY = 'test-secret-key-of-the-switchboard-suite-0123456789';
+
 /**
- * The database URL a test server on `dataDir` uses: undefined on SQLite (the data folder holds the data); on
- * PostgreSQL, a new empty database for each data folder, the same one again for a server restarted on it.
+ * The store options of a test server on `dataDir`: none on SQLite (the data folder holds the data); on PostgreSQL, a
+ * new empty database for each data folder (the same one again for a server restarted on it) and the secret key.
  */
-export function testDatabaseUrl(dataDir: string): Promise<string | undefined> {
+export async function testStoreOptions(dataDir: string): Promise<{ databaseUrl?: string; secretKey?: string }> {
   const admin = inject('postgresUrl');
-  if (!admin) return Promise.resolve(undefined);
+  if (!admin) return {};
   let url = databases.get(dataDir);
   if (!url) {
     url = createDatabase(admin);
     databases.set(dataDir, url);
   }
-  return url;
+  return { databaseUrl: await url, secretKey: TEST_SECRET_KEY };
 }
 
 async function createDatabase(adminUrl: string): Promise<string> {
