@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { conversations } from './chat.js';
 import { timestamp } from './columns.js';
 import { environmentScoped } from './environment-scoped.js';
@@ -39,4 +39,24 @@ export const attachments = sqliteTable(
     index('attachments_message_idx').on(t.messageId),
     index('attachments_status_created_idx').on(t.status, t.createdAt),
   ],
+);
+
+/** How many bytes one row of `attachment_chunks` holds: big enough to be few rows, small enough to stream. */
+export const ATTACHMENT_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * An attachment's bytes kept in the database, in order, when there is no data folder to keep them in (a server on
+ * PostgreSQL). A server on SQLite keeps them as files instead, and leaves this table empty.
+ */
+export const attachmentChunks = sqliteTable(
+  'attachment_chunks',
+  {
+    attachmentId: text('attachment_id')
+      .notNull()
+      .references(() => attachments.id, { onDelete: 'cascade' }),
+    /** 0, 1, 2…: the chunk's place in the file. */
+    position: integer('position').notNull(),
+    bytes: blob('bytes', { mode: 'buffer' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.attachmentId, t.position] })],
 );

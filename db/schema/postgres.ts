@@ -31,6 +31,9 @@ import * as description from './index.js';
  */
 const text = customType<{ data: string; driverData: string }>({ dataType: () => 'text COLLATE "C"' });
 
+/** Bytes: SQLite's blob. */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
 /** The PostgreSQL column for a column of the description. */
 function pgColumn(column: Column): PgColumnBuilderBase {
   const builder = (() => {
@@ -42,6 +45,8 @@ function pgColumn(column: Column): PgColumnBuilderBase {
         return bigint(column.name, { mode: 'number' });
       case 'SQLiteBoolean':
         return boolean(column.name);
+      case 'SQLiteBlobBuffer':
+        return bytea(column.name);
       default:
         throw new Error(`db/schema/postgres.ts: no PostgreSQL type for ${column.name} (${column.columnType})`);
     }
@@ -115,6 +120,7 @@ for (const [key, table] of described) {
 // drizzle-kit finds tables among a module's named exports: each is named here, as in the description.
 export const {
   apiKeys,
+  attachmentChunks,
   attachments,
   auditLog,
   conversationMembers,

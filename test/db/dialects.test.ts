@@ -83,7 +83,7 @@ function sqliteCatalogue(folder: string): Catalogue {
   }
 }
 
-const POSTGRES_TYPES: Record<string, string> = { text: 'text', bigint: 'integer', boolean: 'boolean' };
+const POSTGRES_TYPES: Record<string, string> = { text: 'text', bigint: 'integer', boolean: 'boolean', bytea: 'blob' };
 
 function postgresCatalogue(server: PostgresServer, database: string): Catalogue {
   const rows = (sql: string) =>
