@@ -1,4 +1,4 @@
-import { createSecretKey } from 'node:crypto';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../clock.js';
 
@@ -6,15 +6,22 @@ const ISSUER = 'switchboard';
 
 export type VerifiedJwt = { ok: true; payload: JWTPayload } | { ok: false; reason: 'expired' | 'invalid' };
 
+/** A signing key: its bytes, or how to load them when first needed (secretOnFirstUse). */
+export type JwtSecret = Uint8Array | (() => Promise<Uint8Array>);
+
 /**
  * HS256 JWTs of one kind (its own key and audience, so that a token of one kind never passes for
  * another), timed by the injected clock.
  */
-export function createJwtCodec(secret: Uint8Array, clock: Clock, audience: string) {
+export function createJwtCodec(secret: JwtSecret, clock: Clock, audience: string) {
   // A KeyObject, made once: given raw bytes, jose would import the key again on every sign and verify.
-  const key = createSecretKey(secret);
+  let key: KeyObject | undefined = typeof secret === 'function' ? undefined : createSecretKey(secret);
+  const keyObject = async () => {
+    key ??= createSecretKey(await (secret as () => Promise<Uint8Array>)());
+    return key;
+  };
   return {
-    sign(claims: Record<string, unknown>, subject: string, expiresAt: number, tokenId?: string): Promise<string> {
+    async sign(claims: Record<string, unknown>, subject: string, expiresAt: number, tokenId?: string): Promise<string> {
       const jwt = new SignJWT(claims)
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuer(ISSUER)
@@ -23,12 +30,12 @@ export function createJwtCodec(secret: Uint8Array, clock: Clock, audience: strin
         .setIssuedAt(Math.floor(clock.now() / 1000))
         .setExpirationTime(Math.floor(expiresAt / 1000));
       if (tokenId) jwt.setJti(tokenId);
-      return jwt.sign(key);
+      return jwt.sign(await keyObject());
     },
 
     async verify(token: string): Promise<VerifiedJwt> {
       try {
-        const { payload } = await jwtVerify(token, key, {
+        const { payload } = await jwtVerify(token, await keyObject(), {
           algorithms: ['HS256'],
           issuer: ISSUER,
           audience,

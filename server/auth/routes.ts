@@ -56,8 +56,8 @@ export const authRoutes = [
     tag,
     auth: 'session',
     status: 204,
-    handler: ({ app, auth }) => {
-      app.services.auth.logout(auth.sessionId);
+    handler: async ({ app, auth }) => {
+      await app.services.auth.logout(auth.sessionId);
       return undefined;
     },
   }),

@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { sessions } from '../../db/schema/sessions.js';
 import { users } from '../../db/schema/users.js';
+import type { Queries } from '../../db/store.js';
 import { wholeSeconds } from '../clock.js';
-import type { Executor, Infrastructure } from '../context.js';
+import type { Infrastructure } from '../context.js';
 import { conflict, ServiceError, unauthenticated } from '../errors.js';
 import type { SessionAuth } from '../http/route.js';
 import type { InvitationClaims, InvitationService } from '../members/invitations.js';
-import { loadOrCreateSecret } from '../secrets.js';
+import { secretOnFirstUse } from '../secrets.js';
 import type { AttemptLimits } from './attempt-limits.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { createSessionTokens, SESSION_TTL_MS } from './session-tokens.js';
@@ -24,11 +25,12 @@ const registrationClosed = () =>
   );
 
 export function createAuthService(
-  { db, clock, ids, security, passwordHashing }: Infrastructure,
+  { store, clock, ids, security, passwordHashing }: Infrastructure,
   invitations: InvitationService,
   limits: AttemptLimits,
 ) {
-  const tokens = createSessionTokens(loadOrCreateSecret(db, clock, 'session-signing-key'), clock);
+  const { db } = store;
+  const tokens = createSessionTokens(secretOnFirstUse(store, clock, 'session-signing-key'), clock);
   let decoyHash: Promise<string> | undefined;
   /** A hash to check passwords against when there is no account, made once. */
   const decoy = () => {
@@ -52,7 +54,7 @@ export function createAuthService(
     .prepare();
 
   /** The session's row, inside the caller's transaction (registration opens one with the account). */
-  function insertSession(tx: Executor, user: UserRow) {
+  async function insertSession(tx: Queries, user: UserRow) {
     const now = clock.now();
     const session = {
       id: ids.next('ses'),
@@ -60,9 +62,14 @@ export function createAuthService(
       createdAt: now,
       expiresAt: wholeSeconds(now + SESSION_TTL_MS),
     };
-    tx.insert(sessions).values(session).run();
+    await tx.insert(sessions).values(session);
     return session;
   }
+
+  const isFirstAccount = async (tx: Queries) => {
+    const [account] = await tx.select({ id: users.id }).from(users).limit(1);
+    return !account;
+  };
 
   /** The token of a session already written: signing is asynchronous, so it comes after the commit. */
   async function sessionToken(user: UserRow, session: { id: string; expiresAt: number }) {
@@ -83,11 +90,13 @@ export function createAuthService(
       limits.beforeRegistration(client);
       const email = normalizeEmail(input.email);
       const taken = () => conflict('SERVICE_EMAIL_TAKEN', `An account already uses ${email}.`);
-      if (db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) throw taken();
+      const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+      if (existing) throw taken();
       let invited: InvitationClaims | undefined;
       if (input.invitation !== undefined) invited = await invitations.verify(input.invitation, email);
-      const isFirstAccount = () => !db.select({ id: users.id }).from(users).limit(1).get();
-      if (!invited && security.registration === 'first-only' && !isFirstAccount()) throw registrationClosed();
+      if (!invited && security.registration === 'first-only' && !(await isFirstAccount(db))) {
+        throw registrationClosed();
+      }
       const passwordHash = await hashPassword(input.password, passwordHashing);
       const user: UserRow = {
         id: ids.next('usr'),
@@ -99,11 +108,13 @@ export function createAuthService(
       // The hash is slow and async: another registration of the same address (or a first account) may have landed
       // meanwhile, so the checks are made again in the transaction that inserts.
       // The account, its membership and its first session land together or not at all.
-      const session = db.transaction((tx) => {
-        if (!invited && security.registration === 'first-only' && !isFirstAccount()) throw registrationClosed();
-        const inserted = tx.insert(users).values(user).onConflictDoNothing().run();
-        if (inserted.changes === 0) throw taken();
-        if (invited) invitations.accept(tx, invited, user, user.createdAt);
+      const session = await store.transaction(async (tx) => {
+        if (!invited && security.registration === 'first-only' && !(await isFirstAccount(tx))) {
+          throw registrationClosed();
+        }
+        const inserted = await tx.insert(users).values(user).onConflictDoNothing().returning({ id: users.id });
+        if (inserted.length === 0) throw taken();
+        if (invited) await invitations.accept(tx, invited, user, user.createdAt);
         return insertSession(tx, user);
       });
       return sessionToken(user, session);
@@ -113,7 +124,7 @@ export function createAuthService(
     async login(input: { email: string; password: string }, client: string) {
       const email = normalizeEmail(input.email);
       limits.beforeLogin(email, client);
-      const user = db.select().from(users).where(eq(users.email, email)).get();
+      const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
       // Without an account, the same work as a real check, so timing does not reveal which addresses have one.
       const hash = user?.passwordHash ?? (await decoy());
       const verified = await verifyPassword(input.password, hash);
@@ -122,27 +133,34 @@ export function createAuthService(
         throw unauthenticated('Wrong email or password.');
       }
       limits.loginSucceeded(email);
-      return sessionToken(user, insertSession(db, user));
+      return sessionToken(user, await store.transaction((tx) => insertSession(tx, user)));
     },
 
-    logout(sessionId: string): void {
-      db.update(sessions).set({ revokedAt: clock.now() }).where(eq(sessions.id, sessionId)).run();
+    async logout(sessionId: string): Promise<void> {
+      await store.transaction(async (tx) => {
+        await tx.update(sessions).set({ revokedAt: clock.now() }).where(eq(sessions.id, sessionId));
+      });
     },
 
     /** The session behind a bearer token, or null; a revoked session fails at once. */
     async authenticate(token: string): Promise<SessionAuth | null> {
       const claims = await tokens.verify(token);
       if (!claims) return null;
-      const user = findLiveSession.get({ sessionId: claims.sessionId, userId: claims.userId, now: clock.now() });
+      const [user] = await findLiveSession.execute({
+        sessionId: claims.sessionId,
+        userId: claims.userId,
+        now: clock.now(),
+      });
       return user ? { kind: 'session', user, sessionId: claims.sessionId } : null;
     },
 
-    findUserByEmail(email: string): UserRow | undefined {
-      return db
+    async findUserByEmail(email: string): Promise<UserRow | undefined> {
+      const [user] = await db
         .select()
         .from(users)
         .where(eq(users.email, normalizeEmail(email)))
-        .get();
+        .limit(1);
+      return user;
     },
   };
 }

@@ -63,7 +63,7 @@ export async function authenticate(
   const acceptsKey = route.auth === 'key' || route.auth === 'session-or-key' || route.auth === 'key-or-chat';
   if (looksLikeApiKey(credential)) {
     if (!acceptsKey) throw unauthenticated(`API keys are not accepted here: this route needs ${expected}.`);
-    const auth = app.services.keys.authenticate(credential);
+    const auth = await app.services.keys.authenticate(credential);
     if (!auth) throw unauthenticated('Invalid or revoked API key.');
     return auth;
   }
@@ -85,7 +85,7 @@ export async function authenticate(
 
   const projectId = req.params.id;
   if (typeof projectId !== 'string') throw validationFailed('Missing project id.');
-  const role = app.services.projects.roleOf(projectId, session.user.id);
+  const role = await app.services.projects.roleOf(projectId, session.user.id);
   if (!role) throw projectNotFound();
   if (route.capability && !hasCapability(role, route.capability)) throw permissionDenied(role, route.capability);
   const member = { projectId, role };

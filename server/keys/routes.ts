@@ -21,8 +21,8 @@ export const keyRoutes = [
     body: createKeyBody,
     status: 201,
     response: createdApiKeySchema,
-    handler: ({ app, auth, params, body }) => {
-      const { row, text } = app.services.keys.create(actorOf(auth), params.id, body);
+    handler: async ({ app, auth, params, body }) => {
+      const { row, text } = await app.services.keys.create(actorOf(auth), params.id, body);
       return presentCreatedApiKey(row, text);
     },
   }),
@@ -36,8 +36,8 @@ export const keyRoutes = [
     auth: 'project-environment',
     capability: 'keys:read',
     response: listOf(apiKeySchema),
-    handler: ({ app, auth }) => ({
-      data: app.services.keys.list(auth.scope).map(presentApiKey),
+    handler: async ({ app, auth }) => ({
+      data: (await app.services.keys.list(auth.scope)).map(presentApiKey),
     }),
   }),
   defineRoute({
@@ -52,8 +52,8 @@ export const keyRoutes = [
     capability: 'keys:manage',
     status: 204,
     errors: { SERVICE_API_KEY_NOT_FOUND: 'No active key with this id in the environment.' },
-    handler: ({ app, auth, params }) => {
-      app.services.keys.revoke(actorOf(auth), auth.scope, params.keyId);
+    handler: async ({ app, auth, params }) => {
+      await app.services.keys.revoke(actorOf(auth), auth.scope, params.keyId);
       return undefined;
     },
   }),

@@ -27,7 +27,8 @@ interface ActiveKey {
   lastUsedAt: number | null;
 }
 
-export function createKeyService({ db, clock, ids, events }: Infrastructure, audit: AuditService) {
+export function createKeyService({ store, clock, ids, events }: Infrastructure, audit: AuditService) {
+  const { db } = store;
   // The hot path of every runtime request: prepared once.
   const findByPublicId = db
     .select({
@@ -43,33 +44,40 @@ export function createKeyService({ db, clock, ids, events }: Infrastructure, aud
     .prepare();
   /**
    * Active keys by public id. Key authentication runs on every runtime request, and reading the key
-   * from SQLite was its main cost. The cache is exact, not eventually consistent: this process is
+   * from the database was its main cost. The cache is exact, not eventually consistent: this process is
    * the only one using the database (lockDataDir), and every way a key stops being active (revoke,
-   * project deletion) goes through here and drops the entry. Unknown ids are never cached.
+   * project deletion) goes through here and drops the entry after its commit. Unknown ids are never cached.
    */
   const activeKeys = new Map<string, ActiveKey>();
+  /**
+   * Counts the drops: a key read before a revocation committed may come back after its entry was dropped, and is
+   * then not cached.
+   */
+  let drops = 0;
   events.on('project.deleted', ({ projectId }) => {
+    drops++;
     for (const [publicId, key] of activeKeys) if (key.projectId === projectId) activeKeys.delete(publicId);
   });
 
-  function loadActiveKey(publicId: string): ActiveKey | undefined {
-    const row = findByPublicId.get({ publicId });
+  async function loadActiveKey(publicId: string): Promise<ActiveKey | undefined> {
+    const dropsBefore = drops;
+    const [row] = await findByPublicId.execute({ publicId });
     if (!row || row.revokedAt !== null) return undefined;
-    if (activeKeys.size >= MAX_CACHED_KEYS) activeKeys.clear();
     const key: ActiveKey = { ...row, secretHash: Buffer.from(row.secretHash, 'hex') };
+    if (drops !== dropsBefore) return key;
+    if (activeKeys.size >= MAX_CACHED_KEYS) activeKeys.clear();
     activeKeys.set(publicId, key);
     return key;
   }
 
-  const touch = db
-    .update(apiKeys)
-    .set({ lastUsedAt: sql`${sql.placeholder('now')}` })
-    .where(eq(apiKeys.id, sql.placeholder('id')))
-    .prepare();
-
   return {
     /** `given` is a key text chosen in advance (a seed's), already checked to be one of `input.environment`. */
-    create(actor: Actor, projectId: string, input: { name: string; environment: Environment }, given?: NewKeyText) {
+    async create(
+      actor: Actor,
+      projectId: string,
+      input: { name: string; environment: Environment },
+      given?: NewKeyText,
+    ) {
       const key = given ?? generateKeyText(input.environment);
       const row: ApiKeyRow = {
         id: ids.next('key'),
@@ -82,9 +90,9 @@ export function createKeyService({ db, clock, ids, events }: Infrastructure, aud
         lastUsedAt: null,
         revokedAt: null,
       };
-      db.transaction((tx) => {
-        tx.insert(apiKeys).values(row).run();
-        audit.record(tx, {
+      await store.transaction(async (tx) => {
+        await tx.insert(apiKeys).values(row);
+        await audit.record(tx, {
           projectId,
           actor,
           action: 'api_key.created',
@@ -97,52 +105,55 @@ export function createKeyService({ db, clock, ids, events }: Infrastructure, aud
     },
 
     /** Active keys of one environment, oldest first. */
-    list(scope: EnvironmentScope): ApiKeyRow[] {
+    async list(scope: EnvironmentScope): Promise<ApiKeyRow[]> {
       return db
         .select()
         .from(apiKeys)
         .where(inScope(apiKeys, scope, isNull(apiKeys.revokedAt)))
-        .orderBy(apiKeys.id)
-        .all();
+        .orderBy(apiKeys.id);
     },
 
-    /** Revocation takes effect on the next request: authentication reads the row every time. */
-    revoke(actor: Actor, scope: EnvironmentScope, keyId: string): void {
-      db.transaction((tx) => {
-        const revoked = tx
+    /** Revocation takes effect on the next request: the key's cache entry is dropped when it commits. */
+    async revoke(actor: Actor, scope: EnvironmentScope, keyId: string): Promise<void> {
+      const revoked = await store.transaction(async (tx) => {
+        const [row] = await tx
           .update(apiKeys)
           .set({ revokedAt: clock.now() })
           .where(inScope(apiKeys, scope, eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
-          .returning({ name: apiKeys.name, publicId: apiKeys.publicId })
-          .get();
-        if (!revoked) {
+          .returning({ name: apiKeys.name, publicId: apiKeys.publicId });
+        if (!row) {
           throw notFound('SERVICE_API_KEY_NOT_FOUND', `No active API key ${keyId} in ${scope.environment}.`);
         }
-        audit.record(tx, {
+        await audit.record(tx, {
           projectId: scope.projectId,
           actor,
           action: 'api_key.revoked',
           target: { type: 'api_key', id: keyId },
           environment: scope.environment,
-          details: { name: revoked.name },
+          details: { name: row.name },
         });
-        activeKeys.delete(revoked.publicId);
+        return row;
       });
+      drops++;
+      activeKeys.delete(revoked.publicId);
       events.emit('api_key.revoked', { projectId: scope.projectId, keyId });
     },
 
     /** The key's scope, taken from its stored record; null for unknown, revoked or wrong secrets. */
-    authenticate(text: string): KeyAuth | null {
+    async authenticate(text: string): Promise<KeyAuth | null> {
       const parsed = parseKeyText(text);
       if (!parsed) return null;
-      const key = activeKeys.get(parsed.publicId) ?? loadActiveKey(parsed.publicId);
+      const key = activeKeys.get(parsed.publicId) ?? (await loadActiveKey(parsed.publicId));
       if (!key) return null;
       const actual = hashSecret(parsed.secret);
       if (actual.length !== key.secretHash.length || !timingSafeEqual(actual, key.secretHash)) return null;
       const now = clock.now();
       if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
-        touch.run({ id: key.id, now });
+        // Noted before the write, so that the requests arriving while it waits for its turn do not write it again.
         key.lastUsedAt = now;
+        await store.transaction(async (tx) => {
+          await tx.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id));
+        });
       }
       return { kind: 'key', keyId: key.id, scope: { projectId: key.projectId, environment: key.environment } };
     },

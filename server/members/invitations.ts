@@ -1,12 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { type ProjectRole, projectMembers, projects } from '../../db/schema/projects.js';
 import { users } from '../../db/schema/users.js';
+import type { Queries } from '../../db/store.js';
 import type { AuditService } from '../audit/service.js';
 import { createJwtCodec } from '../auth/jwt.js';
 import { normalizeEmail } from '../auth/service.js';
-import type { Executor, Infrastructure } from '../context.js';
+import type { Infrastructure } from '../context.js';
 import { conflict, notFound, ServiceError, validationFailed } from '../errors.js';
-import { loadOrCreateSecret } from '../secrets.js';
+import { secretOnFirstUse } from '../secrets.js';
 import type { ActingMember } from './service.js';
 
 export const DEFAULT_INVITATION_TTL_HOURS = 72;
@@ -34,9 +35,10 @@ const isRole = (value: unknown): value is ProjectRole =>
  * and audience) naming the address, the project and the role, valid for a few days; registering with it creates the
  * account and the membership in one transaction. It cannot be used twice: the address then has an account.
  */
-export function createInvitationService({ db, clock }: Infrastructure, audit: AuditService) {
+export function createInvitationService({ store, clock }: Infrastructure, audit: AuditService) {
+  const { db } = store;
   const codec = createJwtCodec(
-    loadOrCreateSecret(db, clock, 'invitation-signing-key'),
+    secretOnFirstUse(store, clock, 'invitation-signing-key'),
     clock,
     'switchboard:invitation',
   );
@@ -47,7 +49,8 @@ export function createInvitationService({ db, clock }: Infrastructure, audit: Au
         throw new ServiceError('SERVICE_PERMISSION_DENIED', `Your role ${acting.role} cannot invite an OWNER.`);
       }
       const email = normalizeEmail(input.email);
-      if (db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) {
+      const [account] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+      if (account) {
         throw conflict(
           'SERVICE_ACCOUNT_EXISTS',
           `${email} already has an account: add it as a member instead (POST /v1/projects/{id}/members).`,
@@ -55,7 +58,7 @@ export function createInvitationService({ db, clock }: Infrastructure, audit: Au
       }
       const expiresAt = clock.now() + (input.ttlHours ?? DEFAULT_INVITATION_TTL_HOURS) * 3_600_000;
       const token = await codec.sign({ prj: acting.projectId, role: input.role }, email, expiresAt);
-      db.transaction((tx) =>
+      await store.transaction((tx) =>
         audit.record(tx, {
           projectId: acting.projectId,
           actor: acting.actor,
@@ -86,20 +89,28 @@ export function createInvitationService({ db, clock }: Infrastructure, audit: Au
     },
 
     /** Inside the registration's transaction: the new account joins the project it was invited to. */
-    accept(tx: Executor, claims: InvitationClaims, user: { id: string; email: string }, now: number): void {
-      if (!tx.select({ id: projects.id }).from(projects).where(eq(projects.id, claims.projectId)).get()) {
-        throw notFound('SERVICE_PROJECT_NOT_FOUND', 'The project of this invitation no longer exists.');
-      }
-      const existing = tx
+    async accept(
+      tx: Queries,
+      claims: InvitationClaims,
+      user: { id: string; email: string },
+      now: number,
+    ): Promise<void> {
+      const [project] = await tx
+        .select({ id: projects.id })
+        .from(projects)
+        .where(eq(projects.id, claims.projectId))
+        .limit(1);
+      if (!project) throw notFound('SERVICE_PROJECT_NOT_FOUND', 'The project of this invitation no longer exists.');
+      const [existing] = await tx
         .select({ role: projectMembers.role })
         .from(projectMembers)
         .where(and(eq(projectMembers.projectId, claims.projectId), eq(projectMembers.userId, user.id)))
-        .get();
+        .limit(1);
       if (existing) return;
-      tx.insert(projectMembers)
-        .values({ projectId: claims.projectId, userId: user.id, role: claims.role, createdAt: now })
-        .run();
-      audit.record(tx, {
+      await tx
+        .insert(projectMembers)
+        .values({ projectId: claims.projectId, userId: user.id, role: claims.role, createdAt: now });
+      await audit.record(tx, {
         projectId: claims.projectId,
         actor: { type: 'user', id: user.id, email: user.email },
         action: 'member.added',

@@ -24,7 +24,7 @@ export const memberRoutes = [
     auth: 'project',
     capability: 'members:read',
     response: listOf(memberSchema),
-    handler: ({ app, params }) => ({ data: app.services.members.list(params.id).map(presentMember) }),
+    handler: async ({ app, params }) => ({ data: (await app.services.members.list(params.id)).map(presentMember) }),
   }),
   defineRoute({
     method: 'post',
@@ -44,7 +44,7 @@ export const memberRoutes = [
       SERVICE_USER_NOT_FOUND: 'No account uses the address.',
       SERVICE_MEMBER_EXISTS: 'Already a member.',
     },
-    handler: ({ app, auth, body }) => presentMember(app.services.members.add(acting(auth), body)),
+    handler: async ({ app, auth, body }) => presentMember(await app.services.members.add(acting(auth), body)),
   }),
   defineRoute({
     method: 'patch',
@@ -59,8 +59,8 @@ export const memberRoutes = [
     body: updateMemberBody,
     response: memberSchema,
     errors: { SERVICE_MEMBER_NOT_FOUND: 'Not a member.' },
-    handler: ({ app, auth, params, body }) =>
-      presentMember(app.services.members.setRole(acting(auth), params.userId, body.role)),
+    handler: async ({ app, auth, params, body }) =>
+      presentMember(await app.services.members.setRole(acting(auth), params.userId, body.role)),
   }),
   defineRoute({
     method: 'delete',
@@ -73,8 +73,8 @@ export const memberRoutes = [
     capability: 'members:manage',
     status: 204,
     errors: { SERVICE_MEMBER_NOT_FOUND: 'Not a member.' },
-    handler: ({ app, auth, params }) => {
-      app.services.members.remove(acting(auth), params.userId);
+    handler: async ({ app, auth, params }) => {
+      await app.services.members.remove(acting(auth), params.userId);
       return undefined;
     },
   }),

@@ -1,10 +1,11 @@
 import { and, count, eq } from 'drizzle-orm';
 import { type ProjectRole, projectMembers } from '../../db/schema/projects.js';
 import { users } from '../../db/schema/users.js';
+import type { Queries } from '../../db/store.js';
 import type { UserActor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import { normalizeEmail } from '../auth/service.js';
-import type { Executor, Infrastructure } from '../context.js';
+import type { Infrastructure } from '../context.js';
 import { conflict, notFound, ServiceError, validationFailed } from '../errors.js';
 
 export interface MemberRow {
@@ -32,8 +33,9 @@ function requireOwnerFor(acting: ActingMember, what: string): void {
   }
 }
 
-export function createMemberService({ db, clock }: Infrastructure, audit: AuditService) {
-  const selectMembers = (tx: Executor) =>
+export function createMemberService({ store, clock }: Infrastructure, audit: AuditService) {
+  const { db } = store;
+  const selectMembers = (tx: Queries) =>
     tx
       .select({
         userId: projectMembers.userId,
@@ -45,50 +47,53 @@ export function createMemberService({ db, clock }: Infrastructure, audit: AuditS
       .from(projectMembers)
       .innerJoin(users, eq(users.id, projectMembers.userId));
 
-  const findMember = (tx: Executor, projectId: string, userId: string) =>
-    selectMembers(tx)
+  const findMember = async (tx: Queries, projectId: string, userId: string): Promise<MemberRow | undefined> => {
+    const [member] = await selectMembers(tx)
       .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)))
-      .get();
+      .limit(1);
+    return member;
+  };
 
-  const ownerCount = (tx: Executor, projectId: string) =>
-    tx
+  const ownerCount = async (tx: Queries, projectId: string): Promise<number> => {
+    const [row] = await tx
       .select({ n: count() })
       .from(projectMembers)
-      .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.role, 'OWNER')))
-      .get()?.n ?? 0;
+      .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.role, 'OWNER')));
+    return row?.n ?? 0;
+  };
 
   /** A project always keeps at least one owner (spec 5.5 rule 4). */
-  function refuseLastOwner(tx: Executor, projectId: string, target: MemberRow, what: string): void {
-    if (target.role === 'OWNER' && ownerCount(tx, projectId) <= 1) {
+  async function refuseLastOwner(tx: Queries, projectId: string, target: MemberRow, what: string): Promise<void> {
+    if (target.role === 'OWNER' && (await ownerCount(tx, projectId)) <= 1) {
       throw validationFailed(`Cannot ${what} the last OWNER of the project; make another member an OWNER first.`);
     }
   }
 
   return {
-    list(projectId: string): MemberRow[] {
-      return selectMembers(db).where(eq(projectMembers.projectId, projectId)).orderBy(projectMembers.createdAt).all();
+    async list(projectId: string): Promise<MemberRow[]> {
+      return selectMembers(db).where(eq(projectMembers.projectId, projectId)).orderBy(projectMembers.createdAt);
     },
 
     /** The address must already have an account, or nothing is created (invitations are for the others). */
-    add(acting: ActingMember, input: { email: string; role: ProjectRole }): MemberRow {
+    async add(acting: ActingMember, input: { email: string; role: ProjectRole }): Promise<MemberRow> {
       if (input.role === 'OWNER') requireOwnerFor(acting, 'add an OWNER');
       const email = normalizeEmail(input.email);
-      return db.transaction((tx) => {
-        const user = tx.select().from(users).where(eq(users.email, email)).get();
+      return store.transaction(async (tx) => {
+        const [user] = await tx.select().from(users).where(eq(users.email, email)).limit(1);
         if (!user) {
           throw notFound(
             'SERVICE_USER_NOT_FOUND',
             `No account uses ${email}. Invite the address instead (POST /v1/projects/{id}/invitations), or ask them to register, then add them.`,
           );
         }
-        if (findMember(tx, acting.projectId, user.id)) {
+        if (await findMember(tx, acting.projectId, user.id)) {
           throw conflict('SERVICE_MEMBER_EXISTS', `${email} is already a member of this project.`);
         }
         const createdAt = clock.now();
-        tx.insert(projectMembers)
-          .values({ projectId: acting.projectId, userId: user.id, role: input.role, createdAt })
-          .run();
-        audit.record(tx, {
+        await tx
+          .insert(projectMembers)
+          .values({ projectId: acting.projectId, userId: user.id, role: input.role, createdAt });
+        await audit.record(tx, {
           projectId: acting.projectId,
           actor: acting.actor,
           action: 'member.added',
@@ -99,19 +104,19 @@ export function createMemberService({ db, clock }: Infrastructure, audit: AuditS
       });
     },
 
-    setRole(acting: ActingMember, userId: string, role: ProjectRole): MemberRow {
-      return db.transaction((tx) => {
-        const target = findMember(tx, acting.projectId, userId);
+    async setRole(acting: ActingMember, userId: string, role: ProjectRole): Promise<MemberRow> {
+      return store.transaction(async (tx) => {
+        const target = await findMember(tx, acting.projectId, userId);
         if (!target) throw memberNotFound(userId);
         if (target.role === role) return target;
         if (role === 'OWNER') requireOwnerFor(acting, 'make a member an OWNER');
         if (target.role === 'OWNER') requireOwnerFor(acting, 'change the role of an OWNER');
-        refuseLastOwner(tx, acting.projectId, target, 'demote');
-        tx.update(projectMembers)
+        await refuseLastOwner(tx, acting.projectId, target, 'demote');
+        await tx
+          .update(projectMembers)
           .set({ role })
-          .where(and(eq(projectMembers.projectId, acting.projectId), eq(projectMembers.userId, userId)))
-          .run();
-        audit.record(tx, {
+          .where(and(eq(projectMembers.projectId, acting.projectId), eq(projectMembers.userId, userId)));
+        await audit.record(tx, {
           projectId: acting.projectId,
           actor: acting.actor,
           action: 'member.role_changed',
@@ -122,16 +127,16 @@ export function createMemberService({ db, clock }: Infrastructure, audit: AuditS
       });
     },
 
-    remove(acting: ActingMember, userId: string): void {
-      db.transaction((tx) => {
-        const target = findMember(tx, acting.projectId, userId);
+    async remove(acting: ActingMember, userId: string): Promise<void> {
+      await store.transaction(async (tx) => {
+        const target = await findMember(tx, acting.projectId, userId);
         if (!target) throw memberNotFound(userId);
         if (target.role === 'OWNER') requireOwnerFor(acting, 'remove an OWNER');
-        refuseLastOwner(tx, acting.projectId, target, 'remove');
-        tx.delete(projectMembers)
-          .where(and(eq(projectMembers.projectId, acting.projectId), eq(projectMembers.userId, userId)))
-          .run();
-        audit.record(tx, {
+        await refuseLastOwner(tx, acting.projectId, target, 'remove');
+        await tx
+          .delete(projectMembers)
+          .where(and(eq(projectMembers.projectId, acting.projectId), eq(projectMembers.userId, userId)));
+        await audit.record(tx, {
           projectId: acting.projectId,
           actor: acting.actor,
           action: 'member.removed',

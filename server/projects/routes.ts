@@ -18,7 +18,8 @@ export const projectRoutes = [
     body: createProjectBody,
     status: 201,
     response: projectSchema,
-    handler: ({ app, auth, body }) => presentProject(app.services.projects.create(userActor(auth), body), 'OWNER'),
+    handler: async ({ app, auth, body }) =>
+      presentProject(await app.services.projects.create(userActor(auth), body), 'OWNER'),
   }),
   defineRoute({
     method: 'get',
@@ -29,8 +30,8 @@ export const projectRoutes = [
     tag,
     auth: 'session',
     response: listOf(projectSchema),
-    handler: ({ app, auth }) => ({
-      data: app.services.projects.listForUser(auth.user.id).map((p) => presentProject(p, p.role)),
+    handler: async ({ app, auth }) => ({
+      data: (await app.services.projects.listForUser(auth.user.id)).map((p) => presentProject(p, p.role)),
     }),
   }),
   defineRoute({
@@ -43,7 +44,8 @@ export const projectRoutes = [
     auth: 'project',
     capability: null,
     response: projectSchema,
-    handler: ({ app, auth, params }) => presentProject(app.services.projects.get(params.id), auth.member.role),
+    handler: async ({ app, auth, params }) =>
+      presentProject(await app.services.projects.get(params.id), auth.member.role),
   }),
   defineRoute({
     method: 'patch',
@@ -55,8 +57,8 @@ export const projectRoutes = [
     capability: 'project:write',
     body: updateProjectBody,
     response: projectSchema,
-    handler: ({ app, auth, params, body }) =>
-      presentProject(app.services.projects.update(actorOf(auth), params.id, body), auth.member.role),
+    handler: async ({ app, auth, params, body }) =>
+      presentProject(await app.services.projects.update(actorOf(auth), params.id, body), auth.member.role),
   }),
   defineRoute({
     method: 'delete',
@@ -68,8 +70,8 @@ export const projectRoutes = [
     auth: 'project',
     capability: 'project:delete',
     status: 204,
-    handler: ({ app, auth, params }) => {
-      app.services.projects.delete(actorOf(auth), params.id);
+    handler: async ({ app, auth, params }) => {
+      await app.services.projects.delete(actorOf(auth), params.id);
       return undefined;
     },
   }),

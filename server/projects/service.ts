@@ -7,7 +7,8 @@ import { projectNotFound } from '../errors.js';
 
 export type ProjectRow = typeof projects.$inferSelect;
 
-export function createProjectService({ db, clock, ids, logger, events }: Infrastructure, audit: AuditService) {
+export function createProjectService({ store, clock, ids, logger, events }: Infrastructure, audit: AuditService) {
+  const { db } = store;
   // Every project route asks this first: prepared once.
   const findRole = db
     .select({ role: projectMembers.role })
@@ -22,12 +23,13 @@ export function createProjectService({ db, clock, ids, logger, events }: Infrast
 
   return {
     /** The caller's role in the project, or undefined when not a member (or no such project). */
-    roleOf(projectId: string, userId: string): ProjectRole | undefined {
-      return findRole.get({ projectId, userId })?.role;
+    async roleOf(projectId: string, userId: string): Promise<ProjectRole | undefined> {
+      const [member] = await findRole.execute({ projectId, userId });
+      return member?.role;
     },
 
     /** The creator becomes its first OWNER member in the same transaction. */
-    create(actor: UserActor, input: { name: string }): ProjectRow {
+    async create(actor: UserActor, input: { name: string }): Promise<ProjectRow> {
       const now = clock.now();
       const project: ProjectRow = {
         id: ids.next('prj'),
@@ -36,12 +38,12 @@ export function createProjectService({ db, clock, ids, logger, events }: Infrast
         createdAt: now,
         updatedAt: now,
       };
-      db.transaction((tx) => {
-        tx.insert(projects).values(project).run();
-        tx.insert(projectMembers)
-          .values({ projectId: project.id, userId: actor.id, role: 'OWNER', createdAt: now })
-          .run();
-        audit.record(tx, {
+      await store.transaction(async (tx) => {
+        await tx.insert(projects).values(project);
+        await tx
+          .insert(projectMembers)
+          .values({ projectId: project.id, userId: actor.id, role: 'OWNER', createdAt: now });
+        await audit.record(tx, {
           projectId: project.id,
           actor,
           action: 'project.created',
@@ -53,7 +55,7 @@ export function createProjectService({ db, clock, ids, logger, events }: Infrast
     },
 
     /** Projects the user is a member of, with the user's role in each, oldest first. */
-    listForUser(userId: string): (ProjectRow & { role: ProjectRole })[] {
+    async listForUser(userId: string): Promise<(ProjectRow & { role: ProjectRole })[]> {
       return db
         .select({
           id: projects.id,
@@ -66,28 +68,26 @@ export function createProjectService({ db, clock, ids, logger, events }: Infrast
         .from(projects)
         .innerJoin(projectMembers, eq(projectMembers.projectId, projects.id))
         .where(eq(projectMembers.userId, userId))
-        .orderBy(projects.id)
-        .all();
+        .orderBy(projects.id);
     },
 
-    get(projectId: string): ProjectRow {
-      const project = db.select().from(projects).where(eq(projects.id, projectId)).get();
+    async get(projectId: string): Promise<ProjectRow> {
+      const [project] = await db.select().from(projects).where(eq(projects.id, projectId)).limit(1);
       if (!project) throw projectNotFound();
       return project;
     },
 
-    update(actor: Actor, projectId: string, patch: { name?: string }): ProjectRow {
-      return db.transaction((tx) => {
-        const before = tx.select().from(projects).where(eq(projects.id, projectId)).get();
+    async update(actor: Actor, projectId: string, patch: { name?: string }): Promise<ProjectRow> {
+      return store.transaction(async (tx) => {
+        const [before] = await tx.select().from(projects).where(eq(projects.id, projectId)).limit(1);
         if (!before) throw projectNotFound();
         if (patch.name === undefined || patch.name === before.name) return before;
-        const after = tx
+        const [after] = await tx
           .update(projects)
           .set({ name: patch.name, updatedAt: clock.now() })
           .where(eq(projects.id, projectId))
-          .returning()
-          .get();
-        audit.record(tx, {
+          .returning();
+        await audit.record(tx, {
           projectId,
           actor,
           action: 'project.updated',
@@ -102,9 +102,11 @@ export function createProjectService({ db, clock, ids, logger, events }: Infrast
      * Deletes the project and everything in it (members, keys, environment data, its audit log),
      * by foreign-key cascade. The deletion itself is logged by the server, since the log is gone.
      */
-    delete(actor: Actor, projectId: string): void {
-      const deleted = db.delete(projects).where(eq(projects.id, projectId)).run();
-      if (deleted.changes === 0) throw projectNotFound();
+    async delete(actor: Actor, projectId: string): Promise<void> {
+      const deleted = await store.transaction(async (tx) =>
+        tx.delete(projects).where(eq(projects.id, projectId)).returning({ id: projects.id }),
+      );
+      if (deleted.length === 0) throw projectNotFound();
       logger.info({ projectId, actor }, 'project deleted');
       events.emit('project.deleted', { projectId });
     },

@@ -5,7 +5,7 @@ import { toIso, wholeSeconds } from '../clock.js';
 import type { Infrastructure } from '../context.js';
 import { randomString } from '../ids.js';
 import type { RoomService } from '../rooms/service.js';
-import { loadOrCreateSecret } from '../secrets.js';
+import { loadOrCreateSecret } from '../secrets-sync.js';
 import { type RequestedPermissions, resolvePermissions } from './permissions.js';
 import { RTC_TOKEN_DEFAULT_TTL_SECONDS } from './schemas.js';
 import { createRtcTokens } from './tokens.js';

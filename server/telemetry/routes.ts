@@ -16,8 +16,8 @@ export const telemetryRoutes = [
     body: telemetryBody,
     status: 202,
     response: telemetryAcceptedSchema,
-    handler: ({ app, auth, body }) => ({
-      accepted: app.services.telemetry.record(
+    handler: async ({ app, auth, body }) => ({
+      accepted: await app.services.telemetry.record(
         { ...auth.scope, roomId: auth.roomId, identity: auth.identity },
         body.events,
       ),

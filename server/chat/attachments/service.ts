@@ -5,7 +5,7 @@ import { conversations as conversationsTable } from '../../../db/schema/chat.js'
 import { type EnvironmentScope, inScope, scopeValues } from '../../../db/scope.js';
 import type { Executor, Infrastructure } from '../../context.js';
 import { conflict, notFound, ServiceError, validationFailed } from '../../errors.js';
-import { loadOrCreateSecret } from '../../secrets.js';
+import { loadOrCreateSecret } from '../../secrets-sync.js';
 import type { ChatCaller } from '../caller.js';
 import type { ConversationAccess, ConversationService } from '../conversations/service.js';
 import { DOWNLOAD_URL_TTL_MS, INCOMPLETE_ATTACHMENT_TTL_MS, UPLOAD_URL_TTL_MS } from './limits.js';

@@ -3,7 +3,7 @@ import type { EnvironmentScope } from '../../../db/scope.js';
 import { createJwtCodec, isEnvironmentClaim } from '../../auth/jwt.js';
 import { wholeSeconds } from '../../clock.js';
 import type { Infrastructure } from '../../context.js';
-import { loadOrCreateSecret } from '../../secrets.js';
+import { loadOrCreateSecret } from '../../secrets-sync.js';
 
 export const CHAT_TOKEN_DEFAULT_TTL_SECONDS = 24 * 3600;
 export const CHAT_TOKEN_MAX_TTL_SECONDS = 30 * 24 * 3600;
