@@ -5,6 +5,7 @@ import type { PasswordHashing } from './auth/passwords.js';
 import type { Clock } from './clock.js';
 import type { EventBus } from './events/bus.js';
 import type { IdGenerator } from './ids.js';
+import type { KeyRing } from './key-ring.js';
 import type { SecuritySettings } from './security/settings.js';
 import type { Services } from './services.js';
 
@@ -17,6 +18,8 @@ export interface Infrastructure {
   db: Db;
   /** The database (SQLite or PostgreSQL): `store.db` to read, `store.transaction` to write. */
   store: Store;
+  /** The server's token signing keys and the webhook-secrets key (server/key-ring.ts). */
+  keys: KeyRing;
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;

@@ -17,6 +17,7 @@ import { createEventBus, type EventBus } from './events/bus.js';
 import { limitHttpConnections } from './http/connection-limit.js';
 import { routeUpgrades } from './http/upgrade-router.js';
 import { createIdGenerator } from './ids.js';
+import { createKeyRing } from './key-ring.js';
 import type { Runtime } from './runtime.js';
 import { deriveKeys, MAKE_A_SECRET_KEY, SecretKeyError } from './secret-key.js';
 import { checkSecretKey } from './secret-key-check.js';
@@ -216,6 +217,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // During the move to the store only: the SQLite writer, for what still runs synchronously.
       db: store.dialect === 'sqlite' ? (store as SqliteStore).writer : (undefined as never),
       store,
+      keys: createKeyRing(store, clock, options.dataDir, derivedKeys),
       clock,
       ids: createIdGenerator(clock),
       logger,

@@ -8,7 +8,6 @@ import type { Infrastructure } from '../context.js';
 import { conflict, ServiceError, unauthenticated } from '../errors.js';
 import type { SessionAuth } from '../http/route.js';
 import type { InvitationClaims, InvitationService } from '../members/invitations.js';
-import { secretOnFirstUse } from '../secrets.js';
 import type { AttemptLimits } from './attempt-limits.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { createSessionTokens, SESSION_TTL_MS } from './session-tokens.js';
@@ -25,12 +24,12 @@ const registrationClosed = () =>
   );
 
 export function createAuthService(
-  { store, clock, ids, security, passwordHashing }: Infrastructure,
+  { store, keys, clock, ids, security, passwordHashing }: Infrastructure,
   invitations: InvitationService,
   limits: AttemptLimits,
 ) {
   const { db } = store;
-  const tokens = createSessionTokens(secretOnFirstUse(store, clock, 'session-signing-key'), clock);
+  const tokens = createSessionTokens(keys.signingKey('session-signing-key'), clock);
   let decoyHash: Promise<string> | undefined;
   /** A hash to check passwords against when there is no account, made once. */
   const decoy = () => {

@@ -7,7 +7,6 @@ import { createJwtCodec } from '../auth/jwt.js';
 import { normalizeEmail } from '../auth/service.js';
 import type { Infrastructure } from '../context.js';
 import { conflict, notFound, ServiceError, validationFailed } from '../errors.js';
-import { secretOnFirstUse } from '../secrets.js';
 import type { ActingMember } from './service.js';
 
 export const DEFAULT_INVITATION_TTL_HOURS = 72;
@@ -35,13 +34,9 @@ const isRole = (value: unknown): value is ProjectRole =>
  * and audience) naming the address, the project and the role, valid for a few days; registering with it creates the
  * account and the membership in one transaction. It cannot be used twice: the address then has an account.
  */
-export function createInvitationService({ store, clock }: Infrastructure, audit: AuditService) {
+export function createInvitationService({ store, keys, clock }: Infrastructure, audit: AuditService) {
   const { db } = store;
-  const codec = createJwtCodec(
-    secretOnFirstUse(store, clock, 'invitation-signing-key'),
-    clock,
-    'switchboard:invitation',
-  );
+  const codec = createJwtCodec(keys.signingKey('invitation-signing-key'), clock, 'switchboard:invitation');
 
   return {
     async invite(acting: ActingMember, input: { email: string; role: ProjectRole; ttlHours?: number }) {

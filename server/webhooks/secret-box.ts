@@ -23,11 +23,19 @@ export interface SecretBox {
 export function createSecretBox(dataDir: string): SecretBox {
   const path = join(dataDir, SECRET_KEY_FILE);
   let key: Buffer | undefined;
-  const loadKey = (): Buffer => {
+  return secretBoxWith(() => {
     key ??= readOrCreateKey(path);
     return key;
-  };
+  });
+}
 
+/** The same box with a key given (a server on PostgreSQL derives it from its secret key: server/secret-key.ts). */
+export function secretBoxWithKey(key: Buffer): SecretBox {
+  if (key.length !== KEY_BYTES) throw new Error(`A webhook-secrets key has ${KEY_BYTES} bytes`);
+  return secretBoxWith(() => key);
+}
+
+function secretBoxWith(loadKey: () => Buffer): SecretBox {
   return {
     seal(plaintext, context) {
       const iv = randomBytes(IV_BYTES);
