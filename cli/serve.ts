@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { describePostgresUrl } from '../db/postgres-url.js';
 import type { SeedOutcome } from '../server/index.js';
 import type { ServeFlags } from './config.js';
 import { CommandError, UsageError } from './errors.js';
@@ -110,9 +111,9 @@ export function registerServeCommand(program: Command): void {
       const seed = seedFile
         ? (await import('../server/seeds/parse.js')).parseSeed(readInput(seedFile, 'seed file'), seedFile)
         : undefined;
-      if (importFile) {
+      if (importFile) readInput(importFile, 'archive');
+      if (importFile && !settings.databaseUrl) {
         const { importArchive } = await import('../server/data-archive/index.js');
-        readInput(importFile, 'archive');
         const manifest = await importArchive(importFile, settings.dataDir, {
           replace: replace === true,
           switchboardVersion,
@@ -121,7 +122,16 @@ export function registerServeCommand(program: Command): void {
           `Imported ${importFile} (Switchboard ${manifest.switchboardVersion}, ${manifest.createdAt}) into ${settings.dataDir}`,
         );
       }
-      const server = await startServer({ ...settings, seed });
+      const server = await startServer({
+        ...settings,
+        seed,
+        ...(importFile && settings.databaseUrl && { importArchive: { file: importFile, replace: replace === true } }),
+      });
+      if (importFile && server.imported)
+        console.log(
+          `Imported ${importFile} (Switchboard ${server.imported.switchboardVersion}, ${server.imported.createdAt}) ` +
+            `into ${describePostgresUrl(settings.databaseUrl ?? '')}`,
+        );
       if (seedFile && server.seed) console.log(describeSeed(seedFile, server.seed));
       const stop = async (signal: string) => {
         process.off('SIGINT', onSigint);

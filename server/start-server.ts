@@ -12,6 +12,7 @@ import { appDatabaseFiles } from './app-files/database-files.js';
 import type { PasswordHashing } from './auth/passwords.js';
 import { type Clock, systemClock } from './clock.js';
 import type { DeploymentMode, Infrastructure } from './context.js';
+import type { Manifest } from './data-archive/manifest.js';
 import { removeLeftoverStaging } from './data-archive/staging.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { limitHttpConnections } from './http/connection-limit.js';
@@ -76,6 +77,12 @@ export interface ServerOptions {
    */
   seed?: Seed;
   /**
+   * An archive (`switchboard export` or `backup`) to restore into the PostgreSQL database before the server listens:
+   * how a team starts from a laptop's state. Refused when the database holds accounts or projects, unless `replace`.
+   * (A server on SQLite restores archives into its data folder before it starts: `importArchive`.)
+   */
+  importArchive?: { file: string; replace: boolean };
+  /**
    * How costly new password hashes are (server/auth/passwords.ts). Default `standard`; `fast` is for a test suite's
    * throw-away server (startTestServer), where two scrypt hashes at the standard cost (the seed's account, then its
    * sign-in) would take longer than all the rest of its start. A production-mode server refuses `fast`.
@@ -105,6 +112,8 @@ export interface RunningServer {
   runAttachmentCleanup(): Promise<number>;
   /** What the `seed` option did; undefined without one. */
   seed?: SeedOutcome;
+  /** What `importArchive` restored: the archive's manifest and the rows copied per table. */
+  imported?: Manifest & { copied: Map<string, number> };
   close(): Promise<void>;
 }
 
@@ -189,6 +198,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let store: Store | undefined;
   let runtime: ReturnType<typeof runtimeLoader> | undefined;
   let seeded: SeedOutcome | undefined;
+  let imported: RunningServer['imported'];
   let server: Server;
   try {
     if (options.databaseUrl && !options.secretKey)
@@ -229,6 +239,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       passwordHashing,
       version: readVersion(),
     };
+    if (options.importArchive) {
+      if (store.dialect !== 'postgres')
+        throw new Error('importArchive is for a server on PostgreSQL; on SQLite, restore into the data folder first.');
+      const { importArchiveIntoStore } = await import('./data-archive/import-into-store.js');
+      imported = await importArchiveIntoStore(options.importArchive.file, infra, {
+        replace: options.importArchive.replace,
+        switchboardVersion: infra.version,
+      });
+    }
     const { seed } = options;
     runtime = runtimeLoader(async () => {
       const created = (await import('./runtime.js')).createRuntime(infra, options);
@@ -276,6 +295,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${urlHost}:${port}`,
     port,
     seed: seeded,
+    imported,
     runDueWebhooks: async () => (await loader.load()).runDueWebhooks(),
     runAttachmentCleanup: async () => (await loader.load()).runAttachmentCleanup(),
     close() {

@@ -29,7 +29,7 @@ const TARGETS: Record<string, string> = { [DATABASE_ENTRY]: DATABASE_FILE, [WEBH
 const targetOf = (path: string) => TARGETS[path] ?? path;
 
 /** Unpacks and checks every entry against the manifest into `staging`; returns the manifest. */
-async function unpack(file: string, staging: string, switchboardVersion: string): Promise<Manifest> {
+export async function unpack(file: string, staging: string, switchboardVersion: string): Promise<Manifest> {
   let manifest: Manifest | undefined;
   let listed = new Map<string, Manifest['entries'][number]>();
   const seen = new Set<string>();
@@ -93,7 +93,7 @@ async function unpack(file: string, staging: string, switchboardVersion: string)
 }
 
 /** Refuses a database migrated by a newer Switchboard than this one: its schema would be misread. */
-function checkSchema(staging: string, manifest: Manifest, switchboardVersion: string): void {
+export function checkSchema(staging: string, manifest: Manifest, switchboardVersion: string): void {
   const files = appDatabaseFiles();
   const sqlite = openSqliteFile(join(staging, DATABASE_FILE), {
     readonly: true,
