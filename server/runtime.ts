@@ -20,7 +20,7 @@ export interface Runtime {
   /** Starts delivering webhooks and cleaning up attachments: after a seed is applied, whose events are not sent. */
   startJobs(): void;
   runDueWebhooks(): Promise<void>;
-  runAttachmentCleanup(): number;
+  runAttachmentCleanup(): Promise<number>;
   /**
    * Stops the jobs, ends live event streams and closes the WebSocket endpoints; webhook attempts in flight are
    * abandoned (and sent again after a restart). The HTTP server and the database are the caller's to close after.
@@ -48,7 +48,7 @@ export function createRuntime(infra: Infrastructure, { observability }: { observ
     runDueWebhooks: () => services.webhooks.worker.runDue(),
     runAttachmentCleanup: () => services.attachmentCleanup.runDue(),
     async stop() {
-      services.attachmentCleanup.stop();
+      await services.attachmentCleanup.stop();
       // Live event streams end at once, so that they do not hold the HTTP server open.
       services.liveEvents.close();
       await services.webhooks.worker.stop();

@@ -38,3 +38,17 @@ export function secretOnFirstUse(store: Store, clock: Clock, name: string): () =
     return secret;
   };
 }
+
+/** What `make` builds from a key loaded on first use (KeyRing.signingKey), built once; a failed load is tried again. */
+export function madeFromKey<T>(key: () => Promise<Uint8Array>, make: (key: Uint8Array) => T): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= key()
+      .then(make)
+      .catch((err: unknown) => {
+        made = undefined;
+        throw err;
+      });
+    return made;
+  };
+}

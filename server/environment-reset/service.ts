@@ -6,6 +6,7 @@ import { rooms } from '../../db/schema/rooms.js';
 import { telemetryEvents } from '../../db/schema/telemetry.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/webhooks.js';
 import { type EnvironmentScope, inScope } from '../../db/scope.js';
+import type { Queries } from '../../db/store.js';
 import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import type { AttachmentService } from '../chat/attachments/service.js';
@@ -45,7 +46,7 @@ export interface EnvironmentReset {
  * members and the audit log. Never production's.
  */
 export function createEnvironmentResetService(
-  { db, clock, events, logger }: Infrastructure,
+  { store, clock, events, logger }: Infrastructure,
   audit: AuditService,
   attachments: AttachmentService,
 ) {
@@ -53,7 +54,10 @@ export function createEnvironmentResetService(
    * Set-based deletes, children before parents, each reaching its rows through an index: a table without one on the
    * scope (messages, deliveries…) through its parent's ids. The cascades of the foreign keys then find nothing left.
    */
-  function deleteRuntimeData(tx: Tx, scope: EnvironmentScope): { removed: ResetCounts; removeFiles(): void } {
+  async function deleteRuntimeData(
+    tx: Tx,
+    scope: EnvironmentScope,
+  ): Promise<{ removed: ResetCounts; removeFiles(): void }> {
     const scopeConversations = tx
       .select({ id: conversations.id })
       .from(conversations)
@@ -74,7 +78,7 @@ export function createEnvironmentResetService(
     // Children first: each delete's count is its own rows, never a cascade's.
     const reactionCount = count(tx.delete(reactions).where(inArray(reactions.messageId, scopeMessages)));
     const readStateCount = count(tx.delete(readStates).where(ofConversations(readStates.conversationId)));
-    const files = attachments.deleteInScopeIn(tx, scope);
+    const files = await attachments.deleteInScopeIn(tx as unknown as Queries, scope);
     const messageCount = count(tx.delete(messages).where(ofConversations(messages.conversationId)));
     const participantCount = count(
       tx.delete(liveStreamParticipants).where(inArray(liveStreamParticipants.streamId, scopeStreams)),
@@ -112,7 +116,7 @@ export function createEnvironmentResetService(
   }
 
   return {
-    reset(actor: Actor, scope: EnvironmentScope): EnvironmentReset {
+    async reset(actor: Actor, scope: EnvironmentScope): Promise<EnvironmentReset> {
       if (scope.environment === 'production') {
         throw new ServiceError(
           'SERVICE_PRODUCTION_ENVIRONMENT',
@@ -120,9 +124,12 @@ export function createEnvironmentResetService(
         );
       }
       const resetAt = clock.now();
-      const { removed, removeFiles } = db.transaction((tx) => {
-        const deleted = deleteRuntimeData(tx, scope);
-        audit.record(tx, {
+      // During the move to the store: on SQLite its transaction is the writer's, which the deletes still use
+      // synchronously.
+      const { removed, removeFiles } = await store.transaction(async (queries) => {
+        const tx = queries as unknown as Tx;
+        const deleted = await deleteRuntimeData(tx, scope);
+        await audit.record(tx, {
           projectId: scope.projectId,
           actor,
           action: 'environment.reset',

@@ -28,7 +28,8 @@ export const dashboardLiveStreamRoutes = [
     capability: 'project:read',
     query: pageQuery,
     response: pageOf(liveStreamSchema),
-    handler: ({ app, auth, query }) => presentLiveStreamPage(app.services.liveStreams.list(auth.scope, query)),
+    handler: async ({ app, auth, query }) =>
+      presentLiveStreamPage(await app.services.liveStreams.list(auth.scope, query)),
   }),
   defineRoute({
     method: 'post',
@@ -41,8 +42,8 @@ export const dashboardLiveStreamRoutes = [
     body: createLiveStreamBody,
     status: 201,
     response: liveStreamSchema,
-    handler: ({ app, auth, body }) =>
-      presentLiveStream(app.services.liveStreams.create(auth.scope, body, userActor(auth))),
+    handler: async ({ app, auth, body }) =>
+      presentLiveStream(await app.services.liveStreams.create(auth.scope, body, userActor(auth))),
   }),
   defineRoute({
     method: 'get',
@@ -54,7 +55,8 @@ export const dashboardLiveStreamRoutes = [
     capability: 'project:read',
     response: liveStreamSchema,
     errors: notFound,
-    handler: ({ app, auth, params }) => presentLiveStream(app.services.liveStreams.get(auth.scope, params.streamId)),
+    handler: async ({ app, auth, params }) =>
+      presentLiveStream(await app.services.liveStreams.get(auth.scope, params.streamId)),
   }),
   defineRoute({
     method: 'patch',
@@ -67,8 +69,8 @@ export const dashboardLiveStreamRoutes = [
     body: updateLiveStreamBody,
     response: liveStreamSchema,
     errors: notFound,
-    handler: ({ app, auth, params, body }) =>
-      presentLiveStream(app.services.liveStreams.update(auth.scope, params.streamId, body, userActor(auth))),
+    handler: async ({ app, auth, params, body }) =>
+      presentLiveStream(await app.services.liveStreams.update(auth.scope, params.streamId, body, userActor(auth))),
   }),
   defineRoute({
     method: 'post',
@@ -80,8 +82,8 @@ export const dashboardLiveStreamRoutes = [
     capability: 'live-streams:write',
     response: liveStreamSchema,
     errors: { ...notFound, ...stateConflict },
-    handler: ({ app, auth, params }) =>
-      presentLiveStream(app.services.liveStreams.transition(auth.scope, params.streamId, 'end', userActor(auth))),
+    handler: async ({ app, auth, params }) =>
+      presentLiveStream(await app.services.liveStreams.transition(auth.scope, params.streamId, 'end', userActor(auth))),
   }),
   defineRoute({
     method: 'get',
@@ -97,8 +99,8 @@ export const dashboardLiveStreamRoutes = [
     query: participantsQuery,
     response: pageOf(liveStreamParticipantSchema),
     errors: notFound,
-    handler: ({ app, auth, params, query }) => {
-      const page = app.services.liveStreams.participants(auth.scope, params.streamId, query);
+    handler: async ({ app, auth, params, query }) => {
+      const page = await app.services.liveStreams.participants(auth.scope, params.streamId, query);
       return { data: page.rows.map(presentParticipant), nextCursor: page.nextCursor };
     },
   }),
@@ -133,8 +135,14 @@ export const dashboardLiveStreamRoutes = [
     capability: 'live-streams:write',
     status: 204,
     errors: { ...notFound, SERVICE_HOST_NOT_FOUND: 'The identity is not a host of the stream.' },
-    handler: ({ app, auth, params }) => {
-      app.services.liveStreams.removeHost(auth.scope, params.streamId, params.identity, undefined, userActor(auth));
+    handler: async ({ app, auth, params }) => {
+      await app.services.liveStreams.removeHost(
+        auth.scope,
+        params.streamId,
+        params.identity,
+        undefined,
+        userActor(auth),
+      );
       return undefined;
     },
   }),

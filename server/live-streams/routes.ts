@@ -29,7 +29,7 @@ const keyRoutes = [
     body: createLiveStreamBody,
     status: 201,
     response: liveStreamSchema,
-    handler: ({ app, auth, body }) => presentLiveStream(app.services.liveStreams.create(auth.scope, body)),
+    handler: async ({ app, auth, body }) => presentLiveStream(await app.services.liveStreams.create(auth.scope, body)),
   }),
   defineRoute({
     method: 'get',
@@ -41,7 +41,8 @@ const keyRoutes = [
     auth: 'key',
     query: pageQuery,
     response: pageOf(liveStreamSchema),
-    handler: ({ app, auth, query }) => presentLiveStreamPage(app.services.liveStreams.list(auth.scope, query)),
+    handler: async ({ app, auth, query }) =>
+      presentLiveStreamPage(await app.services.liveStreams.list(auth.scope, query)),
   }),
   defineRoute({
     method: 'get',
@@ -53,7 +54,8 @@ const keyRoutes = [
     auth: 'key',
     response: liveStreamSchema,
     errors: notFound,
-    handler: ({ app, auth, params }) => presentLiveStream(app.services.liveStreams.get(auth.scope, params.id)),
+    handler: async ({ app, auth, params }) =>
+      presentLiveStream(await app.services.liveStreams.get(auth.scope, params.id)),
   }),
   defineRoute({
     method: 'patch',
@@ -67,8 +69,8 @@ const keyRoutes = [
     body: updateLiveStreamBody,
     response: liveStreamSchema,
     errors: notFound,
-    handler: ({ app, auth, params, body }) =>
-      presentLiveStream(app.services.liveStreams.update(auth.scope, params.id, body)),
+    handler: async ({ app, auth, params, body }) =>
+      presentLiveStream(await app.services.liveStreams.update(auth.scope, params.id, body)),
   }),
   defineRoute({
     method: 'post',
@@ -80,8 +82,8 @@ const keyRoutes = [
     auth: 'key',
     response: liveStreamSchema,
     errors: { ...notFound, ...stateConflict },
-    handler: ({ app, auth, params }) =>
-      presentLiveStream(app.services.liveStreams.transition(auth.scope, params.id, 'start')),
+    handler: async ({ app, auth, params }) =>
+      presentLiveStream(await app.services.liveStreams.transition(auth.scope, params.id, 'start')),
   }),
   defineRoute({
     method: 'post',
@@ -95,8 +97,8 @@ const keyRoutes = [
     auth: 'key',
     response: liveStreamSchema,
     errors: { ...notFound, ...stateConflict },
-    handler: ({ app, auth, params }) =>
-      presentLiveStream(app.services.liveStreams.transition(auth.scope, params.id, 'end')),
+    handler: async ({ app, auth, params }) =>
+      presentLiveStream(await app.services.liveStreams.transition(auth.scope, params.id, 'end')),
   }),
   defineRoute({
     method: 'post',
@@ -133,8 +135,8 @@ const keyRoutes = [
       SERVICE_HOST_NOT_FOUND: 'No such stream, or not a host.',
       SERVICE_PERMISSION_DENIED: '`removedBy` is not a HOST.',
     },
-    handler: ({ app, auth, params, query }) => {
-      app.services.liveStreams.removeHost(auth.scope, params.id, params.identity, query.removedBy);
+    handler: async ({ app, auth, params, query }) => {
+      await app.services.liveStreams.removeHost(auth.scope, params.id, params.identity, query.removedBy);
       return undefined;
     },
   }),
@@ -168,8 +170,8 @@ const keyRoutes = [
     body: leaveBody,
     status: 204,
     errors: { SERVICE_PARTICIPANT_NOT_FOUND: 'No such stream, or the identity is not in it.' },
-    handler: ({ app, auth, params, body }) => {
-      app.services.liveStreams.leave(auth.scope, params.id, body.identity);
+    handler: async ({ app, auth, params, body }) => {
+      await app.services.liveStreams.leave(auth.scope, params.id, body.identity);
       return undefined;
     },
   }),

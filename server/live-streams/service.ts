@@ -8,6 +8,7 @@ import {
   type PARTICIPANT_KINDS,
 } from '../../db/schema/live-streams.js';
 import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
+import type { Queries } from '../../db/store.js';
 import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import type { ConversationService } from '../chat/conversations/service.js';
@@ -20,7 +21,7 @@ import type { RtcPermissions } from '../rtc/permissions.js';
 import { CLOSE } from '../rtc/protocol.js';
 import type { RtcTokenService } from '../rtc/token-service.js';
 import { decodeCursor, toPage } from '../shared/pagination.js';
-import { newestFirstPage } from '../shared/scoped-page-sync.js';
+import { newestFirstPage } from '../shared/scoped-page.js';
 
 export type LiveStreamRow = typeof liveStreams.$inferSelect;
 type ParticipantKind = (typeof PARTICIPANT_KINDS)[number];
@@ -43,7 +44,14 @@ interface Dependencies {
   signaling: SignalingHub;
 }
 
-export function createLiveStreamService({ db, clock, ids, events }: Infrastructure, deps: Dependencies) {
+/**
+ * During the move to the store: the chat's `…In` functions still take a synchronous transaction. On SQLite the
+ * store's transaction is the writer connection inside its BEGIN, so what they write lands in this transaction.
+ */
+const chatTx = (tx: Queries) => tx as unknown as Executor;
+
+export function createLiveStreamService({ store, clock, ids, events }: Infrastructure, deps: Dependencies) {
+  const { db } = store;
   const catalogueStream = (s: LiveStreamRow) => ({
     id: s.id,
     title: s.title,
@@ -54,18 +62,18 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
   const emit = (s: LiveStreamRow, type: string, data: Record<string, unknown>) =>
     events.emit('catalogue', { type, projectId: s.projectId, environment: s.environment, data });
 
-  function get(scope: EnvironmentScope, id: string): LiveStreamRow {
-    const stream = db
+  async function get(scope: EnvironmentScope, id: string): Promise<LiveStreamRow> {
+    const [stream] = await db
       .select()
       .from(liveStreams)
       .where(inScope(liveStreams, scope, eq(liveStreams.id, id)))
-      .get();
+      .limit(1);
     if (!stream) throw liveStreamNotFound(id);
     return stream;
   }
 
-  const activeParticipant = (streamId: string, identity: string) =>
-    db
+  const activeParticipant = async (streamId: string, identity: string) => {
+    const [participant] = await db
       .select()
       .from(liveStreamParticipants)
       .where(
@@ -75,24 +83,26 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
           isNull(liveStreamParticipants.leftAt),
         ),
       )
-      .get();
+      .limit(1);
+    return participant;
+  };
 
-  function record(tx: Executor, streamId: string, identity: string, kind: ParticipantKind): void {
+  async function record(tx: Queries, streamId: string, identity: string, kind: ParticipantKind): Promise<void> {
     const joinedAt = clock.now();
-    tx.insert(liveStreamParticipants)
+    await tx
+      .insert(liveStreamParticipants)
       .values({ streamId, identity, kind, joinedAt, leftAt: null })
       .onConflictDoUpdate({
         target: [liveStreamParticipants.streamId, liveStreamParticipants.identity],
         set: { kind, joinedAt, leftAt: null },
-      })
-      .run();
+      });
   }
 
-  function markLeft(tx: Executor, streamId: string, identity: string): void {
-    tx.update(liveStreamParticipants)
+  async function markLeft(tx: Queries, streamId: string, identity: string): Promise<void> {
+    await tx
+      .update(liveStreamParticipants)
       .set({ leftAt: clock.now() })
-      .where(and(eq(liveStreamParticipants.streamId, streamId), eq(liveStreamParticipants.identity, identity)))
-      .run();
+      .where(and(eq(liveStreamParticipants.streamId, streamId), eq(liveStreamParticipants.identity, identity)));
   }
 
   /** The stream's chat, as the server reaches it. */
@@ -120,9 +130,9 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
   }
 
   /** When the request names the acting host, only a HOST may invite or remove hosts. */
-  function requireHost(stream: LiveStreamRow, actingIdentity: string | undefined, what: string): void {
+  async function requireHost(stream: LiveStreamRow, actingIdentity: string | undefined, what: string): Promise<void> {
     if (actingIdentity === undefined) return;
-    const acting = activeParticipant(stream.id, actingIdentity);
+    const acting = await activeParticipant(stream.id, actingIdentity);
     if (acting?.kind !== 'HOST') {
       const role = acting?.kind ?? 'not a host';
       throw new ServiceError(
@@ -137,46 +147,42 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
   }
 
   /**
-   * Records who holds a credential (or left), the stream's chat membership that goes with it (`chat`, given the
-   * transaction) and, when a member did it from the dashboard, the audit entry: one transaction, so that a failure
-   * leaves none of them. The chat's events go out after the commit.
+   * Records who holds a credential (or left) and, when a member did it from the dashboard, the audit entry: in the
+   * transaction of the request, with its checks and the stream's chat membership that goes with it, so that a failure
+   * leaves none of them and nothing changes between the checks and the writes. The chat's events go out after the
+   * commit.
    */
-  function recordParticipant(
+  async function recordParticipantIn(
+    tx: Queries,
     scope: EnvironmentScope,
     stream: LiveStreamRow,
     change: { identity: string; kind: ParticipantKind; left?: true },
-    chat: (tx: Executor) => { announce(): void } | undefined,
     auditedBy: Actor | undefined,
     action: string,
-  ): void {
-    const chatChange = db.transaction((tx) => {
-      const changed = chat(tx);
-      if (change.left) markLeft(tx, stream.id, change.identity);
-      else record(tx, stream.id, change.identity, change.kind);
-      if (auditedBy)
-        deps.audit.record(tx, {
-          projectId: scope.projectId,
-          actor: auditedBy,
-          action,
-          target: { type: 'live_stream', id: stream.id },
-          environment: scope.environment,
-          details: { identity: change.identity, role: change.kind },
-        });
-      return changed;
-    });
-    chatChange?.announce();
+  ): Promise<void> {
+    if (change.left) await markLeft(tx, stream.id, change.identity);
+    else await record(tx, stream.id, change.identity, change.kind);
+    if (auditedBy)
+      await deps.audit.record(tx, {
+        projectId: scope.projectId,
+        actor: auditedBy,
+        action,
+        target: { type: 'live_stream', id: stream.id },
+        environment: scope.environment,
+        details: { identity: change.identity, role: change.kind },
+      });
   }
 
   return {
     get,
 
     /** The stream, its room and its conversation: one transaction, so that a failure leaves none of them. */
-    create(scope: EnvironmentScope, input: { title: string }, auditedBy?: Actor): LiveStreamRow {
+    async create(scope: EnvironmentScope, input: { title: string }, auditedBy?: Actor): Promise<LiveStreamRow> {
       const id = ids.next('ls');
-      const created = db.transaction((tx) => {
-        const room = deps.rooms.createIn(tx, scope, { name: `live-stream-${id}` });
+      const created = await store.transaction(async (tx) => {
+        const room = await deps.rooms.createIn(tx, scope, { name: `live-stream-${id}` });
         const chat = deps.conversations.createIn(
-          tx,
+          chatTx(tx),
           { kind: 'server', scope, userId: undefined },
           { name: `live-stream-${id}` },
         );
@@ -191,9 +197,9 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
           startedAt: null,
           endedAt: null,
         };
-        tx.insert(liveStreams).values(stream).run();
+        await tx.insert(liveStreams).values(stream);
         if (auditedBy) {
-          deps.audit.record(tx, {
+          await deps.audit.record(tx, {
             projectId: scope.projectId,
             actor: auditedBy,
             action: 'live_stream.created',
@@ -213,18 +219,22 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
       return newestFirstPage(db, liveStreams, scope, query);
     },
 
-    update(scope: EnvironmentScope, id: string, patch: { title?: string }, auditedBy?: Actor): LiveStreamRow {
-      const stream = get(scope, id);
-      if (patch.title === undefined || patch.title === stream.title) return stream;
-      return db.transaction((tx) => {
-        const updated = tx
+    async update(
+      scope: EnvironmentScope,
+      id: string,
+      patch: { title?: string },
+      auditedBy?: Actor,
+    ): Promise<LiveStreamRow> {
+      return store.transaction(async (tx) => {
+        const stream = await get(scope, id);
+        if (patch.title === undefined || patch.title === stream.title) return stream;
+        const [updated] = await tx
           .update(liveStreams)
           .set({ title: patch.title })
           .where(eq(liveStreams.id, id))
-          .returning()
-          .get();
+          .returning();
         if (auditedBy) {
-          deps.audit.record(tx, {
+          await deps.audit.record(tx, {
             projectId: scope.projectId,
             actor: auditedBy,
             action: 'live_stream.updated',
@@ -238,16 +248,21 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
     },
 
     /** CREATED → LIVE, or CREATED/LIVE → ENDED; any other move is a 409 saying what the state is. */
-    transition(scope: EnvironmentScope, id: string, action: 'start' | 'end', auditedBy?: Actor): LiveStreamRow {
-      const stream = get(scope, id);
-      if (!TRANSITIONS[action].includes(stream.status)) throw wrongState(stream, action);
-      const now = clock.now();
-      const changes =
-        action === 'start' ? { status: 'LIVE' as const, startedAt: now } : { status: 'ENDED' as const, endedAt: now };
-      const updated = db.transaction((tx) => {
-        const row = tx.update(liveStreams).set(changes).where(eq(liveStreams.id, id)).returning().get();
+    async transition(
+      scope: EnvironmentScope,
+      id: string,
+      action: 'start' | 'end',
+      auditedBy?: Actor,
+    ): Promise<LiveStreamRow> {
+      const updated = await store.transaction(async (tx) => {
+        const stream = await get(scope, id);
+        if (!TRANSITIONS[action].includes(stream.status)) throw wrongState(stream, action);
+        const now = clock.now();
+        const changes =
+          action === 'start' ? { status: 'LIVE' as const, startedAt: now } : { status: 'ENDED' as const, endedAt: now };
+        const [row] = await tx.update(liveStreams).set(changes).where(eq(liveStreams.id, id)).returning();
         if (auditedBy) {
-          deps.audit.record(tx, {
+          await deps.audit.record(tx, {
             projectId: scope.projectId,
             actor: auditedBy,
             action: action === 'start' ? 'live_stream.started' : 'live_stream.ended',
@@ -271,67 +286,72 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
       input: { identity: string; role: HostRole; invitedBy?: string },
       auditedBy?: Actor,
     ) {
-      const stream = get(scope, id);
-      refuseEnded(stream);
-      requireHost(stream, input.invitedBy, 'invite hosts');
       const chatScope: 'ADMIN' | 'MODERATOR' = input.role === 'HOST' ? 'ADMIN' : 'MODERATOR';
-      const chat = streamChat(scope, stream);
-      recordParticipant(
-        scope,
-        stream,
-        { identity: input.identity, kind: input.role },
-        (tx) => deps.conversations.addMemberIn(tx, chat, { userId: input.identity, role: chatScope }),
-        auditedBy,
-        'live_stream.host_added',
-      );
+      const { stream, chat } = await store.transaction(async (tx) => {
+        const stream = await get(scope, id);
+        refuseEnded(stream);
+        await requireHost(stream, input.invitedBy, 'invite hosts');
+        const chat = deps.conversations.addMemberIn(chatTx(tx), streamChat(scope, stream), {
+          userId: input.identity,
+          role: chatScope,
+        });
+        const change = { identity: input.identity, kind: input.role };
+        await recordParticipantIn(tx, scope, stream, change, auditedBy, 'live_stream.host_added');
+        return { stream, chat };
+      });
+      chat.announce();
       const tokens = await credentials(scope, stream, input.identity, true, chatScope);
       emit(stream, 'live_stream.host_joined', { liveStream: { id: stream.id }, identity: input.identity });
       return { stream, identity: input.identity, role: input.role, ...tokens };
     },
 
-    removeHost(scope: EnvironmentScope, id: string, identity: string, removedBy?: string, auditedBy?: Actor): void {
-      const stream = get(scope, id);
-      const host = activeParticipant(stream.id, identity);
-      if (!host || host.kind === 'VIEWER')
-        throw notFound('SERVICE_HOST_NOT_FOUND', `${identity} is not a host of this live stream.`);
-      if (removedBy !== identity) requireHost(stream, removedBy, 'remove hosts');
-      const chat = streamChat(scope, stream);
-      recordParticipant(
-        scope,
-        stream,
-        { identity, kind: host.kind, left: true },
+    async removeHost(
+      scope: EnvironmentScope,
+      id: string,
+      identity: string,
+      removedBy?: string,
+      auditedBy?: Actor,
+    ): Promise<void> {
+      const { stream, chat } = await store.transaction(async (tx) => {
+        const stream = await get(scope, id);
+        const host = await activeParticipant(stream.id, identity);
+        if (!host || host.kind === 'VIEWER')
+          throw notFound('SERVICE_HOST_NOT_FOUND', `${identity} is not a host of this live stream.`);
+        if (removedBy !== identity) await requireHost(stream, removedBy, 'remove hosts');
         // A host who already left the stream's chat is still removed from the stream.
-        (tx) => deps.conversations.removeMemberIn(tx, chat, identity, { ifMember: true }),
-        auditedBy,
-        'live_stream.host_removed',
-      );
+        const chat = deps.conversations.removeMemberIn(chatTx(tx), streamChat(scope, stream), identity, {
+          ifMember: true,
+        });
+        const change = { identity, kind: host.kind, left: true as const };
+        await recordParticipantIn(tx, scope, stream, change, auditedBy, 'live_stream.host_removed');
+        return { stream, chat };
+      });
+      chat.announce();
       deps.signaling.disconnect(stream.roomId, identity, CLOSE.notParticipant, 'removed as a host');
     },
 
     /** A viewer credential: no publish right of any kind, chat scope MEMBER. */
     async viewerToken(scope: EnvironmentScope, id: string, identity: string, auditedBy?: Actor) {
-      const stream = get(scope, id);
-      refuseEnded(stream);
-      const existing = activeParticipant(stream.id, identity);
-      if (existing && existing.kind !== 'VIEWER') {
-        throw conflict(
-          'SERVICE_ALREADY_HOST',
-          `${identity} is a ${existing.kind} of this live stream; hosts use their host credential.`,
-        );
-      }
-      const chat = streamChat(scope, stream);
-      recordParticipant(
-        scope,
-        stream,
-        { identity, kind: 'VIEWER' },
+      const { stream, chat } = await store.transaction(async (tx) => {
+        const stream = await get(scope, id);
+        refuseEnded(stream);
+        const existing = await activeParticipant(stream.id, identity);
+        if (existing && existing.kind !== 'VIEWER') {
+          throw conflict(
+            'SERVICE_ALREADY_HOST',
+            `${identity} is a ${existing.kind} of this live stream; hosts use their host credential.`,
+          );
+        }
+        const access = streamChat(scope, stream);
         // Already in the chat (added to it directly), the viewer keeps the role they have there.
-        (tx) =>
-          deps.conversations.isMember(stream.conversationId, identity)
-            ? undefined
-            : deps.conversations.addMemberIn(tx, chat, { userId: identity, role: 'MEMBER' }),
-        auditedBy,
-        'live_stream.viewer_added',
-      );
+        const chat = deps.conversations.isMember(stream.conversationId, identity)
+          ? undefined
+          : deps.conversations.addMemberIn(chatTx(tx), access, { userId: identity, role: 'MEMBER' });
+        const change = { identity, kind: 'VIEWER' as const };
+        await recordParticipantIn(tx, scope, stream, change, auditedBy, 'live_stream.viewer_added');
+        return { stream, chat };
+      });
+      chat?.announce();
       const tokens = await credentials(scope, stream, identity, false, 'MEMBER');
       emit(stream, 'live_stream.viewer_joined', { liveStream: { id: stream.id }, identity });
       return { stream, identity, ...tokens };
@@ -345,24 +365,24 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
      * Identities the stream never issued a credential to hold tokens minted on the room by the key
      * holder itself, which the room's own rules govern.
      */
-    admissionRefusal(
+    async admissionRefusal(
       scope: EnvironmentScope,
       roomId: string,
       identity: string,
       permissions: RtcPermissions,
-    ): CloseInfo | undefined {
-      const stream = db
+    ): Promise<CloseInfo | undefined> {
+      const [stream] = await db
         .select()
         .from(liveStreams)
         .where(inScope(liveStreams, scope, eq(liveStreams.roomId, roomId)))
-        .get();
+        .limit(1);
       if (!stream) return undefined;
       if (stream.status === 'ENDED') return { code: CLOSE.streamEnded, reason: `live stream ${stream.id} has ended` };
-      const participant = db
+      const [participant] = await db
         .select()
         .from(liveStreamParticipants)
         .where(and(eq(liveStreamParticipants.streamId, stream.id), eq(liveStreamParticipants.identity, identity)))
-        .get();
+        .limit(1);
       if (!participant) return undefined;
       // Close reasons are at most 123 bytes: the stream id, not the identity (up to 128 characters).
       if (participant.leftAt !== null)
@@ -382,16 +402,16 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
      * Who the stream issued credentials to, by identity, with whether each is in the room now (the signaling
      * hub's in-memory view; a page's worth of lookups).
      */
-    participants(
+    async participants(
       scope: EnvironmentScope,
       id: string,
       query: { kind?: 'host' | 'viewer'; limit: number; cursor?: string },
     ) {
-      const stream = get(scope, id);
+      const stream = await get(scope, id);
       const after = decodeCursor(query.cursor);
       const kinds: ParticipantKind[] | undefined =
         query.kind === 'host' ? ['HOST', 'CO_HOST'] : query.kind === 'viewer' ? ['VIEWER'] : undefined;
-      const rows = db
+      const rows = await db
         .select()
         .from(liveStreamParticipants)
         .where(
@@ -402,8 +422,7 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
           ),
         )
         .orderBy(asc(liveStreamParticipants.identity))
-        .limit(query.limit + 1)
-        .all();
+        .limit(query.limit + 1);
       const connected = new Map(deps.signaling.participants(stream.roomId).map((p) => [p.identity, p.joinedAt]));
       const page = toPage(
         rows.map((row) => ({ ...row, id: row.identity })),
@@ -416,12 +435,15 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
     },
 
     /** Records that a participant (host or viewer) left; their room connection is closed. */
-    leave(scope: EnvironmentScope, id: string, identity: string): void {
-      const stream = get(scope, id);
-      if (!activeParticipant(stream.id, identity)) {
-        throw notFound('SERVICE_PARTICIPANT_NOT_FOUND', `${identity} is not in this live stream.`);
-      }
-      markLeft(db, stream.id, identity);
+    async leave(scope: EnvironmentScope, id: string, identity: string): Promise<void> {
+      const stream = await store.transaction(async (tx) => {
+        const stream = await get(scope, id);
+        if (!(await activeParticipant(stream.id, identity))) {
+          throw notFound('SERVICE_PARTICIPANT_NOT_FOUND', `${identity} is not in this live stream.`);
+        }
+        await markLeft(tx, stream.id, identity);
+        return stream;
+      });
       deps.signaling.disconnect(stream.roomId, identity, CLOSE.normal, 'left the live stream');
     },
   };

@@ -11,8 +11,8 @@ import { createRoomBody, participantSchema, roomListQuery, roomSchema } from './
 const tag = 'Rooms';
 
 /** One page of rooms with their live participant counts: the key and dashboard lists alike. */
-function listRooms(app: AppContext, scope: EnvironmentScope, query: { limit: number; cursor?: string }) {
-  const page = app.services.rooms.list(scope, query);
+async function listRooms(app: AppContext, scope: EnvironmentScope, query: { limit: number; cursor?: string }) {
+  const page = await app.services.rooms.list(scope, query);
   return {
     data: page.rows.map((r) => presentRoom(r, app.services.signaling.count(r.id))),
     nextCursor: page.nextCursor,
@@ -26,8 +26,8 @@ const dashboardRoomNotFound = {
 };
 
 /** The room's participants connected now (the key and dashboard routes alike). */
-function participantsOf(app: AppContext, scope: EnvironmentScope, roomId: string) {
-  const room = app.services.rooms.get(scope, roomId);
+async function participantsOf(app: AppContext, scope: EnvironmentScope, roomId: string) {
+  const room = await app.services.rooms.get(scope, roomId);
   return { data: app.services.signaling.participants(room.id).map(presentParticipant) };
 }
 
@@ -56,7 +56,7 @@ export const roomRoutes = [
     status: 201,
     response: roomSchema,
     errors: { SERVICE_ROOM_EXISTS: 'A room of that name exists in this environment.' },
-    handler: ({ app, auth, body }) => presentRoom(app.services.rooms.create(auth.scope, body), 0),
+    handler: async ({ app, auth, body }) => presentRoom(await app.services.rooms.create(auth.scope, body), 0),
   }),
   defineRoute({
     method: 'get',
@@ -82,8 +82,8 @@ export const roomRoutes = [
     auth: 'key',
     response: roomSchema,
     errors: roomNotFound,
-    handler: ({ app, auth, params }) =>
-      presentRoom(app.services.rooms.get(auth.scope, params.id), app.services.signaling.count(params.id)),
+    handler: async ({ app, auth, params }) =>
+      presentRoom(await app.services.rooms.get(auth.scope, params.id), app.services.signaling.count(params.id)),
   }),
   defineRoute({
     method: 'delete',
@@ -95,8 +95,8 @@ export const roomRoutes = [
     auth: 'key',
     status: 204,
     errors: roomNotFound,
-    handler: ({ app, auth, params }) => {
-      app.services.rooms.delete(auth.scope, params.id);
+    handler: async ({ app, auth, params }) => {
+      await app.services.rooms.delete(auth.scope, params.id);
       return undefined;
     },
   }),
@@ -157,8 +157,8 @@ export const roomRoutes = [
     status: 201,
     response: roomSchema,
     errors: { SERVICE_ROOM_EXISTS: 'A room of that name exists in this environment.' },
-    handler: ({ app, auth, body }) => {
-      return presentRoom(app.services.rooms.create(auth.scope, body, userActor(auth)), 0);
+    handler: async ({ app, auth, body }) => {
+      return presentRoom(await app.services.rooms.create(auth.scope, body, userActor(auth)), 0);
     },
   }),
   defineRoute({
@@ -172,8 +172,8 @@ export const roomRoutes = [
     capability: 'project:read',
     response: roomSchema,
     errors: dashboardRoomNotFound,
-    handler: ({ app, auth, params }) =>
-      presentRoom(app.services.rooms.get(auth.scope, params.roomId), app.services.signaling.count(params.roomId)),
+    handler: async ({ app, auth, params }) =>
+      presentRoom(await app.services.rooms.get(auth.scope, params.roomId), app.services.signaling.count(params.roomId)),
   }),
   defineRoute({
     method: 'delete',
@@ -188,8 +188,8 @@ export const roomRoutes = [
     capability: 'rooms:write',
     status: 204,
     errors: dashboardRoomNotFound,
-    handler: ({ app, auth, params }) => {
-      app.services.rooms.delete(auth.scope, params.roomId, userActor(auth));
+    handler: async ({ app, auth, params }) => {
+      await app.services.rooms.delete(auth.scope, params.roomId, userActor(auth));
       return undefined;
     },
   }),

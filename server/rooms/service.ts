@@ -1,11 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { rooms } from '../../db/schema/rooms.js';
 import { type EnvironmentScope, inScope, inScopePrepared, scopeValues } from '../../db/scope.js';
+import type { Queries } from '../../db/store.js';
 import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
-import type { Executor, Infrastructure } from '../context.js';
+import type { Infrastructure } from '../context.js';
 import { conflict, notFound } from '../errors.js';
-import { newestFirstPage } from '../shared/scoped-page-sync.js';
+import { newestFirstPage } from '../shared/scoped-page.js';
 
 export type RoomRow = typeof rooms.$inferSelect;
 
@@ -18,7 +19,8 @@ const catalogueRoom = (room: RoomRow) => ({
   createdAt: new Date(room.createdAt).toISOString(),
 });
 
-export function createRoomService({ db, clock, ids, events }: Infrastructure, audit: AuditService) {
+export function createRoomService({ store, clock, ids, events }: Infrastructure, audit: AuditService) {
+  const { db } = store;
   // Every runtime room route (tokens, participants, joins) starts here: prepared once.
   const findInScope = db
     .select()
@@ -29,7 +31,7 @@ export function createRoomService({ db, clock, ids, events }: Infrastructure, au
     conflict('SERVICE_ROOM_EXISTS', `A room named "${name}" already exists in this environment.`);
 
   /** The audit entry of a dashboard user's change to a room, in the transaction of the change. */
-  const auditRoom = (tx: Executor, scope: EnvironmentScope, actor: Actor, action: string, room: RoomRow) =>
+  const auditRoom = (tx: Queries, scope: EnvironmentScope, actor: Actor, action: string, room: RoomRow) =>
     audit.record(tx, {
       projectId: scope.projectId,
       actor,
@@ -43,12 +45,12 @@ export function createRoomService({ db, clock, ids, events }: Infrastructure, au
    * The room's writes, inside the caller's transaction (a live stream creates its room with itself);
    * `announce` after the commit, so that nothing is told of a room that was rolled back.
    */
-  function createIn(
-    tx: Executor,
+  async function createIn(
+    tx: Queries,
     scope: EnvironmentScope,
     input: { name: string; maxParticipants?: number; metadata?: Record<string, unknown> },
     auditedBy?: Actor,
-  ): { room: RoomRow; announce(): void } {
+  ): Promise<{ room: RoomRow; announce(): void }> {
     const room: RoomRow = {
       id: ids.next('room'),
       ...scopeValues(scope),
@@ -57,14 +59,14 @@ export function createRoomService({ db, clock, ids, events }: Infrastructure, au
       metadata: input.metadata ?? null,
       createdAt: clock.now(),
     };
-    const taken = tx
+    const [taken] = await tx
       .select({ id: rooms.id })
       .from(rooms)
       .where(inScope(rooms, scope, eq(rooms.name, room.name)))
-      .get();
+      .limit(1);
     if (taken) throw roomExists(room.name);
-    tx.insert(rooms).values(room).run();
-    if (auditedBy) auditRoom(tx, scope, auditedBy, 'room.created', room);
+    await tx.insert(rooms).values(room);
+    if (auditedBy) await auditRoom(tx, scope, auditedBy, 'room.created', room);
     return {
       room,
       announce: () => events.emit('catalogue', { type: 'room.created', ...scope, data: { room: catalogueRoom(room) } }),
@@ -78,12 +80,12 @@ export function createRoomService({ db, clock, ids, events }: Infrastructure, au
      * Creates a room in the scope. `auditedBy` is given when the dashboard creates it (control-plane
      * changes are audited); runtime creation with an API key is not.
      */
-    create(
+    async create(
       scope: EnvironmentScope,
       input: { name: string; maxParticipants?: number; metadata?: Record<string, unknown> },
       auditedBy?: Actor,
-    ): RoomRow {
-      const created = db.transaction((tx) => createIn(tx, scope, input, auditedBy));
+    ): Promise<RoomRow> {
+      const created = await store.transaction((tx) => createIn(tx, scope, input, auditedBy));
       created.announce();
       return created.room;
     },
@@ -94,29 +96,29 @@ export function createRoomService({ db, clock, ids, events }: Infrastructure, au
     },
 
     /** The room, if it is in the scope: another environment's room is as unknown as a missing one. */
-    get(scope: EnvironmentScope, roomId: string): RoomRow {
-      const room = findInScope.get({ ...scope, roomId });
+    async get(scope: EnvironmentScope, roomId: string): Promise<RoomRow> {
+      const [room] = await findInScope.execute({ ...scope, roomId });
       if (!room) throw roomNotFound(roomId);
       return room;
     },
 
-    find(scope: EnvironmentScope, roomId: string): RoomRow | undefined {
-      return findInScope.get({ ...scope, roomId });
+    async find(scope: EnvironmentScope, roomId: string): Promise<RoomRow | undefined> {
+      const [room] = await findInScope.execute({ ...scope, roomId });
+      return room;
     },
 
     /**
      * Deletes the room; its participants are disconnected and its name is free again. Audited when the
      * dashboard deletes it (`auditedBy`), as creation is.
      */
-    delete(scope: EnvironmentScope, roomId: string, auditedBy?: Actor): void {
-      const room = db.transaction((tx) => {
-        const deleted = tx
+    async delete(scope: EnvironmentScope, roomId: string, auditedBy?: Actor): Promise<void> {
+      const room = await store.transaction(async (tx) => {
+        const [deleted] = await tx
           .delete(rooms)
           .where(and(inScope(rooms, scope, eq(rooms.id, roomId))))
-          .returning()
-          .get();
+          .returning();
         if (!deleted) throw roomNotFound(roomId);
-        if (auditedBy) auditRoom(tx, scope, auditedBy, 'room.deleted', deleted);
+        if (auditedBy) await auditRoom(tx, scope, auditedBy, 'room.deleted', deleted);
         return deleted;
       });
       events.emit('room.deleted', { ...scope, roomId });

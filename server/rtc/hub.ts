@@ -68,6 +68,11 @@ export interface CloseInfo {
  */
 export function createSignalingHub({ clock, ids, events }: Infrastructure) {
   const rooms = new Map<string, Map<string, Participant>>();
+  /**
+   * How many times a change in the database (a deletion, an end, a removal, a reset) closed connections, counted
+   * whether or not anyone was connected (see `closings()` below).
+   */
+  let closings = 0;
 
   const others = (p: Participant) => [...(rooms.get(p.room.id)?.values() ?? [])].filter((o) => o !== p);
   const connectionOf = (p: Participant): ConnectionInfo => ({
@@ -89,11 +94,13 @@ export function createSignalingHub({ clock, ids, events }: Infrastructure) {
     send(p.socket, { type: 'error', code, message, ...(refused ? { refused } : {}) });
 
   function closeRoom(roomId: string, code: number, reason: string): void {
+    closings++;
     for (const participant of rooms.get(roomId)?.values() ?? []) participant.socket.close(code, reason);
   }
 
   events.on('room.deleted', ({ roomId }) => closeRoom(roomId, CLOSE.roomDeleted, 'the room was deleted'));
   events.on('project.deleted', ({ projectId }) => {
+    closings++;
     for (const [roomId, members] of rooms) {
       const first = members.values().next().value;
       if (first?.scope.projectId === projectId) closeRoom(roomId, CLOSE.roomDeleted, 'the project was deleted');
@@ -106,6 +113,7 @@ export function createSignalingHub({ clock, ids, events }: Infrastructure) {
    * sockets close; the `leave` of each close then finds nobody to remove.
    */
   events.on('environment.reset', (scope) => {
+    closings++;
     const at = clock.now();
     for (const [roomId, members] of rooms) {
       const [first] = members.values();
@@ -128,8 +136,16 @@ export function createSignalingHub({ clock, ids, events }: Infrastructure) {
 
     /** Closes one participant's connection, if connected (e.g. a host removed from a live stream). */
     disconnect(roomId: string, identity: string, code: number, reason: string): void {
+      closings++;
       rooms.get(roomId)?.get(identity)?.socket.close(code, reason);
     },
+
+    /**
+     * Changes close the connections they concern after their commit. One that commits while a socket's admission
+     * reads the database finds that socket not yet joined: admission compares this count before and after its
+     * lookups, and looks again if it moved, so that what it checked still holds when it joins.
+     */
+    closings: () => closings,
 
     count(roomId: string): number {
       return rooms.get(roomId)?.size ?? 0;

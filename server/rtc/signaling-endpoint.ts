@@ -1,7 +1,8 @@
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../context.js';
 import { createSocketEndpoint } from '../http/socket-endpoint.js';
-import type { Participant } from './hub.js';
+import type { RoomRow } from '../rooms/service.js';
+import type { CloseInfo, Participant } from './hub.js';
 import { CLOSE, type ClientMessage, clientMessage, type ServerMessage } from './protocol.js';
 
 export const SIGNALING_PATH = '/v1/rtc';
@@ -16,11 +17,6 @@ export function createSignalingEndpoint(app: AppContext) {
     }
     const claims = verified.claims;
     const scope = { projectId: claims.projectId, environment: claims.environment };
-    const room = app.services.rooms.find(scope, claims.roomId);
-    if (!room) {
-      socket.close(CLOSE.roomNotFound, `room ${claims.roomId} does not exist (it may have been deleted)`);
-      return undefined;
-    }
     const permissions = {
       publish: claims.publish,
       publishAudio: claims.publishAudio,
@@ -28,8 +24,20 @@ export function createSignalingEndpoint(app: AppContext) {
       publishData: claims.publishData,
       subscribe: claims.subscribe,
     };
-    // Checked here, synchronously with the join: a removal or an end after this point closes the socket.
-    const refusal = app.services.liveStreams.admissionRefusal(scope, room.id, claims.identity, permissions);
+    // Checked here, and again if a change closed connections while it was looked up (hub `closings`): what the
+    // lookups found then holds at the join, and a deletion, removal or end after this point closes the socket.
+    let room: RoomRow | undefined;
+    let refusal: CloseInfo | undefined;
+    let closings: number;
+    do {
+      closings = app.services.signaling.closings();
+      room = await app.services.rooms.find(scope, claims.roomId);
+      refusal = room && (await app.services.liveStreams.admissionRefusal(scope, room.id, claims.identity, permissions));
+    } while (closings !== app.services.signaling.closings());
+    if (!room) {
+      socket.close(CLOSE.roomNotFound, `room ${claims.roomId} does not exist (it may have been deleted)`);
+      return undefined;
+    }
     if (refusal) {
       socket.close(refusal.code, refusal.reason);
       return undefined;

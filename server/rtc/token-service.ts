@@ -5,15 +5,15 @@ import { toIso, wholeSeconds } from '../clock.js';
 import type { Infrastructure } from '../context.js';
 import { randomString } from '../ids.js';
 import type { RoomService } from '../rooms/service.js';
-import { loadOrCreateSecret } from '../secrets-sync.js';
+import { madeFromKey } from '../secrets.js';
 import { type RequestedPermissions, resolvePermissions } from './permissions.js';
 import { RTC_TOKEN_DEFAULT_TTL_SECONDS } from './schemas.js';
 import { createRtcTokens } from './tokens.js';
 
-export function createRtcTokenService({ db, clock }: Infrastructure, rooms: RoomService, audit: AuditService) {
-  const tokens = createRtcTokens(loadOrCreateSecret(db, clock, 'rtc-signing-key'), clock);
+export function createRtcTokenService({ store, keys, clock }: Infrastructure, rooms: RoomService, audit: AuditService) {
+  const tokens = madeFromKey(keys.signingKey('rtc-signing-key'), (key) => createRtcTokens(key, clock));
   return {
-    verify: tokens.verify,
+    verify: async (token: string) => (await tokens()).verify(token),
 
     /**
      * A token for a room of the credential's own environment: another environment's room is a 404. Audited when a
@@ -25,10 +25,10 @@ export function createRtcTokenService({ db, clock }: Infrastructure, rooms: Room
       input: RequestedPermissions & { identity: string; name?: string; ttlSeconds?: number },
       auditedBy?: Actor,
     ) {
-      const room = rooms.get(scope, roomId);
+      const room = await rooms.get(scope, roomId);
       const permissions = resolvePermissions(input);
       const expiresAt = wholeSeconds(clock.now() + (input.ttlSeconds ?? RTC_TOKEN_DEFAULT_TTL_SECONDS) * 1000);
-      const token = await tokens.sign({
+      const token = await (await tokens()).sign({
         ...scope,
         ...permissions,
         roomId: room.id,
@@ -39,7 +39,7 @@ export function createRtcTokenService({ db, clock }: Infrastructure, rooms: Room
       });
       if (auditedBy) {
         // Minting writes nothing else: the entry is the record that a token exists.
-        db.transaction((tx) =>
+        await store.transaction((tx) =>
           audit.record(tx, {
             projectId: scope.projectId,
             actor: auditedBy,

@@ -10,8 +10,9 @@ export interface AttachmentCleanupJob {
    */
   start(): void;
   /** Deletes the attachments abandoned by the clock's now; returns how many. Tests call it after moving the clock. */
-  runDue(): number;
-  stop(): void;
+  runDue(): Promise<number>;
+  /** Resolves once a sweep under way has finished, so that the database can close after it. */
+  stop(): Promise<void>;
 }
 
 /** Abandoned uploads are deleted by a timer; what counts as abandoned is decided by the injected clock. */
@@ -21,14 +22,21 @@ export function createAttachmentCleanupJob(
 ): AttachmentCleanupJob {
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
+  /** The timer's sweep under way, if any. */
+  let running: Promise<void> | undefined;
   const runDue = () => service.sweep();
   const safeRun = () => {
-    try {
-      const removed = runDue();
-      if (removed > 0) logger.info({ removed }, 'deleted attachments never completed');
-    } catch (err) {
-      logger.error({ err }, 'attachment cleanup failed');
-    }
+    if (running) return; // the last one has not finished: this turn is skipped
+    running = runDue()
+      .then(
+        (removed) => {
+          if (removed > 0) logger.info({ removed }, 'deleted attachments never completed');
+        },
+        (err: unknown) => logger.error({ err }, 'attachment cleanup failed'),
+      )
+      .finally(() => {
+        running = undefined;
+      });
   };
   return {
     start() {
@@ -51,11 +59,12 @@ export function createAttachmentCleanupJob(
       timer.unref();
     },
     runDue,
-    stop() {
+    async stop() {
       clearInterval(timer);
       timer = undefined;
       unsubscribe?.();
       unsubscribe = undefined;
+      await running;
     },
   };
 }

@@ -74,7 +74,7 @@ export function attachmentContentRouter(ctx: AppContext): Router {
     res.status(200).json(presentAttachment(attachment));
   });
   router.get(CONTENT_PATH, async (req: Request<{ attachmentId: string }>, res: Response) => {
-    await sendFile(ctx, ctx.services.attachments.downloadable(req.params.attachmentId, req.query), res);
+    await sendFile(ctx, await ctx.services.attachments.downloadable(req.params.attachmentId, req.query), res);
   });
   return router;
 }

@@ -1,11 +1,12 @@
 import type { Readable } from 'node:stream';
-import { and, eq, inArray, isNull, lte, ne } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, ne, type SQL } from 'drizzle-orm';
 import { attachments } from '../../../db/schema/attachments.js';
 import { conversations as conversationsTable } from '../../../db/schema/chat.js';
 import { type EnvironmentScope, inScope, scopeValues } from '../../../db/scope.js';
-import type { Executor, Infrastructure } from '../../context.js';
+import type { Queries } from '../../../db/store.js';
+import type { Infrastructure } from '../../context.js';
 import { conflict, notFound, ServiceError, validationFailed } from '../../errors.js';
-import { loadOrCreateSecret } from '../../secrets-sync.js';
+import { madeFromKey } from '../../secrets.js';
 import type { ChatCaller } from '../caller.js';
 import type { ConversationAccess, ConversationService } from '../conversations/service.js';
 import { DOWNLOAD_URL_TTL_MS, INCOMPLETE_ATTACHMENT_TTL_MS, UPLOAD_URL_TTL_MS } from './limits.js';
@@ -26,53 +27,65 @@ const mediaType = (header: string | undefined) => header?.split(';')[0].trim().t
  * URLs are this server's own (`/v1/chat/attachments/{id}/content`), the files live in the data dir.
  */
 export function createAttachmentService(
-  { db, clock, ids, dataDir }: Infrastructure,
+  { store, keys, clock, ids, dataDir }: Infrastructure,
   conversations: ConversationService,
 ) {
+  const { db } = store;
   const storage = createAttachmentStorage(dataDir);
-  const signer = createUrlSigner(loadOrCreateSecret(db, clock, 'attachment-url-key'), clock);
+  const signer = madeFromKey(keys.signingKey('attachment-url-key'), (key) => createUrlSigner(key, clock));
 
   const abandoned = (row: AttachmentRow) =>
     row.status !== 'COMPLETED' && row.createdAt + INCOMPLETE_ATTACHMENT_TTL_MS <= clock.now();
 
   /**
-   * Deletes rows (in `tx`), then, called after the commit, the function returned deletes their files: a file
-   * without a row is harmless, a row without its file is not.
+   * Deletes the files of deleted rows; called after the commit: a file without a row is harmless, a row without its
+   * file is not.
    */
-  function discardIn(tx: Executor, rows: AttachmentRow[]): () => void {
-    if (rows.length === 0) return () => {};
-    tx.delete(attachments)
-      .where(
-        inArray(
-          attachments.id,
-          rows.map((r) => r.id),
-        ),
-      )
-      .run();
-    return () => {
-      for (const row of rows) storage.remove(row);
-    };
+  const fileRemover = (files: { projectId: string; id: string }[]) => () => {
+    for (const file of files) storage.remove(file);
+  };
+  const deletedFiles = { projectId: attachments.projectId, id: attachments.id };
+
+  /**
+   * Deletes the uploads not completed within INCOMPLETE_ATTACHMENT_TTL_MS of their creation (among `which`), rows
+   * then files; returns how many. The deadline is checked by the delete itself, so that an upload completed meanwhile
+   * stays.
+   */
+  async function deleteAbandoned(which?: SQL): Promise<number> {
+    const cutoff = clock.now() - INCOMPLETE_ATTACHMENT_TTL_MS;
+    // The incomplete statuses by name, not `<> 'COMPLETED'`: only then does SQLite use the (status, created_at) index.
+    const incomplete = inArray(attachments.status, ['PENDING', 'UPLOADED']);
+    const files = await store.transaction((tx) =>
+      tx
+        .delete(attachments)
+        .where(and(incomplete, lte(attachments.createdAt, cutoff), which))
+        .returning(deletedFiles),
+    );
+    fileRemover(files)();
+    return files.length;
   }
-  const discard = (rows: AttachmentRow[]) => discardIn(db, rows)();
 
   /** The row in `scope`, or 404; an upload abandoned past its deadline is deleted on sight. */
-  function find(scope: EnvironmentScope, id: string): AttachmentRow {
-    const row = db
+  async function find(scope: EnvironmentScope, id: string): Promise<AttachmentRow> {
+    const [row] = await db
       .select()
       .from(attachments)
       .where(inScope(attachments, scope, eq(attachments.id, id)))
-      .get();
+      .limit(1);
     if (!row) throw attachmentNotFound(id);
     if (abandoned(row)) {
-      discard([row]);
+      await deleteAbandoned(eq(attachments.id, row.id));
       throw attachmentNotFound(id);
     }
     return row;
   }
 
   /** The attachment and the caller's access to its conversation; 404 if either is out of reach. */
-  function access(caller: ChatCaller, id: string): { attachment: AttachmentRow; conversation: ConversationAccess } {
-    const attachment = find(caller.scope, id);
+  async function access(
+    caller: ChatCaller,
+    id: string,
+  ): Promise<{ attachment: AttachmentRow; conversation: ConversationAccess }> {
+    const attachment = await find(caller.scope, id);
     const conversation = conversations.access(caller, attachment.conversationId, () => attachmentNotFound(id));
     return { attachment, conversation };
   }
@@ -81,7 +94,7 @@ export function createAttachmentService(
     access,
     storage,
 
-    create(
+    async create(
       conversation: ConversationAccess,
       uploaderId: string | null,
       input: { filename: string; contentType: string; size: number },
@@ -103,8 +116,11 @@ export function createAttachmentService(
         uploadedAt: null,
         completedAt: null,
       };
-      db.insert(attachments).values(attachment).run();
-      return { attachment, upload: signer.sign('upload', scope, attachment.id, UPLOAD_URL_TTL_MS) };
+      const urls = await signer();
+      await store.transaction(async (tx) => {
+        await tx.insert(attachments).values(attachment);
+      });
+      return { attachment, upload: urls.sign('upload', scope, attachment.id, UPLOAD_URL_TTL_MS) };
     },
 
     /**
@@ -118,8 +134,8 @@ export function createAttachmentService(
       headers: { contentType: string | undefined; contentLength: string | undefined },
       body: Readable,
     ): Promise<AttachmentRow> {
-      const scope = signer.verify('upload', id, query);
-      const attachment = find(scope, id);
+      const scope = (await signer()).verify('upload', id, query);
+      const attachment = await find(scope, id);
       if (attachment.status === 'COMPLETED')
         throw conflict('SERVICE_ATTACHMENT_COMPLETED', 'This attachment is completed; its bytes cannot change.');
       if (mediaType(headers.contentType) !== attachment.contentType)
@@ -136,13 +152,12 @@ export function createAttachmentService(
       try {
         // Recorded and placed together or not at all: a `complete` that landed while the bytes streamed
         // in keeps the file and sha256 it completed with.
-        const updated = db.transaction((tx) => {
-          const row = tx
+        const updated = await store.transaction(async (tx) => {
+          const [row] = await tx
             .update(attachments)
             .set({ status: 'UPLOADED', sha256: staged.sha256, uploadedAt: clock.now() })
             .where(and(eq(attachments.id, id), ne(attachments.status, 'COMPLETED')))
-            .returning()
-            .get();
+            .returning();
           if (row) staged.place();
           return row;
         });
@@ -158,8 +173,8 @@ export function createAttachmentService(
     },
 
     /** Only the uploader (or a server) completes, and only once the bytes are there (else 409). */
-    complete(caller: ChatCaller, id: string): AttachmentRow {
-      const { attachment } = access(caller, id);
+    async complete(caller: ChatCaller, id: string): Promise<AttachmentRow> {
+      const { attachment } = await access(caller, id);
       if (caller.kind === 'user' && caller.userId !== attachment.uploaderId)
         throw new ServiceError('SERVICE_PERMISSION_DENIED', 'Only the uploader can complete an attachment.');
       if (attachment.status === 'COMPLETED') return attachment;
@@ -168,25 +183,28 @@ export function createAttachmentService(
           'SERVICE_ATTACHMENT_NOT_UPLOADED',
           'Upload the bytes to the uploadUrl before completing the attachment.',
         );
-      return db
-        .update(attachments)
-        .set({ status: 'COMPLETED', completedAt: clock.now() })
-        .where(eq(attachments.id, id))
-        .returning()
-        .get();
+      const [completed] = await store.transaction((tx) =>
+        tx
+          .update(attachments)
+          .set({ status: 'COMPLETED', completedAt: clock.now() })
+          .where(eq(attachments.id, id))
+          .returning(),
+      );
+      if (!completed) throw attachmentNotFound(id); // deleted since it was read
+      return completed;
     },
 
     /** Any member of the conversation (or a server) may download a completed attachment. */
-    downloadUrl(caller: ChatCaller, id: string) {
-      const { attachment } = access(caller, id);
+    async downloadUrl(caller: ChatCaller, id: string) {
+      const { attachment } = await access(caller, id);
       if (attachment.status !== 'COMPLETED')
         throw conflict('SERVICE_ATTACHMENT_NOT_COMPLETED', 'The attachment is not completed yet.');
-      return signer.sign('download', caller.scope, attachment.id, DOWNLOAD_URL_TTL_MS);
+      return (await signer()).sign('download', caller.scope, attachment.id, DOWNLOAD_URL_TTL_MS);
     },
 
     /** The GET of a download URL: the completed attachment whose bytes to send. */
-    downloadable(id: string, query: Record<string, unknown>): AttachmentRow {
-      const attachment = find(signer.verify('download', id, query), id);
+    async downloadable(id: string, query: Record<string, unknown>): Promise<AttachmentRow> {
+      const attachment = await find((await signer()).verify('download', id, query), id);
       if (attachment.status !== 'COMPLETED') throw attachmentNotFound(id);
       return attachment;
     },
@@ -196,45 +214,45 @@ export function createAttachmentService(
      * the conversation, not yet on a message, and uploaded by the sender when a user sends (400).
      */
     /** Puts the attachments on the message, or refuses them all; answers them as they now are, in `attachmentIds` order. */
-    claim(
-      tx: Executor,
+    async claim(
+      tx: Queries,
       conversation: ConversationAccess,
       senderId: string,
       attachmentIds: string[],
       messageId: string,
-    ): AttachmentRow[] {
+    ): Promise<AttachmentRow[]> {
       const c = conversation.conversation;
       const unique = [...new Set(attachmentIds)];
       if (unique.length !== attachmentIds.length) throw validationFailed('attachmentIds: an id is listed twice.');
-      const claimed = unique.map((id) => {
-        const row = tx
+      const claimed: AttachmentRow[] = [];
+      for (const id of unique) {
+        const [row] = await tx
           .select()
           .from(attachments)
           .where(inScope(attachments, c, eq(attachments.id, id), eq(attachments.conversationId, c.id)))
-          .get();
+          .limit(1);
         if (!row) throw validationFailed(`attachmentIds: no attachment ${id} in this conversation.`);
         if (row.status !== 'COMPLETED') throw validationFailed(`attachmentIds: ${id} is not completed.`);
         if (row.messageId !== null) throw validationFailed(`attachmentIds: ${id} is already on a message.`);
         if (conversation.caller.kind === 'user' && row.uploaderId !== senderId)
           throw validationFailed(`attachmentIds: ${id} was uploaded by someone else.`);
-        return { ...row, messageId };
-      });
+        claimed.push({ ...row, messageId });
+      }
       if (claimed.length > 0)
-        tx.update(attachments)
+        await tx
+          .update(attachments)
           .set({ messageId })
-          .where(and(inArray(attachments.id, unique), isNull(attachments.messageId)))
-          .run();
+          .where(and(inArray(attachments.id, unique), isNull(attachments.messageId)));
       return claimed;
     },
 
     /** What a message view shows of its attachments, in the message's order. */
-    summaries(scope: EnvironmentScope, attachmentIds: string[]): Map<string, AttachmentRow> {
+    async summaries(scope: EnvironmentScope, attachmentIds: string[]): Promise<Map<string, AttachmentRow>> {
       if (attachmentIds.length === 0) return new Map();
-      const rows = db
+      const rows = await db
         .select()
         .from(attachments)
-        .where(inScope(attachments, scope, inArray(attachments.id, attachmentIds)))
-        .all();
+        .where(inScope(attachments, scope, inArray(attachments.id, attachmentIds)));
       return new Map(rows.map((r) => [r.id, r]));
     },
 
@@ -242,14 +260,12 @@ export function createAttachmentService(
      * A deleted message takes its attachments with it: rows and files, so old download URLs stop working. The rows
      * go in the message's transaction; the function returned deletes the files, after the commit.
      */
-    deleteForMessageIn(tx: Executor, scope: EnvironmentScope, messageId: string): () => void {
-      return discardIn(
-        tx,
-        tx
-          .select()
-          .from(attachments)
+    async deleteForMessageIn(tx: Queries, scope: EnvironmentScope, messageId: string): Promise<() => void> {
+      return fileRemover(
+        await tx
+          .delete(attachments)
           .where(inScope(attachments, scope, eq(attachments.messageId, messageId)))
-          .all(),
+          .returning(deletedFiles),
       );
     },
 
@@ -257,40 +273,21 @@ export function createAttachmentService(
      * An environment reset takes every attachment of the scope: the rows go in the caller's transaction (found through
      * the scope's conversations, whose index they share), the function returned deletes their files after the commit.
      */
-    deleteInScopeIn(tx: Executor, scope: EnvironmentScope): { removed: number; removeFiles(): void } {
+    async deleteInScopeIn(tx: Queries, scope: EnvironmentScope): Promise<{ removed: number; removeFiles(): void }> {
       const ofScope = inArray(
         attachments.conversationId,
         tx.select({ id: conversationsTable.id }).from(conversationsTable).where(inScope(conversationsTable, scope)),
       );
-      const files = tx
-        .select({ projectId: attachments.projectId, id: attachments.id })
-        .from(attachments)
-        .where(ofScope)
-        .all();
-      const { changes } = tx.delete(attachments).where(ofScope).run();
-      return {
-        removed: changes,
-        removeFiles: () => {
-          for (const file of files) storage.remove(file);
-        },
-      };
+      const files = await tx.delete(attachments).where(ofScope).returning(deletedFiles);
+      return { removed: files.length, removeFiles: fileRemover(files) };
     },
 
     /**
      * Deletes every attachment not completed within INCOMPLETE_ATTACHMENT_TTL_MS of its creation, in
      * every project and environment (a server-wide job, like webhook delivery). Returns how many.
      */
-    sweep(): number {
-      const cutoff = clock.now() - INCOMPLETE_ATTACHMENT_TTL_MS;
-      // The incomplete statuses by name, not `<> 'COMPLETED'`: only then does SQLite use the (status, created_at) index.
-      const incomplete = inArray(attachments.status, ['PENDING', 'UPLOADED']);
-      const rows = db
-        .select()
-        .from(attachments)
-        .where(and(incomplete, lte(attachments.createdAt, cutoff)))
-        .all();
-      discard(rows);
-      return rows.length;
+    sweep(): Promise<number> {
+      return deleteAbandoned();
     },
   };
 }

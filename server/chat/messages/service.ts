@@ -45,7 +45,7 @@ export const messageNotFound = (id: string) =>
   notFound('SERVICE_MESSAGE_NOT_FOUND', `No message ${id} that you can see in this environment.`);
 
 export function createMessageService(
-  { db, clock, ids, events }: Infrastructure,
+  { db, store, clock, ids, events }: Infrastructure,
   conversations: ConversationService,
   attachments: AttachmentService,
 ) {
@@ -92,7 +92,7 @@ export function createMessageService(
   const insert = (m: MessageRow) => insertMessage.run(m);
 
   /** Replies, reaction counts and the user's own reactions for a page of messages, in three queries. */
-  function decorate(rows: MessageRow[], userId: string | undefined): MessageView[] {
+  async function decorate(rows: MessageRow[], userId: string | undefined): Promise<MessageView[]> {
     if (rows.length === 0) return [];
     const idList = rows.map((r) => r.id);
     const replies = new Map(
@@ -123,7 +123,7 @@ export function createMessageService(
         own.set(r.messageId, [...(own.get(r.messageId) ?? []), r.emoji]);
       }
     }
-    const files = attachments.summaries(rows[0], [...new Set(rows.flatMap((r) => r.attachmentIds))]);
+    const files = await attachments.summaries(rows[0], [...new Set(rows.flatMap((r) => r.attachmentIds))]);
     return rows.map((r) => ({
       ...r,
       replyCount: replies.get(r.id) ?? 0,
@@ -149,11 +149,11 @@ export function createMessageService(
     access,
     decorate,
 
-    send(
+    async send(
       conversation: ConversationAccess,
       senderId: string,
       input: { text: string; parentId?: string; attachmentIds?: string[] },
-    ): MessageView {
+    ): Promise<MessageView> {
       const { conversation: c } = conversation;
       if (input.parentId !== undefined) {
         const parent = db
@@ -184,8 +184,9 @@ export function createMessageService(
       let files: AttachmentRow[] = [];
       if (message.attachmentIds.length === 0) insert(message);
       else
-        files = db.transaction((tx) => {
-          const claimed = attachments.claim(tx, conversation, senderId, message.attachmentIds, message.id);
+        files = await store.transaction(async (tx) => {
+          const claimed = await attachments.claim(tx, conversation, senderId, message.attachmentIds, message.id);
+          // During the move to the store: on SQLite its transaction is the writer's, so the prepared insert lands in it.
           insert(message);
           return claimed;
         });
@@ -216,19 +217,20 @@ export function createMessageService(
      * Leaves a tombstone (no text, no attachments) so that replies keep their thread. The
      * attachments are deleted with their files: a deleted message's files must not stay reachable.
      */
-    delete(caller: ChatCaller, messageId: string): void {
+    async delete(caller: ChatCaller, messageId: string): Promise<void> {
       const { message, conversation } = access(caller, messageId);
       if (!(caller.kind === 'user' && caller.userId === message.senderId))
         requireRight(conversation, 'deleteOthersMessages');
       if (message.deletedAt !== null) return;
-      const { deleted, removeFiles } = db.transaction((tx) => ({
-        deleted: tx
-          .update(messages)
-          .set({ text: '', attachmentIds: [], deletedAt: clock.now() })
-          .where(eq(messages.id, messageId))
-          .returning()
-          .get(),
-        removeFiles: attachments.deleteForMessageIn(tx, message, message.id),
+      const { deleted, removeFiles } = await store.transaction(async (tx) => ({
+        deleted: (
+          await tx
+            .update(messages)
+            .set({ text: '', attachmentIds: [], deletedAt: clock.now() })
+            .where(eq(messages.id, messageId))
+            .returning()
+        )[0],
+        removeFiles: await attachments.deleteForMessageIn(tx, message, message.id),
       }));
       removeFiles();
       publishMessage(deleted, 'message.deleted');
