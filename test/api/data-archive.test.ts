@@ -106,7 +106,8 @@ describe('backup → import round trip', () => {
     const archive = join(tempDir(), 'backup.tar.gz');
     await downloadBackup(source, archive);
     const before = tableContents(source.dataDir);
-    const empty = Object.entries(before).filter(([, rows]) => rows.length === 0);
+    // On SQLite attachment bytes are files of the data folder; attachment_chunks holds them only on PostgreSQL.
+    const empty = Object.entries(before).filter(([table, rows]) => rows.length === 0 && table !== 'attachment_chunks');
     expect(
       empty.map(([table]) => table),
       'tables the test leaves empty: give each a row above',
