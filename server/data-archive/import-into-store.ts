@@ -1,12 +1,10 @@
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { count, eq, getTableName } from 'drizzle-orm';
+import { eq, getTableName } from 'drizzle-orm';
 import { copySqliteInto, tablesInDependencyOrder } from '../../db/copy-tables.js';
 import { ATTACHMENT_CHUNK_BYTES, attachmentChunks, attachments } from '../../db/schema/attachments.js';
-import { projects } from '../../db/schema/projects.js';
 import { serverSecrets } from '../../db/schema/server-secrets.js';
-import { users } from '../../db/schema/users.js';
 import { webhookEndpoints } from '../../db/schema/webhooks.js';
 import type { Queries, Store } from '../../db/store.js';
 import { appDatabaseFiles } from '../app-files/database-files.js';
@@ -14,14 +12,7 @@ import type { KeyRing } from '../key-ring.js';
 import { createSecretBox } from '../webhooks/secret-box.js';
 import { checkSchema, ImportRefusedError, unpack } from './import.js';
 import type { Manifest } from './manifest.js';
-
-/** What the store holds that an import would lose, in words; null when it holds no account and no project. */
-async function describeStore(db: Queries): Promise<string | null> {
-  const [{ accounts }] = await db.select({ accounts: count() }).from(users);
-  const [{ owned }] = await db.select({ owned: count() }).from(projects);
-  if (!accounts && !owned) return null;
-  return `${accounts} account${accounts === 1 ? '' : 's'} and ${owned} project${owned === 1 ? '' : 's'}`;
-}
+import { describeStoreContents } from './store-contents.js';
 
 /** Writes an archive's attachment files as chunks of the attachments it has rows for; answers how many. */
 async function copyAttachmentFiles(tx: Queries, staging: string): Promise<number> {
@@ -71,7 +62,7 @@ export async function importArchiveIntoStore(
     checkSchema(staging, manifest, options.switchboardVersion);
     const archiveSecrets = createSecretBox(staging);
     const copied = await server.store.transaction(async (tx) => {
-      const contents = await describeStore(tx);
+      const contents = await describeStoreContents(tx);
       if (contents && !options.replace)
         throw new ImportRefusedError(
           `The database already holds ${contents}; an import never merges into it. Pass --replace to replace ` +

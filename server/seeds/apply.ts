@@ -4,7 +4,7 @@ import type { UserActor } from '../audit/actor.js';
 import { hashPassword } from '../auth/passwords.js';
 import { normalizeEmail, type UserRow } from '../auth/service.js';
 import type { AppContext } from '../context.js';
-import { describeContents } from '../data-archive/data-dir.js';
+import { describeStoreContents } from '../data-archive/store-contents.js';
 import { givenKeyText } from '../keys/key-text.js';
 import { SeedError } from './errors.js';
 import type { Seed } from './schema.js';
@@ -53,7 +53,7 @@ export function secretPaths(seed: Seed): string[] {
  * endpoints come last, so the seed's own rooms and conversations queue no deliveries.
  */
 export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcome> {
-  const { db, store, clock, ids, services } = ctx;
+  const { store, clock, ids, services } = ctx;
   if (ctx.mode === 'production') {
     const secrets = secretPaths(seed);
     if (secrets.length)
@@ -62,8 +62,12 @@ export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcom
           `${secrets.join(', ')}. Remove them, or run the seed on a local-mode server.`,
       );
   }
-  const existing = describeContents(db.$client);
-  if (existing) return { applied: false, reason: `the data folder already holds ${existing}` };
+  const existing = await describeStoreContents(store.db);
+  if (existing)
+    return {
+      applied: false,
+      reason: `the ${store.dialect === 'sqlite' ? 'data folder' : 'database'} already holds ${existing}`,
+    };
 
   // Hashing is slow: done before the transaction, which awaits nothing but the database.
   const accounts = new Map<string, { name?: string; passwordHash: string }>();
@@ -88,7 +92,7 @@ export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcom
 
   const records = await store.transaction(async (tx) => {
     // Checked again inside the transaction: nothing can have landed since, but the rule is the transaction's.
-    if (describeContents(db.$client)) throw new SeedError('The data folder stopped being empty while seeding.');
+    if (await describeStoreContents(tx)) throw new SeedError('The store stopped being empty while seeding.');
     const userIds = new Map<string, string>();
     for (const [email, account] of accounts) {
       const row: UserRow = {

@@ -7,6 +7,7 @@ import { parseSeed, SeedError } from '../../server/index.js';
 import { tableContents } from '../support/data-archives.js';
 import { client } from '../support/http.js';
 import { makeDataDir, startTestServer, type TestServer } from '../support/server.js';
+import { testStore } from '../support/test-store.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -119,7 +120,8 @@ describe('serve with a seed', () => {
     await first.close();
     const before = tableContents(dataDir);
     const again = await seeded(seedFor(receiver), { dataDir });
-    expect(again.seed).toEqual({ applied: false, reason: 'the data folder already holds 2 accounts and 1 project' });
+    const store = testStore() === 'sqlite' ? 'data folder' : 'database';
+    expect(again.seed).toEqual({ applied: false, reason: `the ${store} already holds 2 accounts and 1 project` });
     await again.close();
     const after = tableContents(dataDir);
     for (const table of [
