@@ -4,6 +4,7 @@ import { notFound } from './errors.js';
 import { dashboardRouter } from './http/dashboard.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { lazyHandler } from './http/lazy-router.js';
+import { readiness } from './http/readiness.js';
 import type { ObservedRequest } from './http/register-routes.js';
 import { requestId } from './http/request-id.js';
 import type { Runtime } from './runtime.js';
@@ -37,6 +38,7 @@ export function createApp(infra: Infrastructure, runtime: () => Promise<Runtime>
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', version: infra.version, mode: infra.mode });
   });
+  app.get('/readyz', readiness(infra.store));
 
   // Loaded and built on their first request: the document alone was a tenth of start-up, and no API call needs it.
   app.get(

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import express, { type RequestHandler, type Router } from 'express';
 
 /** Paths the dashboard never answers: the API (whose unknown paths keep their JSON 404) and the server's own pages. */
-const SERVER_PATHS = /^\/(v1|docs|openapi\.json|healthz)(\/|$)/;
+const SERVER_PATHS = /^\/(v1|docs|openapi\.json|healthz|readyz)(\/|$)/;
 
 /**
  * The dashboard, a single-page app built by Vite into `dir`: its hashed files under `/assets` are cached for good

@@ -34,6 +34,10 @@ export interface PostgresServer {
   psql(input: { sql: string } | { file: string }, database?: string): string;
   /** A new empty database; answers its name. */
   createDatabase(): string;
+  /** Stops the server as a crash or a failover would (its data kept), until `resume`. */
+  pause(): void;
+  /** Starts the paused server again, on the same port. */
+  resume(): void;
   stop(): void;
 }
 
@@ -98,6 +102,12 @@ export async function startPostgres(): Promise<PostgresServer> {
       const name = `test_${process.pid}_${++databases}`;
       psql({ sql: `CREATE DATABASE ${name}` });
       return name;
+    },
+    pause() {
+      server('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    },
+    resume() {
+      server('pg_ctl', ['-D', data, '-l', join(folder, 'server.log'), '-o', options, '-w', 'start']);
     },
     stop() {
       try {

@@ -1,0 +1,30 @@
+import type { RequestHandler } from 'express';
+import type { Store } from '../../db/store.js';
+
+/** How long the store has to answer a readiness check before it counts as down. */
+const PING_TIMEOUT_MS = 2_000;
+
+/**
+ * `/readyz`: whether this server can serve the API now, for a load balancer or orchestrator deciding where to send
+ * traffic (`/healthz` only says the process is up). 200 when the store answers a trivial query in time; 503 with
+ * Retry-After and what is down otherwise. It never says where the store is.
+ */
+export function readiness(store: Store): RequestHandler {
+  return async (_req, res) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error('no answer in time')), PING_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([store.ping(), timeout]);
+      res.json({ status: 'ready', store: { kind: store.dialect, status: 'up' } });
+    } catch {
+      res
+        .status(503)
+        .set('Retry-After', '1')
+        .json({ status: 'unavailable', store: { kind: store.dialect, status: 'down' } });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
