@@ -41,8 +41,8 @@ export const dashboardLiveStreamRoutes = [
     body: createLiveStreamBody,
     status: 201,
     response: liveStreamSchema,
-    handler: ({ app, auth, body }) =>
-      presentLiveStream(app.services.liveStreams.create(auth.scope, body, userActor(auth))),
+    handler: async ({ app, auth, body }) =>
+      presentLiveStream(await app.services.liveStreams.create(auth.scope, body, userActor(auth))),
   }),
   defineRoute({
     method: 'get',
@@ -133,8 +133,14 @@ export const dashboardLiveStreamRoutes = [
     capability: 'live-streams:write',
     status: 204,
     errors: { ...notFound, SERVICE_HOST_NOT_FOUND: 'The identity is not a host of the stream.' },
-    handler: ({ app, auth, params }) => {
-      app.services.liveStreams.removeHost(auth.scope, params.streamId, params.identity, undefined, userActor(auth));
+    handler: async ({ app, auth, params }) => {
+      await app.services.liveStreams.removeHost(
+        auth.scope,
+        params.streamId,
+        params.identity,
+        undefined,
+        userActor(auth),
+      );
       return undefined;
     },
   }),

@@ -29,7 +29,7 @@ const keyRoutes = [
     body: createLiveStreamBody,
     status: 201,
     response: liveStreamSchema,
-    handler: ({ app, auth, body }) => presentLiveStream(app.services.liveStreams.create(auth.scope, body)),
+    handler: async ({ app, auth, body }) => presentLiveStream(await app.services.liveStreams.create(auth.scope, body)),
   }),
   defineRoute({
     method: 'get',
@@ -133,8 +133,8 @@ const keyRoutes = [
       SERVICE_HOST_NOT_FOUND: 'No such stream, or not a host.',
       SERVICE_PERMISSION_DENIED: '`removedBy` is not a HOST.',
     },
-    handler: ({ app, auth, params, query }) => {
-      app.services.liveStreams.removeHost(auth.scope, params.id, params.identity, query.removedBy);
+    handler: async ({ app, auth, params, query }) => {
+      await app.services.liveStreams.removeHost(auth.scope, params.id, params.identity, query.removedBy);
       return undefined;
     },
   }),

@@ -8,6 +8,7 @@ import {
   type PARTICIPANT_KINDS,
 } from '../../db/schema/live-streams.js';
 import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
+import type { Queries } from '../../db/store.js';
 import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import type { ConversationService } from '../chat/conversations/service.js';
@@ -43,7 +44,7 @@ interface Dependencies {
   signaling: SignalingHub;
 }
 
-export function createLiveStreamService({ db, clock, ids, events }: Infrastructure, deps: Dependencies) {
+export function createLiveStreamService({ db, store, clock, ids, events }: Infrastructure, deps: Dependencies) {
   const catalogueStream = (s: LiveStreamRow) => ({
     id: s.id,
     title: s.title,
@@ -141,20 +142,21 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
    * transaction) and, when a member did it from the dashboard, the audit entry: one transaction, so that a failure
    * leaves none of them. The chat's events go out after the commit.
    */
-  function recordParticipant(
+  async function recordParticipant(
     scope: EnvironmentScope,
     stream: LiveStreamRow,
     change: { identity: string; kind: ParticipantKind; left?: true },
-    chat: (tx: Executor) => { announce(): void } | undefined,
+    chat: (tx: Queries) => Promise<{ announce(): void } | undefined>,
     auditedBy: Actor | undefined,
     action: string,
-  ): void {
-    const chatChange = db.transaction((tx) => {
-      const changed = chat(tx);
-      if (change.left) markLeft(tx, stream.id, change.identity);
-      else record(tx, stream.id, change.identity, change.kind);
+  ): Promise<void> {
+    const chatChange = await store.transaction(async (tx) => {
+      const changed = await chat(tx);
+      // Until this service moves to the store: on SQLite the transaction is the writer, which `db` is.
+      if (change.left) markLeft(db, stream.id, change.identity);
+      else record(db, stream.id, change.identity, change.kind);
       if (auditedBy)
-        deps.audit.record(tx, {
+        await deps.audit.record(tx, {
           projectId: scope.projectId,
           actor: auditedBy,
           action,
@@ -171,11 +173,12 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
     get,
 
     /** The stream, its room and its conversation: one transaction, so that a failure leaves none of them. */
-    create(scope: EnvironmentScope, input: { title: string }, auditedBy?: Actor): LiveStreamRow {
+    async create(scope: EnvironmentScope, input: { title: string }, auditedBy?: Actor): Promise<LiveStreamRow> {
       const id = ids.next('ls');
-      const created = db.transaction((tx) => {
-        const room = deps.rooms.createIn(tx, scope, { name: `live-stream-${id}` });
-        const chat = deps.conversations.createIn(
+      const created = await store.transaction(async (tx) => {
+        // Until this service moves to the store: on SQLite the transaction is the writer, which `db` is.
+        const room = deps.rooms.createIn(db, scope, { name: `live-stream-${id}` });
+        const chat = await deps.conversations.createIn(
           tx,
           { kind: 'server', scope, userId: undefined },
           { name: `live-stream-${id}` },
@@ -191,9 +194,9 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
           startedAt: null,
           endedAt: null,
         };
-        tx.insert(liveStreams).values(stream).run();
+        db.insert(liveStreams).values(stream).run();
         if (auditedBy) {
-          deps.audit.record(tx, {
+          await deps.audit.record(tx, {
             projectId: scope.projectId,
             actor: auditedBy,
             action: 'live_stream.created',
@@ -275,8 +278,8 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
       refuseEnded(stream);
       requireHost(stream, input.invitedBy, 'invite hosts');
       const chatScope: 'ADMIN' | 'MODERATOR' = input.role === 'HOST' ? 'ADMIN' : 'MODERATOR';
-      const chat = streamChat(scope, stream);
-      recordParticipant(
+      const chat = await streamChat(scope, stream);
+      await recordParticipant(
         scope,
         stream,
         { identity: input.identity, kind: input.role },
@@ -289,14 +292,20 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
       return { stream, identity: input.identity, role: input.role, ...tokens };
     },
 
-    removeHost(scope: EnvironmentScope, id: string, identity: string, removedBy?: string, auditedBy?: Actor): void {
+    async removeHost(
+      scope: EnvironmentScope,
+      id: string,
+      identity: string,
+      removedBy?: string,
+      auditedBy?: Actor,
+    ): Promise<void> {
       const stream = get(scope, id);
       const host = activeParticipant(stream.id, identity);
       if (!host || host.kind === 'VIEWER')
         throw notFound('SERVICE_HOST_NOT_FOUND', `${identity} is not a host of this live stream.`);
       if (removedBy !== identity) requireHost(stream, removedBy, 'remove hosts');
-      const chat = streamChat(scope, stream);
-      recordParticipant(
+      const chat = await streamChat(scope, stream);
+      await recordParticipant(
         scope,
         stream,
         { identity, kind: host.kind, left: true },
@@ -319,14 +328,14 @@ export function createLiveStreamService({ db, clock, ids, events }: Infrastructu
           `${identity} is a ${existing.kind} of this live stream; hosts use their host credential.`,
         );
       }
-      const chat = streamChat(scope, stream);
-      recordParticipant(
+      const chat = await streamChat(scope, stream);
+      await recordParticipant(
         scope,
         stream,
         { identity, kind: 'VIEWER' },
         // Already in the chat (added to it directly), the viewer keeps the role they have there.
-        (tx) =>
-          deps.conversations.isMember(stream.conversationId, identity)
+        async (tx) =>
+          (await deps.conversations.isMember(stream.conversationId, identity))
             ? undefined
             : deps.conversations.addMemberIn(tx, chat, { userId: identity, role: 'MEMBER' }),
         auditedBy,

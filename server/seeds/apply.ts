@@ -65,7 +65,7 @@ export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcom
   const existing = describeContents(db.$client);
   if (existing) return { applied: false, reason: `the data folder already holds ${existing}` };
 
-  // Hashing is slow and asynchronous: done before the transaction, which must stay synchronous.
+  // Hashing is slow and asynchronous: done before the transaction, which awaits nothing but the database.
   const accounts = new Map<string, { name?: string; passwordHash: string }>();
   for (const person of [seed.user, ...seed.projects.flatMap((p) => p.members)]) {
     const email = normalizeEmail(person.email);
@@ -78,15 +78,17 @@ export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcom
 
   const created = { accounts: 0, projects: 0, apiKeys: 0, rooms: 0, conversations: 0, webhooks: 0 };
   /** Runs one step, naming the seed's path in what it throws. */
-  const step = <T>(path: string, run: () => T): T => {
+  const step = async <T>(path: string, run: () => T | Promise<T>): Promise<T> => {
     try {
-      return run();
+      return await run();
     } catch (err) {
       throw new SeedError(`${path}: ${(err as Error).message}`);
     }
   };
 
-  const records = db.transaction((tx) => {
+  // Services that have not moved to the store yet run their synchronous transactions on the SQLite writer, which is
+  // this transaction's connection: they join it.
+  const records = await ctx.store.transaction(async () => {
     // Checked again inside the transaction: nothing can have landed since, but the rule is the transaction's.
     if (describeContents(db.$client)) throw new SeedError('The data folder stopped being empty while seeding.');
     const userIds = new Map<string, string>();
@@ -98,7 +100,7 @@ export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcom
         passwordHash: account.passwordHash,
         createdAt: clock.now(),
       };
-      tx.insert(users).values(row).run();
+      db.insert(users).values(row).run();
       userIds.set(email, row.id);
       created.accounts++;
     }
@@ -108,43 +110,51 @@ export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcom
       email: normalizeEmail(seed.user.email),
     };
 
-    const projects = seed.projects.map((p, i): SeededProject => {
+    const projects: SeededProject[] = [];
+    for (const [i, p] of seed.projects.entries()) {
       const at = `projects[${i}]`;
-      const { id: projectId } = step(at, () => services.projects.create(owner, { name: p.name }));
+      const { id: projectId } = await step(at, () => services.projects.create(owner, { name: p.name }));
       created.projects++;
       const acting = { actor: owner, projectId, role: 'OWNER' as const };
-      p.members.forEach((m, j) => {
-        step(`${at}.members[${j}]`, () => services.members.add(acting, m));
-      });
-      const apiKeys = p.apiKeys.map((k, j) => {
+      for (const [j, m] of p.members.entries()) {
+        await step(`${at}.members[${j}]`, () => services.members.add(acting, m));
+      }
+      const apiKeys: Seeded[] = [];
+      for (const [j, k] of p.apiKeys.entries()) {
         const key = givenKeyText(k.key);
         if (!key) throw new SeedError(`${at}.apiKeys[${j}].key: not an API key`);
-        const { row } = step(`${at}.apiKeys[${j}]`, () => services.keys.create(owner, projectId, k, key));
+        const { row } = await step(`${at}.apiKeys[${j}]`, () => services.keys.create(owner, projectId, k, key));
         created.apiKeys++;
-        return { id: row.id, name: k.name, environment: k.environment };
-      });
-      const rooms = p.rooms.map(({ environment, ...room }, j) => {
-        const { id } = step(`${at}.rooms[${j}]`, () => services.rooms.create({ projectId, environment }, room, owner));
+        apiKeys.push({ id: row.id, name: k.name, environment: k.environment });
+      }
+      const rooms: Seeded[] = [];
+      for (const [j, { environment, ...room }] of p.rooms.entries()) {
+        const { id } = await step(`${at}.rooms[${j}]`, () =>
+          services.rooms.create({ projectId, environment }, room, owner),
+        );
         created.rooms++;
-        return { id, name: room.name, environment };
-      });
-      const conversations = p.conversations.map(({ environment, ...conversation }, j) => {
+        rooms.push({ id, name: room.name, environment });
+      }
+      const conversations: Seeded[] = [];
+      for (const [j, { environment, ...conversation }] of p.conversations.entries()) {
         const caller = { kind: 'server' as const, scope: { projectId, environment }, userId: undefined };
-        const { id } = step(`${at}.conversations[${j}]`, () => services.conversations.create(caller, conversation));
+        const { id } = await step(`${at}.conversations[${j}]`, () =>
+          services.conversations.create(caller, conversation),
+        );
         created.conversations++;
-        return { id, name: conversation.name, environment };
-      });
-      return { id: projectId, name: p.name, apiKeys, rooms, conversations, webhooks: [] };
-    });
-    seed.projects.forEach((p, i) => {
-      p.webhooks.forEach((w, j) => {
-        const { row } = step(`projects[${i}].webhooks[${j}]`, () =>
+        conversations.push({ id, name: conversation.name, environment });
+      }
+      projects.push({ id: projectId, name: p.name, apiKeys, rooms, conversations, webhooks: [] });
+    }
+    for (const [i, p] of seed.projects.entries()) {
+      for (const [j, w] of p.webhooks.entries()) {
+        const { row } = await step(`projects[${i}].webhooks[${j}]`, () =>
           services.webhooks.register(owner, projects[i].id, w),
         );
         projects[i].webhooks.push({ id: row.id, url: w.url, environment: w.environment });
         created.webhooks++;
-      });
-    });
+      }
+    }
     return { user: { id: owner.id, email: owner.email }, projects };
   });
   return { applied: true, created, ...records };

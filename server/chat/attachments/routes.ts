@@ -31,9 +31,9 @@ export const attachmentRoutes = [
     status: 201,
     response: createdAttachmentSchema,
     errors: { SERVICE_CONVERSATION_NOT_FOUND: 'No such conversation that the caller can see.' },
-    handler: ({ app, auth, params, body, req }) => {
+    handler: async ({ app, auth, params, body, req }) => {
       const caller = chatCaller(auth, body.uploaderId, 'uploaderId');
-      const access = app.services.conversations.access(caller, params.room);
+      const access = await app.services.conversations.access(caller, params.room);
       const { attachment, upload } = app.services.attachments.create(access, caller.userId ?? null, body);
       const { url, expiresAt } = absoluteUrl(requestOrigin(req), upload);
       return { ...presentAttachment(attachment), uploadUrl: url, uploadExpiresAt: expiresAt };
@@ -55,8 +55,8 @@ export const attachmentRoutes = [
       SERVICE_PERMISSION_DENIED: 'A chat-token user who is not the uploader.',
       SERVICE_ATTACHMENT_NOT_UPLOADED: 'The bytes have not been uploaded yet.',
     },
-    handler: ({ app, auth, params }) =>
-      presentAttachment(app.services.attachments.complete(chatCaller(auth, undefined, ''), params.attachmentId)),
+    handler: async ({ app, auth, params }) =>
+      presentAttachment(await app.services.attachments.complete(chatCaller(auth, undefined, ''), params.attachmentId)),
   }),
   defineRoute({
     method: 'get',
@@ -71,8 +71,8 @@ export const attachmentRoutes = [
     auth: 'key-or-chat',
     response: downloadUrlSchema,
     errors: { ...attachmentNotFound, SERVICE_ATTACHMENT_NOT_COMPLETED: 'Not completed yet.' },
-    handler: ({ app, auth, params, req }) => {
-      const signed = app.services.attachments.downloadUrl(chatCaller(auth, undefined, ''), params.attachmentId);
+    handler: async ({ app, auth, params, req }) => {
+      const signed = await app.services.attachments.downloadUrl(chatCaller(auth, undefined, ''), params.attachmentId);
       return absoluteUrl(requestOrigin(req), signed);
     },
   }),

@@ -71,9 +71,12 @@ export function createAttachmentService(
   }
 
   /** The attachment and the caller's access to its conversation; 404 if either is out of reach. */
-  function access(caller: ChatCaller, id: string): { attachment: AttachmentRow; conversation: ConversationAccess } {
+  async function access(
+    caller: ChatCaller,
+    id: string,
+  ): Promise<{ attachment: AttachmentRow; conversation: ConversationAccess }> {
     const attachment = find(caller.scope, id);
-    const conversation = conversations.access(caller, attachment.conversationId, () => attachmentNotFound(id));
+    const conversation = await conversations.access(caller, attachment.conversationId, () => attachmentNotFound(id));
     return { attachment, conversation };
   }
 
@@ -158,8 +161,8 @@ export function createAttachmentService(
     },
 
     /** Only the uploader (or a server) completes, and only once the bytes are there (else 409). */
-    complete(caller: ChatCaller, id: string): AttachmentRow {
-      const { attachment } = access(caller, id);
+    async complete(caller: ChatCaller, id: string): Promise<AttachmentRow> {
+      const { attachment } = await access(caller, id);
       if (caller.kind === 'user' && caller.userId !== attachment.uploaderId)
         throw new ServiceError('SERVICE_PERMISSION_DENIED', 'Only the uploader can complete an attachment.');
       if (attachment.status === 'COMPLETED') return attachment;
@@ -177,8 +180,8 @@ export function createAttachmentService(
     },
 
     /** Any member of the conversation (or a server) may download a completed attachment. */
-    downloadUrl(caller: ChatCaller, id: string) {
-      const { attachment } = access(caller, id);
+    async downloadUrl(caller: ChatCaller, id: string) {
+      const { attachment } = await access(caller, id);
       if (attachment.status !== 'COMPLETED')
         throw conflict('SERVICE_ATTACHMENT_NOT_COMPLETED', 'The attachment is not completed yet.');
       return signer.sign('download', caller.scope, attachment.id, DOWNLOAD_URL_TTL_MS);

@@ -37,10 +37,10 @@ export const messageRoutes = [
     status: 201,
     response: messageSchema,
     errors: conversationNotFound,
-    handler: ({ app, auth, params, body }) => {
+    handler: async ({ app, auth, params, body }) => {
       const caller = chatCaller(auth, body.senderId, 'senderId');
-      const access = app.services.conversations.access(caller, params.room);
-      return presentMessage(app.services.messages.send(access, actingUserId(caller, 'senderId'), body));
+      const access = await app.services.conversations.access(caller, params.room);
+      return presentMessage(await app.services.messages.send(access, actingUserId(caller, 'senderId'), body));
     },
   }),
   defineRoute({
@@ -56,12 +56,12 @@ export const messageRoutes = [
     query: messageListQuery,
     response: messagePageSchema,
     errors: conversationNotFound,
-    handler: ({ app, auth, params, query }) => {
+    handler: async ({ app, auth, params, query }) => {
       const caller = chatCaller(auth, query.userId, 'userId');
-      const access = app.services.conversations.access(caller, params.room);
-      const page = app.services.messages.list(access, query);
+      const access = await app.services.conversations.access(caller, params.room);
+      const page = await app.services.messages.list(access, query);
       return {
-        data: app.services.messages.decorate(page.rows, caller.userId).map(presentMessage),
+        data: (await app.services.messages.decorate(page.rows, caller.userId)).map(presentMessage),
         nextCursor: page.nextCursor,
         prevCursor: page.prevCursor,
       };
@@ -79,10 +79,10 @@ export const messageRoutes = [
     query: actAsQuery,
     response: messageSchema,
     errors: messageNotFound,
-    handler: ({ app, auth, params, query }) => {
+    handler: async ({ app, auth, params, query }) => {
       const caller = chatCaller(auth, query.userId, 'userId');
-      const { message } = app.services.messages.access(caller, params.messageId);
-      return presentMessage(app.services.messages.decorate([message], caller.userId)[0]);
+      const { message } = await app.services.messages.access(caller, params.messageId);
+      return presentMessage((await app.services.messages.decorate([message], caller.userId))[0]);
     },
   }),
   defineRoute({
@@ -96,12 +96,12 @@ export const messageRoutes = [
     query: threadQuery,
     response: threadSchema,
     errors: messageNotFound,
-    handler: ({ app, auth, params, query }) => {
+    handler: async ({ app, auth, params, query }) => {
       const caller = chatCaller(auth, query.userId, 'userId');
-      let { message } = app.services.messages.access(caller, params.messageId);
-      if (message.parentId !== null) message = app.services.messages.access(caller, message.parentId).message;
-      const page = app.services.messages.thread(message, query);
-      const [parent, ...replies] = app.services.messages.decorate([message, ...page.rows], caller.userId);
+      let { message } = await app.services.messages.access(caller, params.messageId);
+      if (message.parentId !== null) message = (await app.services.messages.access(caller, message.parentId)).message;
+      const page = await app.services.messages.thread(message, query);
+      const [parent, ...replies] = await app.services.messages.decorate([message, ...page.rows], caller.userId);
       return { parent: presentMessage(parent), data: replies.map(presentMessage), nextCursor: page.nextCursor };
     },
   }),
@@ -120,10 +120,10 @@ export const messageRoutes = [
       SERVICE_PERMISSION_DENIED: 'Not the sender.',
       SERVICE_MESSAGE_DELETED: 'The message was deleted.',
     },
-    handler: ({ app, auth, params, body }) => {
+    handler: async ({ app, auth, params, body }) => {
       const caller = chatCaller(auth, body.userId, 'userId');
-      const edited = app.services.messages.edit(caller, params.messageId, body.text);
-      return presentMessage(app.services.messages.decorate([edited], caller.userId)[0]);
+      const edited = await app.services.messages.edit(caller, params.messageId, body.text);
+      return presentMessage((await app.services.messages.decorate([edited], caller.userId))[0]);
     },
   }),
   defineRoute({
@@ -142,8 +142,8 @@ export const messageRoutes = [
       ...messageNotFound,
       SERVICE_PERMISSION_DENIED: 'Not the sender, and not a MODERATOR or ADMIN of the conversation.',
     },
-    handler: ({ app, auth, params, query }) => {
-      app.services.messages.delete(chatCaller(auth, query.userId, 'userId'), params.messageId);
+    handler: async ({ app, auth, params, query }) => {
+      await app.services.messages.delete(chatCaller(auth, query.userId, 'userId'), params.messageId);
       return undefined;
     },
   }),
@@ -159,12 +159,12 @@ export const messageRoutes = [
     status: 201,
     response: messageSchema,
     errors: messageNotFound,
-    handler: ({ app, auth, params, body }) => {
+    handler: async ({ app, auth, params, body }) => {
       const caller = chatCaller(auth, body.userId, 'userId');
-      const { message } = app.services.messages.access(caller, params.messageId);
+      const { message } = await app.services.messages.access(caller, params.messageId);
       const userId = actingUserId(caller, 'userId');
-      app.services.engagement.react(message, userId, body.emoji);
-      return presentMessage(app.services.messages.decorate([message], userId)[0]);
+      await app.services.engagement.react(message, userId, body.emoji);
+      return presentMessage((await app.services.messages.decorate([message], userId))[0]);
     },
   }),
   defineRoute({
@@ -178,10 +178,10 @@ export const messageRoutes = [
     query: actAsQuery,
     status: 204,
     errors: { SERVICE_REACTION_NOT_FOUND: 'No such message, or no such reaction of the user.' },
-    handler: ({ app, auth, params, query }) => {
+    handler: async ({ app, auth, params, query }) => {
       const caller = chatCaller(auth, query.userId, 'userId');
-      const { message } = app.services.messages.access(caller, params.messageId);
-      app.services.engagement.unreact(message, actingUserId(caller, 'userId'), params.emoji);
+      const { message } = await app.services.messages.access(caller, params.messageId);
+      await app.services.engagement.unreact(message, actingUserId(caller, 'userId'), params.emoji);
       return undefined;
     },
   }),
