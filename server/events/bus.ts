@@ -43,6 +43,8 @@ export interface InternalEvents {
     type: string;
     /** The event's data as connected clients get it, built on demand: only when someone connected will hear it. */
     data: () => Record<string, unknown>;
+    /** On `conversation.created`: its members, whose connections hear from it from then on. */
+    members?: readonly string[];
   };
   /** Every event of the public catalogue. */
   catalogue: CatalogueEvent;

@@ -13,7 +13,7 @@ import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import type { ConversationService } from '../chat/conversations/service.js';
 import type { ChatTokenService } from '../chat/tokens/service.js';
-import type { Executor, Infrastructure } from '../context.js';
+import type { Infrastructure } from '../context.js';
 import { conflict, notFound, ServiceError } from '../errors.js';
 import type { RoomService } from '../rooms/service.js';
 import type { CloseInfo, SignalingHub } from '../rtc/hub.js';
@@ -43,12 +43,6 @@ interface Dependencies {
   chatTokens: ChatTokenService;
   signaling: SignalingHub;
 }
-
-/**
- * During the move to the store: the chat's `…In` functions still take a synchronous transaction. On SQLite the
- * store's transaction is the writer connection inside its BEGIN, so what they write lands in this transaction.
- */
-const chatTx = (tx: Queries) => tx as unknown as Executor;
 
 export function createLiveStreamService({ store, clock, ids, events }: Infrastructure, deps: Dependencies) {
   const { db } = store;
@@ -181,8 +175,8 @@ export function createLiveStreamService({ store, clock, ids, events }: Infrastru
       const id = ids.next('ls');
       const created = await store.transaction(async (tx) => {
         const room = await deps.rooms.createIn(tx, scope, { name: `live-stream-${id}` });
-        const chat = deps.conversations.createIn(
-          chatTx(tx),
+        const chat = await deps.conversations.createIn(
+          tx,
           { kind: 'server', scope, userId: undefined },
           { name: `live-stream-${id}` },
         );
@@ -291,7 +285,7 @@ export function createLiveStreamService({ store, clock, ids, events }: Infrastru
         const stream = await get(scope, id);
         refuseEnded(stream);
         await requireHost(stream, input.invitedBy, 'invite hosts');
-        const chat = deps.conversations.addMemberIn(chatTx(tx), streamChat(scope, stream), {
+        const chat = await deps.conversations.addMemberIn(tx, await streamChat(scope, stream), {
           userId: input.identity,
           role: chatScope,
         });
@@ -319,7 +313,7 @@ export function createLiveStreamService({ store, clock, ids, events }: Infrastru
           throw notFound('SERVICE_HOST_NOT_FOUND', `${identity} is not a host of this live stream.`);
         if (removedBy !== identity) await requireHost(stream, removedBy, 'remove hosts');
         // A host who already left the stream's chat is still removed from the stream.
-        const chat = deps.conversations.removeMemberIn(chatTx(tx), streamChat(scope, stream), identity, {
+        const chat = await deps.conversations.removeMemberIn(tx, await streamChat(scope, stream), identity, {
           ifMember: true,
         });
         const change = { identity, kind: host.kind, left: true as const };
@@ -342,11 +336,11 @@ export function createLiveStreamService({ store, clock, ids, events }: Infrastru
             `${identity} is a ${existing.kind} of this live stream; hosts use their host credential.`,
           );
         }
-        const access = streamChat(scope, stream);
+        const access = await streamChat(scope, stream);
         // Already in the chat (added to it directly), the viewer keeps the role they have there.
-        const chat = deps.conversations.isMember(stream.conversationId, identity)
+        const chat = (await deps.conversations.isMember(stream.conversationId, identity))
           ? undefined
-          : deps.conversations.addMemberIn(chatTx(tx), access, { userId: identity, role: 'MEMBER' });
+          : await deps.conversations.addMemberIn(tx, access, { userId: identity, role: 'MEMBER' });
         const change = { identity, kind: 'VIEWER' as const };
         await recordParticipantIn(tx, scope, stream, change, auditedBy, 'live_stream.viewer_added');
         return { stream, chat };

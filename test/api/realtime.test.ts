@@ -232,6 +232,16 @@ describe('the realtime socket', () => {
     expect(await carol.next('error')).toMatchObject({ code: 'SERVICE_CONVERSATION_NOT_FOUND' });
   });
 
+  it('handles the frames of one socket in the order they arrived, also those that wait for the database', async () => {
+    const { conversation, connect } = await setup();
+    const alice = await connect('alice');
+    alice.send({ type: 'presence.watch', conversationId: 'conv_not_mine' });
+    alice.send({ type: 'presence.watch', conversationId: conversation.id });
+    alice.send({ type: 'ping' });
+    await alice.next('pong');
+    expect(alice.received.slice(1).map((m) => m.type)).toEqual(['error', 'presence.snapshot', 'pong']);
+  });
+
   it('shows typing, which expires a few seconds after the last renewal', async () => {
     const { conversation, connect, key } = await setup();
     const bob = await connect('bob');

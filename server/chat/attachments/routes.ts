@@ -33,7 +33,7 @@ export const attachmentRoutes = [
     errors: { SERVICE_CONVERSATION_NOT_FOUND: 'No such conversation that the caller can see.' },
     handler: async ({ app, auth, params, body, req }) => {
       const caller = chatCaller(auth, body.uploaderId, 'uploaderId');
-      const access = app.services.conversations.access(caller, params.room);
+      const access = await app.services.conversations.access(caller, params.room);
       const { attachment, upload } = await app.services.attachments.create(access, caller.userId ?? null, body);
       const { url, expiresAt } = absoluteUrl(requestOrigin(req), upload);
       return { ...presentAttachment(attachment), uploadUrl: url, uploadExpiresAt: expiresAt };

@@ -86,7 +86,7 @@ export function createAttachmentService(
     id: string,
   ): Promise<{ attachment: AttachmentRow; conversation: ConversationAccess }> {
     const attachment = await find(caller.scope, id);
-    const conversation = conversations.access(caller, attachment.conversationId, () => attachmentNotFound(id));
+    const conversation = await conversations.access(caller, attachment.conversationId, () => attachmentNotFound(id));
     return { attachment, conversation };
   }
 

@@ -29,10 +29,10 @@ export const conversationRoutes = [
     status: 201,
     response: conversationSchema,
     errors: { SERVICE_CONVERSATION_EXISTS: 'A conversation of that name exists in this environment.' },
-    handler: ({ app, auth, body }) => {
+    handler: async ({ app, auth, body }) => {
       const caller = chatCaller(auth, body.createdBy, 'createdBy');
-      const conversation = app.services.conversations.create(caller, body);
-      return presentConversation(conversation, app.services.conversations.memberCount(conversation.id));
+      const conversation = await app.services.conversations.create(caller, body);
+      return presentConversation(conversation, await app.services.conversations.memberCount(conversation.id));
     },
   }),
   defineRoute({
@@ -46,9 +46,9 @@ export const conversationRoutes = [
     auth: 'key-or-chat',
     query: conversationListQuery,
     response: pageOf(conversationSchema),
-    handler: ({ app, auth, query }) => {
-      const page = app.services.conversations.list(chatCaller(auth, query.userId, 'userId'), query);
-      const members = app.services.conversations.memberCounts(page.rows.map((c) => c.id));
+    handler: async ({ app, auth, query }) => {
+      const page = await app.services.conversations.list(chatCaller(auth, query.userId, 'userId'), query);
+      const members = await app.services.conversations.memberCounts(page.rows.map((c) => c.id));
       return {
         data: page.rows.map((c) => presentConversation(c, members.get(c.id) ?? 0)),
         nextCursor: page.nextCursor,
@@ -65,9 +65,12 @@ export const conversationRoutes = [
     auth: 'key-or-chat',
     response: conversationSchema,
     errors: notFound,
-    handler: ({ app, auth, params }) => {
-      const { conversation } = app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
-      return presentConversation(conversation, app.services.conversations.memberCount(conversation.id));
+    handler: async ({ app, auth, params }) => {
+      const { conversation } = await app.services.conversations.access(
+        chatCaller(auth, undefined, 'userId'),
+        params.room,
+      );
+      return presentConversation(conversation, await app.services.conversations.memberCount(conversation.id));
     },
   }),
   defineRoute({
@@ -81,10 +84,10 @@ export const conversationRoutes = [
     body: updateConversationBody,
     response: conversationSchema,
     errors: { ...notFound, SERVICE_PERMISSION_DENIED: 'The caller’s conversation role is not ADMIN.' },
-    handler: ({ app, auth, params, body }) => {
-      const access = app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
-      const updated = app.services.conversations.update(access, body);
-      return presentConversation(updated, app.services.conversations.memberCount(updated.id));
+    handler: async ({ app, auth, params, body }) => {
+      const access = await app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
+      const updated = await app.services.conversations.update(access, body);
+      return presentConversation(updated, await app.services.conversations.memberCount(updated.id));
     },
   }),
   defineRoute({
@@ -99,9 +102,9 @@ export const conversationRoutes = [
     status: 201,
     response: conversationMemberSchema,
     errors: { ...notFound, SERVICE_PERMISSION_DENIED: 'The caller’s conversation role is not ADMIN.' },
-    handler: ({ app, auth, params, body }) => {
-      const access = app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
-      return presentConversationMember(app.services.conversations.addMember(access, body));
+    handler: async ({ app, auth, params, body }) => {
+      const access = await app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
+      return presentConversationMember(await app.services.conversations.addMember(access, body));
     },
   }),
   defineRoute({
@@ -114,9 +117,9 @@ export const conversationRoutes = [
     auth: 'key-or-chat',
     response: listOf(conversationMemberSchema),
     errors: notFound,
-    handler: ({ app, auth, params }) => {
-      const access = app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
-      return { data: app.services.conversations.listMembers(access).map(presentConversationMember) };
+    handler: async ({ app, auth, params }) => {
+      const access = await app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
+      return { data: (await app.services.conversations.listMembers(access)).map(presentConversationMember) };
     },
   }),
   defineRoute({
@@ -129,9 +132,9 @@ export const conversationRoutes = [
     auth: 'key-or-chat',
     status: 204,
     errors: { ...notFound, SERVICE_PERMISSION_DENIED: 'The caller’s conversation role may not remove this member.' },
-    handler: ({ app, auth, params }) => {
-      const access = app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
-      app.services.conversations.removeMember(access, params.userId);
+    handler: async ({ app, auth, params }) => {
+      const access = await app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
+      await app.services.conversations.removeMember(access, params.userId);
       return undefined;
     },
   }),

@@ -1,11 +1,12 @@
 import { and, count, countDistinct, eq, inArray, sql } from 'drizzle-orm';
 import { type ConversationRole, conversationMembers, conversations } from '../../../db/schema/chat.js';
 import { type EnvironmentScope, inScope, inScopePrepared, isInScope, scopeValues } from '../../../db/scope.js';
-import type { Executor, Infrastructure } from '../../context.js';
+import type { Queries } from '../../../db/store.js';
+import type { Infrastructure } from '../../context.js';
 import { conflict, notFound, ServiceError } from '../../errors.js';
-import { newestFirstPage } from '../../shared/scoped-page-sync.js';
+import { newestFirstPage } from '../../shared/scoped-page.js';
 import type { ChatCaller } from '../caller.js';
-import { emitChatChange } from '../chat-change.js';
+import { type ChatChangeOptions, emitChatChange } from '../chat-change.js';
 import { atLeast, CONVERSATION_RIGHTS, type ConversationRight, effectiveRole } from '../rights.js';
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -48,13 +49,15 @@ export function requireRight(access: ConversationAccess, right: ConversationRigh
 /** Conversation rows kept in memory (a few hundred bytes each). */
 const MAX_CACHED_CONVERSATIONS = 10_000;
 
-export function createConversationService({ db, clock, ids, events }: Infrastructure) {
-  const memberCount = (conversationId: string) =>
-    db
+export function createConversationService({ store, clock, ids, events }: Infrastructure) {
+  const { db } = store;
+  async function memberCount(conversationId: string): Promise<number> {
+    const [row] = await db
       .select({ n: count() })
       .from(conversationMembers)
-      .where(eq(conversationMembers.conversationId, conversationId))
-      .get()?.n ?? 0;
+      .where(eq(conversationMembers.conversationId, conversationId));
+    return row?.n ?? 0;
+  }
 
   // Every message POST and realtime event runs these: prepared once.
   const conversationInScope = db
@@ -72,13 +75,31 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
       ),
     )
     .prepare();
-  const findMember = (conversationId: string, userId: string) => memberRow.get({ conversationId, userId });
+  const memberIs = (conversationId: string, userId: string) =>
+    and(eq(conversationMembers.conversationId, conversationId), eq(conversationMembers.userId, userId));
+  /**
+   * The member's row. The prepared statement reads what is committed; inside a transaction (adding or removing a
+   * member) the transaction is asked instead, so that its check and its write see the same rows.
+   */
+  async function findMember(conversationId: string, userId: string): Promise<ConversationMemberRow | undefined> {
+    if (store.inTransaction()) {
+      const [row] = await db.select().from(conversationMembers).where(memberIs(conversationId, userId)).limit(1);
+      return row;
+    }
+    const [row] = await memberRow.execute({ conversationId, userId });
+    return row;
+  }
 
   /**
    * Conversation rows by id: every message POST and realtime event reads one, and they change only here (create,
    * update) or leave with their project, so the copy stays exact. Bounded: the least recently read leave first.
    */
   const cachedRows = new Map<string, ConversationRow>();
+  /**
+   * Counts the changes to cached rows (an update, a project or environment deleted): a row read from the database
+   * while one happened may be the old one, and is not kept.
+   */
+  let changes = 0;
   function remember(row: ConversationRow): ConversationRow {
     cachedRows.delete(row.id);
     cachedRows.set(row.id, row);
@@ -86,16 +107,20 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
     return row;
   }
   /** The conversation if it exists in the scope: what `conversationInScope` answers, from memory when it can. */
-  function conversationIn(scope: EnvironmentScope, conversationId: string): ConversationRow | undefined {
+  async function conversationIn(scope: EnvironmentScope, conversationId: string): Promise<ConversationRow | undefined> {
     const cached = cachedRows.get(conversationId);
     if (cached) return isInScope(cached, scope) ? remember(cached) : undefined;
-    const row = conversationInScope.get({ ...scope, conversationId });
-    return row && remember(row);
+    const changesBefore = changes;
+    const [row] = await conversationInScope.execute({ ...scope, conversationId });
+    if (row && changes === changesBefore) remember(row);
+    return row;
   }
   events.on('project.deleted', ({ projectId }) => {
+    changes++;
     for (const [id, row] of cachedRows) if (row.projectId === projectId) cachedRows.delete(id);
   });
   events.on('environment.reset', (scope) => {
+    changes++;
     for (const [id, row] of cachedRows) if (isInScope(row, scope)) cachedRows.delete(id);
   });
   const conversationsOfUser = db
@@ -115,8 +140,8 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
     name: c.name,
     createdAt: new Date(c.createdAt).toISOString(),
   });
-  const emitChange = (c: ConversationRow, type: string, data: Record<string, unknown>) =>
-    emitChatChange(events, c, c.id, type, data);
+  const emitChange = (c: ConversationRow, type: string, data: Record<string, unknown>, options?: ChatChangeOptions) =>
+    emitChatChange(events, c, c.id, type, data, options);
   const emitMember = (
     type: 'member.added' | 'member.removed',
     c: ConversationRow,
@@ -128,11 +153,11 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
    * The conversation's writes, inside the caller's transaction (a live stream creates its chat with
    * itself); `announce` after the commit: the row is cached and its events emitted only once it exists.
    */
-  function createIn(
-    tx: Executor,
+  async function createIn(
+    tx: Queries,
     caller: ChatCaller,
     input: NewConversation,
-  ): { conversation: ConversationRow; announce(): void } {
+  ): Promise<{ conversation: ConversationRow; announce(): void }> {
     const now = clock.now();
     const creator = caller.kind === 'user' ? caller.userId : (input.createdBy ?? null);
     const conversation: ConversationRow = {
@@ -146,25 +171,30 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
     };
     const members = new Map((input.members ?? []).map((m) => [m.userId, m.role]));
     if (creator) members.set(creator, 'ADMIN');
-    const taken = tx
+    const [taken] = await tx
       .select({ id: conversations.id })
       .from(conversations)
       .where(inScope(conversations, caller.scope, eq(conversations.name, input.name)))
-      .get();
+      .limit(1);
     if (taken)
       throw conflict(
         'SERVICE_CONVERSATION_EXISTS',
         `A conversation named "${input.name}" already exists in this environment.`,
       );
-    tx.insert(conversations).values(conversation).run();
+    await tx.insert(conversations).values(conversation);
     for (const [userId, role] of members) {
-      tx.insert(conversationMembers).values({ conversationId: conversation.id, userId, role, joinedAt: now }).run();
+      await tx.insert(conversationMembers).values({ conversationId: conversation.id, userId, role, joinedAt: now });
     }
     return {
       conversation,
       announce() {
         remember(conversation);
-        emitChange(conversation, 'conversation.created', { conversation: catalogueConversation(conversation) });
+        emitChange(
+          conversation,
+          'conversation.created',
+          { conversation: catalogueConversation(conversation) },
+          { members: [...members.keys()] },
+        );
         for (const [userId, role] of members) emitMember('member.added', conversation, userId, role);
       },
     };
@@ -174,60 +204,52 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
    * What `addMember` does, inside the caller's transaction (a live stream records its participant with it);
    * `announce` after the commit, so that nobody hears of a member who was rolled back.
    */
-  function addMemberIn(
-    tx: Executor,
+  async function addMemberIn(
+    tx: Queries,
     access: ConversationAccess,
     input: { userId: string; role: ConversationRole },
-  ): { member: ConversationMemberRow; announce(): void } {
+  ): Promise<{ member: ConversationMemberRow; announce(): void }> {
     requireRight(access, 'addMembers');
     const { conversation } = access;
-    const existing = findMember(conversation.id, input.userId);
+    const existing = await findMember(conversation.id, input.userId);
     if (existing) {
       if (existing.role === input.role) return { member: existing, announce() {} };
       requireRight(access, 'changeRoles');
-      tx.update(conversationMembers)
-        .set({ role: input.role })
-        .where(
-          and(eq(conversationMembers.conversationId, conversation.id), eq(conversationMembers.userId, input.userId)),
-        )
-        .run();
+      await tx.update(conversationMembers).set({ role: input.role }).where(memberIs(conversation.id, input.userId));
       return { member: { ...existing, role: input.role }, announce() {} };
     }
     const member = { conversationId: conversation.id, userId: input.userId, role: input.role, joinedAt: clock.now() };
-    tx.insert(conversationMembers).values(member).run();
+    await tx.insert(conversationMembers).values(member);
     return { member, announce: () => emitMember('member.added', conversation, member.userId, member.role) };
   }
 
   /** What `removeMember` does, inside the caller's transaction (a live stream records a host's leaving with it). */
   /** With `ifMember`, someone who already left is nothing to remove, rather than 404. */
-  function removeMemberIn(
-    tx: Executor,
+  async function removeMemberIn(
+    tx: Queries,
     access: ConversationAccess,
     userId: string,
     { ifMember = false } = {},
-  ): { announce(): void } {
+  ): Promise<{ announce(): void }> {
     const { conversation } = access;
-    const target = findMember(conversation.id, userId);
+    const target = await findMember(conversation.id, userId);
     if (!target && ifMember) return { announce: () => undefined };
     if (!target) throw notFound('SERVICE_MEMBER_NOT_FOUND', `${userId} is not a member of this conversation.`);
     const leaving = access.caller.kind === 'user' && access.caller.userId === userId;
     if (!leaving) requireRight(access, target.role === 'MEMBER' ? 'removeMembers' : 'removeModerators');
-    tx.delete(conversationMembers)
-      .where(and(eq(conversationMembers.conversationId, conversation.id), eq(conversationMembers.userId, userId)))
-      .run();
+    await tx.delete(conversationMembers).where(memberIs(conversation.id, userId));
     return { announce: () => emitMember('member.removed', conversation, userId, target.role) };
   }
 
   /** Members of each conversation: one query for a whole page. */
-  function memberCounts(conversationIds: string[]): Map<string, number> {
+  async function memberCounts(conversationIds: string[]): Promise<Map<string, number>> {
     const counts = new Map(conversationIds.map((id) => [id, 0]));
     if (conversationIds.length === 0) return counts;
-    const rows = db
+    const rows = await db
       .select({ conversationId: conversationMembers.conversationId, n: count() })
       .from(conversationMembers)
       .where(inArray(conversationMembers.conversationId, conversationIds))
-      .groupBy(conversationMembers.conversationId)
-      .all();
+      .groupBy(conversationMembers.conversationId);
     for (const row of rows) counts.set(row.conversationId, row.n);
     return counts;
   }
@@ -241,23 +263,23 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
      * chat-token user does not belong to, is not found (404), exactly like a missing one; `notFound`
      * names what the caller asked for (a message, an attachment) when that is not the conversation.
      */
-    access(
+    async access(
       caller: ChatCaller,
       conversationId: string,
       notFound: () => ServiceError = () => conversationNotFound(conversationId),
-    ): ConversationAccess {
-      const conversation = conversationIn(caller.scope, conversationId);
+    ): Promise<ConversationAccess> {
+      const conversation = await conversationIn(caller.scope, conversationId);
       if (!conversation) throw notFound();
       if (caller.kind === 'server') return { conversation, caller, role: 'SERVER' };
-      const member = findMember(conversationId, caller.userId);
+      const member = await findMember(conversationId, caller.userId);
       if (!member) throw notFound();
       return { conversation, caller, role: effectiveRole(member.role, caller.tokenScope) };
     },
 
     createIn,
 
-    create(caller: ChatCaller, input: NewConversation): ConversationRow {
-      const created = db.transaction((tx) => createIn(tx, caller, input));
+    async create(caller: ChatCaller, input: NewConversation): Promise<ConversationRow> {
+      const created = await store.transaction((tx) => createIn(tx, caller, input));
       created.announce();
       return created.conversation;
     },
@@ -282,26 +304,26 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
       );
     },
 
-    update(
+    async update(
       access: ConversationAccess,
       patch: { name?: string; metadata?: Record<string, unknown> | null },
-    ): ConversationRow {
+    ): Promise<ConversationRow> {
       requireRight(access, 'updateConversation');
       const { conversation } = access;
-      const updated = db.transaction((tx) => {
+      const updated = await store.transaction(async (tx) => {
         if (patch.name !== undefined && patch.name !== conversation.name) {
-          const taken = tx
+          const [taken] = await tx
             .select({ id: conversations.id })
             .from(conversations)
             .where(inScope(conversations, access.caller.scope, eq(conversations.name, patch.name)))
-            .get();
+            .limit(1);
           if (taken)
             throw conflict(
               'SERVICE_CONVERSATION_EXISTS',
               `A conversation named "${patch.name}" already exists in this environment.`,
             );
         }
-        return tx
+        const [row] = await tx
           .update(conversations)
           .set({
             ...(patch.name !== undefined ? { name: patch.name } : {}),
@@ -309,27 +331,30 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
             updatedAt: clock.now(),
           })
           .where(eq(conversations.id, conversation.id))
-          .returning()
-          .get();
+          .returning();
+        return row;
       });
-      // Committed: from now on readers get the new row.
+      // Committed: from now on readers get the new row (and one read before the commit is not kept).
+      changes++;
       return remember(updated);
     },
 
-    listMembers(access: ConversationAccess): ConversationMemberRow[] {
+    listMembers(access: ConversationAccess): Promise<ConversationMemberRow[]> {
       return db
         .select()
         .from(conversationMembers)
         .where(eq(conversationMembers.conversationId, access.conversation.id))
-        .orderBy(conversationMembers.joinedAt, conversationMembers.userId)
-        .all();
+        .orderBy(conversationMembers.joinedAt, conversationMembers.userId);
     },
 
     addMemberIn,
 
     /** Adds a member, or changes the role of an existing one (admins only). */
-    addMember(access: ConversationAccess, input: { userId: string; role: ConversationRole }): ConversationMemberRow {
-      const added = addMemberIn(db, access, input);
+    async addMember(
+      access: ConversationAccess,
+      input: { userId: string; role: ConversationRole },
+    ): Promise<ConversationMemberRow> {
+      const added = await store.transaction((tx) => addMemberIn(tx, access, input));
       added.announce();
       return added.member;
     },
@@ -337,36 +362,35 @@ export function createConversationService({ db, clock, ids, events }: Infrastruc
     removeMemberIn,
 
     /** Anyone may leave; moderators remove members, admins remove anyone. */
-    removeMember(access: ConversationAccess, userId: string): void {
-      removeMemberIn(db, access, userId).announce();
+    async removeMember(access: ConversationAccess, userId: string): Promise<void> {
+      const removed = await store.transaction((tx) => removeMemberIn(tx, access, userId));
+      removed.announce();
     },
 
     /** The user ids of a conversation's members (for realtime fan-out). */
     /** Whether the user is a member of the conversation (one indexed row, whatever its size). */
-    isMember(conversationId: string, userId: string): boolean {
-      return findMember(conversationId, userId) !== undefined;
+    async isMember(conversationId: string, userId: string): Promise<boolean> {
+      return (await findMember(conversationId, userId)) !== undefined;
     },
 
-    memberIds(conversationId: string): string[] {
-      return membersOf.all({ conversationId }).map((m) => m.userId);
+    async memberIds(conversationId: string): Promise<string[]> {
+      return (await membersOf.execute({ conversationId })).map((m) => m.userId);
     },
 
     /** Every conversation a user belongs to in a scope (what a realtime connection receives). */
-    conversationIdsOf(scope: EnvironmentScope, userId: string): string[] {
-      return conversationsOfUser.all({ ...scope, userId }).map((c) => c.id);
+    async conversationIdsOf(scope: EnvironmentScope, userId: string): Promise<string[]> {
+      return (await conversationsOfUser.execute({ ...scope, userId })).map((c) => c.id);
     },
 
     /** For the dashboard's inspection routes: counts only, never content. */
-    stats(scope: EnvironmentScope) {
-      const total = db.select({ n: count() }).from(conversations).where(inScope(conversations, scope)).get()?.n ?? 0;
-      const users =
-        db
-          .select({ n: countDistinct(conversationMembers.userId) })
-          .from(conversationMembers)
-          .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
-          .where(inScope(conversations, scope))
-          .get()?.n ?? 0;
-      return { conversations: total, members: users };
+    async stats(scope: EnvironmentScope) {
+      const [total] = await db.select({ n: count() }).from(conversations).where(inScope(conversations, scope));
+      const [users] = await db
+        .select({ n: countDistinct(conversationMembers.userId) })
+        .from(conversationMembers)
+        .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
+        .where(inScope(conversations, scope));
+      return { conversations: total?.n ?? 0, members: users?.n ?? 0 };
     },
   };
 }

@@ -18,10 +18,10 @@ export const readRoutes = [
     body: markReadBody,
     response: readStateSchema,
     errors: { SERVICE_MESSAGE_NOT_FOUND: 'No such message that the caller can see.' },
-    handler: ({ app, auth, params, body }) => {
+    handler: async ({ app, auth, params, body }) => {
       const caller = chatCaller(auth, body.userId, 'userId');
-      const { message } = app.services.messages.access(caller, params.messageId);
-      return presentReadState(app.services.engagement.markRead(message, actingUserId(caller, 'userId')));
+      const { message } = await app.services.messages.access(caller, params.messageId);
+      return presentReadState(await app.services.engagement.markRead(message, actingUserId(caller, 'userId')));
     },
   }),
   defineRoute({
@@ -35,10 +35,10 @@ export const readRoutes = [
     query: actAsQuery,
     response: readStateSchema,
     errors: { SERVICE_CONVERSATION_NOT_FOUND: 'No such conversation that the caller can see.' },
-    handler: ({ app, auth, params, query }) => {
+    handler: async ({ app, auth, params, query }) => {
       const caller = chatCaller(auth, query.userId, 'userId');
-      const access = app.services.conversations.access(caller, params.room);
-      return presentReadState(app.services.engagement.readState(access, actingUserId(caller, 'userId')));
+      const access = await app.services.conversations.access(caller, params.room);
+      return presentReadState(await app.services.engagement.readState(access, actingUserId(caller, 'userId')));
     },
   }),
   defineRoute({
@@ -51,9 +51,9 @@ export const readRoutes = [
     auth: 'key-or-chat',
     response: listOf(readReceiptSchema),
     errors: { SERVICE_CONVERSATION_NOT_FOUND: 'No such conversation that the caller can see.' },
-    handler: ({ app, auth, params }) => {
-      const access = app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
-      return { data: app.services.engagement.receipts(access).map(presentReadReceipt) };
+    handler: async ({ app, auth, params }) => {
+      const access = await app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
+      return { data: (await app.services.engagement.receipts(access)).map(presentReadReceipt) };
     },
   }),
 ];

@@ -18,10 +18,13 @@ export const chatInspectionRoutes = [
     auth: 'project-environment',
     capability: 'chat:read',
     response: overviewSchema,
-    handler: ({ app, auth: { scope } }) =>
+    handler: async ({ app, auth: { scope } }) =>
       presentChatOverview(
         scope.environment,
-        { ...app.services.conversations.stats(scope), messages: app.services.messages.countInScope(scope) },
+        {
+          ...(await app.services.conversations.stats(scope)),
+          messages: await app.services.messages.countInScope(scope),
+        },
         app.services.realtime.connections(scope),
       ),
   }),
@@ -36,12 +39,12 @@ export const chatInspectionRoutes = [
     capability: 'chat:read',
     query: pageQuery,
     response: pageOf(inspectedConversationSchema),
-    handler: ({ app, auth, query }) => {
+    handler: async ({ app, auth, query }) => {
       const scope = auth.scope;
-      const page = app.services.conversations.list({ kind: 'server', scope, userId: undefined }, query);
+      const page = await app.services.conversations.list({ kind: 'server', scope, userId: undefined }, query);
       const ids = page.rows.map((c) => c.id);
-      const members = app.services.conversations.memberCounts(ids);
-      const activity = app.services.messages.activityOf(ids);
+      const members = await app.services.conversations.memberCounts(ids);
+      const activity = await app.services.messages.activityOf(ids);
       return {
         data: page.rows.map((c) => presentInspectedConversation(c, members.get(c.id) ?? 0, activity.get(c.id))),
         nextCursor: page.nextCursor,
@@ -72,13 +75,13 @@ export const chatInspectionRoutes = [
     capability: 'chat:read',
     response: listOf(presenceSchema),
     errors: { SERVICE_CONVERSATION_NOT_FOUND: 'No such conversation in the environment.' },
-    handler: ({ app, auth, params }) => {
+    handler: async ({ app, auth, params }) => {
       const scope = auth.scope;
-      const { conversation } = app.services.conversations.access(
+      const { conversation } = await app.services.conversations.access(
         { kind: 'server', scope, userId: undefined },
         params.conversationId,
       );
-      return { data: app.services.realtime.presence(conversation.id, scope) };
+      return { data: await app.services.realtime.presence(conversation.id, scope) };
     },
   }),
 ];

@@ -39,7 +39,7 @@ export const messageRoutes = [
     errors: conversationNotFound,
     handler: async ({ app, auth, params, body }) => {
       const caller = chatCaller(auth, body.senderId, 'senderId');
-      const access = app.services.conversations.access(caller, params.room);
+      const access = await app.services.conversations.access(caller, params.room);
       return presentMessage(await app.services.messages.send(access, actingUserId(caller, 'senderId'), body));
     },
   }),
@@ -58,8 +58,8 @@ export const messageRoutes = [
     errors: conversationNotFound,
     handler: async ({ app, auth, params, query }) => {
       const caller = chatCaller(auth, query.userId, 'userId');
-      const access = app.services.conversations.access(caller, params.room);
-      const page = app.services.messages.list(access, query);
+      const access = await app.services.conversations.access(caller, params.room);
+      const page = await app.services.messages.list(access, query);
       return {
         data: (await app.services.messages.decorate(page.rows, caller.userId)).map(presentMessage),
         nextCursor: page.nextCursor,
@@ -81,7 +81,7 @@ export const messageRoutes = [
     errors: messageNotFound,
     handler: async ({ app, auth, params, query }) => {
       const caller = chatCaller(auth, query.userId, 'userId');
-      const { message } = app.services.messages.access(caller, params.messageId);
+      const { message } = await app.services.messages.access(caller, params.messageId);
       return presentMessage((await app.services.messages.decorate([message], caller.userId))[0]);
     },
   }),
@@ -98,9 +98,9 @@ export const messageRoutes = [
     errors: messageNotFound,
     handler: async ({ app, auth, params, query }) => {
       const caller = chatCaller(auth, query.userId, 'userId');
-      let { message } = app.services.messages.access(caller, params.messageId);
-      if (message.parentId !== null) message = app.services.messages.access(caller, message.parentId).message;
-      const page = app.services.messages.thread(message, query);
+      let { message } = await app.services.messages.access(caller, params.messageId);
+      if (message.parentId !== null) message = (await app.services.messages.access(caller, message.parentId)).message;
+      const page = await app.services.messages.thread(message, query);
       const [parent, ...replies] = await app.services.messages.decorate([message, ...page.rows], caller.userId);
       return { parent: presentMessage(parent), data: replies.map(presentMessage), nextCursor: page.nextCursor };
     },
@@ -122,7 +122,7 @@ export const messageRoutes = [
     },
     handler: async ({ app, auth, params, body }) => {
       const caller = chatCaller(auth, body.userId, 'userId');
-      const edited = app.services.messages.edit(caller, params.messageId, body.text);
+      const edited = await app.services.messages.edit(caller, params.messageId, body.text);
       return presentMessage((await app.services.messages.decorate([edited], caller.userId))[0]);
     },
   }),
@@ -161,9 +161,9 @@ export const messageRoutes = [
     errors: messageNotFound,
     handler: async ({ app, auth, params, body }) => {
       const caller = chatCaller(auth, body.userId, 'userId');
-      const { message } = app.services.messages.access(caller, params.messageId);
+      const { message } = await app.services.messages.access(caller, params.messageId);
       const userId = actingUserId(caller, 'userId');
-      app.services.engagement.react(message, userId, body.emoji);
+      await app.services.engagement.react(message, userId, body.emoji);
       return presentMessage((await app.services.messages.decorate([message], userId))[0]);
     },
   }),
@@ -178,10 +178,10 @@ export const messageRoutes = [
     query: actAsQuery,
     status: 204,
     errors: { SERVICE_REACTION_NOT_FOUND: 'No such message, or no such reaction of the user.' },
-    handler: ({ app, auth, params, query }) => {
+    handler: async ({ app, auth, params, query }) => {
       const caller = chatCaller(auth, query.userId, 'userId');
-      const { message } = app.services.messages.access(caller, params.messageId);
-      app.services.engagement.unreact(message, actingUserId(caller, 'userId'), params.emoji);
+      const { message } = await app.services.messages.access(caller, params.messageId);
+      await app.services.engagement.unreact(message, actingUserId(caller, 'userId'), params.emoji);
       return undefined;
     },
   }),

@@ -1,5 +1,4 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, max, ne, sql } from 'drizzle-orm';
-import { preparedInsert } from '../../../db/prepared-insert.js';
 import { conversations as conversationTable, messages, reactions } from '../../../db/schema/chat.js';
 import { inScope, scopeValues } from '../../../db/scope.js';
 import { toIso, toIsoOrNull } from '../../clock.js';
@@ -45,17 +44,18 @@ export const messageNotFound = (id: string) =>
   notFound('SERVICE_MESSAGE_NOT_FOUND', `No message ${id} that you can see in this environment.`);
 
 export function createMessageService(
-  { db, store, clock, ids, events }: Infrastructure,
+  { store, clock, ids, events }: Infrastructure,
   conversations: ConversationService,
   attachments: AttachmentService,
 ) {
+  const { db } = store;
   /** A change about a message, announced to connected members, then to the catalogue (see emitChatChange). */
   const publish = (
     message: MessageRow,
     type: string,
     data: Record<string, unknown>,
     realtimeData?: () => Record<string, unknown>,
-  ) => emitChatChange(events, message, message.conversationId, type, data, realtimeData);
+  ) => emitChatChange(events, message, message.conversationId, type, data, { realtimeData });
 
   /**
    * The catalogue gets spec 6.4's shape; connected clients get it too, with the rest of the message and its
@@ -88,38 +88,32 @@ export function createMessageService(
   });
 
   // Every message POST runs this: prepared once.
-  const insertMessage = preparedInsert(db, messages);
-  const insert = (m: MessageRow) => insertMessage.run(m);
+  const insertMessage = store.rowInsert(messages);
 
   /** Replies, reaction counts and the user's own reactions for a page of messages, in three queries. */
   async function decorate(rows: MessageRow[], userId: string | undefined): Promise<MessageView[]> {
     if (rows.length === 0) return [];
     const idList = rows.map((r) => r.id);
-    const replies = new Map(
-      db
-        .select({ parentId: messages.parentId, n: count() })
-        .from(messages)
-        .where(inArray(messages.parentId, idList))
-        .groupBy(messages.parentId)
-        .all()
-        .map((r) => [r.parentId, r.n]),
-    );
+    const replyRows = await db
+      .select({ parentId: messages.parentId, n: count() })
+      .from(messages)
+      .where(inArray(messages.parentId, idList))
+      .groupBy(messages.parentId);
+    const replies = new Map(replyRows.map((r) => [r.parentId, r.n]));
     const counts = new Map<string, Record<string, number>>();
-    for (const r of db
+    for (const r of await db
       .select({ messageId: reactions.messageId, emoji: reactions.emoji, n: count() })
       .from(reactions)
       .where(inArray(reactions.messageId, idList))
-      .groupBy(reactions.messageId, reactions.emoji)
-      .all()) {
+      .groupBy(reactions.messageId, reactions.emoji)) {
       counts.set(r.messageId, { ...counts.get(r.messageId), [r.emoji]: r.n });
     }
     const own = new Map<string, string[]>();
     if (userId !== undefined) {
-      for (const r of db
+      for (const r of await db
         .select({ messageId: reactions.messageId, emoji: reactions.emoji })
         .from(reactions)
-        .where(and(inArray(reactions.messageId, idList), eq(reactions.userId, userId)))
-        .all()) {
+        .where(and(inArray(reactions.messageId, idList), eq(reactions.userId, userId)))) {
         own.set(r.messageId, [...(own.get(r.messageId) ?? []), r.emoji]);
       }
     }
@@ -134,14 +128,17 @@ export function createMessageService(
   }
 
   /** The message and the caller's access to its conversation; 404 if either is out of reach. */
-  function access(caller: ChatCaller, messageId: string): { message: MessageRow; conversation: ConversationAccess } {
-    const message = db
+  async function access(
+    caller: ChatCaller,
+    messageId: string,
+  ): Promise<{ message: MessageRow; conversation: ConversationAccess }> {
+    const [message] = await db
       .select()
       .from(messages)
       .where(inScope(messages, caller.scope, eq(messages.id, messageId)))
-      .get();
+      .limit(1);
     if (!message) throw messageNotFound(messageId);
-    const conversation = conversations.access(caller, message.conversationId, () => messageNotFound(messageId));
+    const conversation = await conversations.access(caller, message.conversationId, () => messageNotFound(messageId));
     return { message, conversation };
   }
 
@@ -156,17 +153,19 @@ export function createMessageService(
     ): Promise<MessageView> {
       const { conversation: c } = conversation;
       if (input.parentId !== undefined) {
-        const parent = db
+        const [parent] = await db
           .select()
           .from(messages)
           .where(and(eq(messages.id, input.parentId), eq(messages.conversationId, c.id)))
-          .get();
+          .limit(1);
         if (!parent) throw validationFailed(`parentId: no message ${input.parentId} in this conversation.`);
         if (parent.parentId !== null)
           throw validationFailed('parentId: threads are one level deep; reply to the thread’s first message.');
       }
       // Every field written out, no spread: after a spread V8 defines each further field through its runtime, which
-      // cost a message POST ≈50,000 instructions here (callgrind).
+      // cost a message POST ≈50,000 instructions here (callgrind). The id is taken just before the transaction, with
+      // nothing awaited in between: SQLite runs transactions in the order they are asked for, so ids grow in the
+      // order of commits, which is the order of the events.
       const { projectId, environment } = scopeValues(c);
       const message: MessageRow = {
         id: ids.next('msg'),
@@ -181,34 +180,37 @@ export function createMessageService(
         editedAt: null,
         deletedAt: null,
       };
-      let files: AttachmentRow[] = [];
-      if (message.attachmentIds.length === 0) insert(message);
-      else
-        files = await store.transaction(async (tx) => {
-          const claimed = await attachments.claim(tx, conversation, senderId, message.attachmentIds, message.id);
-          // During the move to the store: on SQLite its transaction is the writer's, so the prepared insert lands in it.
-          insert(message);
-          return claimed;
-        });
+      const files = await store.transaction(async (tx) => {
+        if (message.attachmentIds.length === 0) {
+          await insertMessage(message);
+          return [];
+        }
+        const claimed = await attachments.claim(tx, conversation, senderId, message.attachmentIds, message.id);
+        await insertMessage(message);
+        return claimed;
+      });
       publishMessage(message, 'message.created');
       // A new message has no replies or reactions yet, and its attachments are the rows just claimed.
       return newMessageView(message, files);
     },
 
     /** Only the sender edits their text (a server may edit any); a deleted message stays deleted. */
-    edit(caller: ChatCaller, messageId: string, text: string): MessageRow {
-      const { message } = access(caller, messageId);
+    async edit(caller: ChatCaller, messageId: string, text: string): Promise<MessageRow> {
+      const { message } = await access(caller, messageId);
       if (caller.kind === 'user' && caller.userId !== message.senderId) {
         throw new ServiceError('SERVICE_PERMISSION_DENIED', 'Only the sender can edit a message.');
       }
-      if (message.deletedAt !== null)
-        throw new ServiceError('SERVICE_MESSAGE_DELETED', 'A deleted message cannot be edited.');
-      const edited = db
-        .update(messages)
-        .set({ text, editedAt: clock.now() })
-        .where(eq(messages.id, messageId))
-        .returning()
-        .get();
+      const deleted = () => new ServiceError('SERVICE_MESSAGE_DELETED', 'A deleted message cannot be edited.');
+      if (message.deletedAt !== null) throw deleted();
+      // Not deleted meanwhile: checked again by the update itself.
+      const [edited] = await store.transaction((tx) =>
+        tx
+          .update(messages)
+          .set({ text, editedAt: clock.now() })
+          .where(and(eq(messages.id, messageId), isNull(messages.deletedAt)))
+          .returning(),
+      );
+      if (!edited) throw deleted();
       publishMessage(edited, 'message.updated');
       return edited;
     },
@@ -218,22 +220,23 @@ export function createMessageService(
      * attachments are deleted with their files: a deleted message's files must not stay reachable.
      */
     async delete(caller: ChatCaller, messageId: string): Promise<void> {
-      const { message, conversation } = access(caller, messageId);
+      const { message, conversation } = await access(caller, messageId);
       if (!(caller.kind === 'user' && caller.userId === message.senderId))
         requireRight(conversation, 'deleteOthersMessages');
       if (message.deletedAt !== null) return;
-      const { deleted, removeFiles } = await store.transaction(async (tx) => ({
-        deleted: (
-          await tx
-            .update(messages)
-            .set({ text: '', attachmentIds: [], deletedAt: clock.now() })
-            .where(eq(messages.id, messageId))
-            .returning()
-        )[0],
-        removeFiles: await attachments.deleteForMessageIn(tx, message, message.id),
-      }));
-      removeFiles();
-      publishMessage(deleted, 'message.deleted');
+      const outcome = await store.transaction(async (tx) => {
+        // Deleted meanwhile by someone else: nothing more to do (their delete announced it).
+        const [deleted] = await tx
+          .update(messages)
+          .set({ text: '', attachmentIds: [], deletedAt: clock.now() })
+          .where(and(eq(messages.id, messageId), isNull(messages.deletedAt)))
+          .returning();
+        if (!deleted) return undefined;
+        return { deleted, removeFiles: await attachments.deleteForMessageIn(tx, message, message.id) };
+      });
+      if (!outcome) return;
+      outcome.removeFiles();
+      publishMessage(outcome.deleted, 'message.deleted');
     },
 
     /**
@@ -241,7 +244,7 @@ export function createMessageService(
      * the `limit` just older. With `after`: the `limit` just newer. Ids only grow, so a cursor is a
      * fixed point: messages added meanwhile never shift a page (no duplicates, no gaps).
      */
-    list(conversation: ConversationAccess, query: { limit: number; before?: string; after?: string }) {
+    async list(conversation: ConversationAccess, query: { limit: number; before?: string; after?: string }) {
       if (query.before !== undefined && query.after !== undefined)
         throw validationFailed('Use one of before and after, not both.');
       const conversationId = conversation.conversation.id;
@@ -250,66 +253,62 @@ export function createMessageService(
       const after = decodeCursor(query.after);
       let rows: MessageRow[];
       if (after !== undefined) {
-        rows = db
+        rows = await db
           .select()
           .from(messages)
           .where(and(topLevel, gt(messages.id, after)))
           .orderBy(asc(messages.id))
-          .limit(query.limit)
-          .all();
+          .limit(query.limit);
       } else {
-        rows = db
-          .select()
-          .from(messages)
-          .where(and(topLevel, before !== undefined ? lt(messages.id, before) : undefined))
-          .orderBy(desc(messages.id))
-          .limit(query.limit)
-          .all()
-          .reverse();
+        rows = (
+          await db
+            .select()
+            .from(messages)
+            .where(and(topLevel, before !== undefined ? lt(messages.id, before) : undefined))
+            .orderBy(desc(messages.id))
+            .limit(query.limit)
+        ).reverse();
       }
-      const exists = (condition: ReturnType<typeof gt>) =>
-        db.select({ id: messages.id }).from(messages).where(and(topLevel, condition)).limit(1).get() !== undefined;
+      const exists = async (condition: ReturnType<typeof gt>) =>
+        (await db.select({ id: messages.id }).from(messages).where(and(topLevel, condition)).limit(1)).length > 0;
       const first = rows[0]?.id;
       const last = rows[rows.length - 1]?.id;
       return {
         rows,
-        prevCursor: first !== undefined && exists(lt(messages.id, first)) ? encodeCursor(first) : null,
-        nextCursor: last !== undefined && exists(gt(messages.id, last)) ? encodeCursor(last) : null,
+        prevCursor: first !== undefined && (await exists(lt(messages.id, first))) ? encodeCursor(first) : null,
+        nextCursor: last !== undefined && (await exists(gt(messages.id, last))) ? encodeCursor(last) : null,
       };
     },
 
     /** The replies to a thread's first message, oldest first, paged with `after`. */
-    thread(parent: MessageRow, query: { limit: number; after?: string }) {
+    async thread(parent: MessageRow, query: { limit: number; after?: string }) {
       const after = decodeCursor(query.after);
-      const rows = db
+      const rows = await db
         .select()
         .from(messages)
         .where(and(eq(messages.parentId, parent.id), after !== undefined ? gt(messages.id, after) : undefined))
         .orderBy(asc(messages.id))
-        .limit(query.limit + 1)
-        .all();
+        .limit(query.limit + 1);
       const more = rows.length > query.limit;
       const page = more ? rows.slice(0, query.limit) : rows;
       return { rows: page, nextCursor: more ? encodeCursor(page[page.length - 1].id) : null };
     },
 
     /** Top-level messages newer than `afterId` that `userId` did not send (for unread counts). */
-    countUnread(conversationId: string, userId: string, afterId: string | null): number {
-      return (
-        db
-          .select({ n: count() })
-          .from(messages)
-          .where(
-            and(
-              eq(messages.conversationId, conversationId),
-              isNull(messages.parentId),
-              isNull(messages.deletedAt),
-              ne(messages.senderId, userId),
-              afterId !== null ? gt(messages.id, afterId) : sql`1 = 1`,
-            ),
-          )
-          .get()?.n ?? 0
-      );
+    async countUnread(conversationId: string, userId: string, afterId: string | null): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(messages)
+        .where(
+          and(
+            eq(messages.conversationId, conversationId),
+            isNull(messages.parentId),
+            isNull(messages.deletedAt),
+            ne(messages.senderId, userId),
+            afterId !== null ? gt(messages.id, afterId) : sql`1 = 1`,
+          ),
+        );
+      return row?.n ?? 0;
     },
 
     /**
@@ -317,15 +316,16 @@ export function createMessageService(
      * the environment's conversations (a message is always in its conversation's scope): the (conversation_id,
      * id) index answers, and the busiest table needs no scope index of its own to write on every message.
      */
-    countInScope(scope: { projectId: string; environment: MessageRow['environment'] }): number {
+    async countInScope(scope: { projectId: string; environment: MessageRow['environment'] }): Promise<number> {
       const scopeConversations = db
         .select({ id: conversationTable.id })
         .from(conversationTable)
         .where(inScope(conversationTable, scope));
-      return (
-        db.select({ n: count() }).from(messages).where(inArray(messages.conversationId, scopeConversations)).get()?.n ??
-        0
-      );
+      const [row] = await db
+        .select({ n: count() })
+        .from(messages)
+        .where(inArray(messages.conversationId, scopeConversations));
+      return row?.n ?? 0;
     },
 
     /**
@@ -333,25 +333,24 @@ export function createMessageService(
      * whole page. The counts and the newest ids come from the (conversation_id, id) index alone; only the
      * newest message of each conversation is read for its time.
      */
-    activityOf(conversationIds: string[]): Map<string, { count: number; lastAt: number | null }> {
+    async activityOf(conversationIds: string[]): Promise<Map<string, { count: number; lastAt: number | null }>> {
       const activity = new Map(conversationIds.map((id) => [id, { count: 0, lastAt: null as number | null }]));
       if (conversationIds.length === 0) return activity;
-      const counted = db
+      const counted = await db
         .select({ conversationId: messages.conversationId, n: count(), lastId: max(messages.id) })
         .from(messages)
         .where(inArray(messages.conversationId, conversationIds))
-        .groupBy(messages.conversationId)
-        .all();
+        .groupBy(messages.conversationId);
       const newest = counted.flatMap((row) => (row.lastId === null ? [] : [row.lastId]));
       const sentAt = new Map(
         newest.length === 0
           ? []
-          : db
-              .select({ id: messages.id, createdAt: messages.createdAt })
-              .from(messages)
-              .where(inArray(messages.id, newest))
-              .all()
-              .map((row) => [row.id, row.createdAt]),
+          : (
+              await db
+                .select({ id: messages.id, createdAt: messages.createdAt })
+                .from(messages)
+                .where(inArray(messages.id, newest))
+            ).map((row) => [row.id, row.createdAt]),
       );
       for (const row of counted)
         activity.set(row.conversationId, {

@@ -17,9 +17,12 @@ export const liveRoutes = [
     auth: 'key-or-chat',
     response: listOf(presenceSchema),
     errors: notFound,
-    handler: ({ app, auth, params }) => {
-      const { conversation } = app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
-      return { data: app.services.realtime.presence(conversation.id, auth.scope) };
+    handler: async ({ app, auth, params }) => {
+      const { conversation } = await app.services.conversations.access(
+        chatCaller(auth, undefined, 'userId'),
+        params.room,
+      );
+      return { data: await app.services.realtime.presence(conversation.id, auth.scope) };
     },
   }),
   defineRoute({
@@ -32,8 +35,11 @@ export const liveRoutes = [
     auth: 'key-or-chat',
     response: listOf(typingSchema),
     errors: notFound,
-    handler: ({ app, auth, params }) => {
-      const { conversation } = app.services.conversations.access(chatCaller(auth, undefined, 'userId'), params.room);
+    handler: async ({ app, auth, params }) => {
+      const { conversation } = await app.services.conversations.access(
+        chatCaller(auth, undefined, 'userId'),
+        params.room,
+      );
       return { data: app.services.realtime.typing(conversation.id) };
     },
   }),

@@ -57,7 +57,7 @@ const userKey = (scope: EnvironmentScope, userId: string) =>
  * chat event to the connected members of its conversation.
  */
 export function createRealtimeHub(
-  { clock, ids, events }: Infrastructure,
+  { clock, ids, events, logger }: Infrastructure,
   conversations: ConversationService,
   messages: MessageService,
   engagement: EngagementService,
@@ -76,17 +76,33 @@ export function createRealtimeHub(
   const connectionsOf = (scope: EnvironmentScope, userId: string) =>
     connections.get(userKey(scope, userId)) ?? new Set();
 
+  /**
+   * Sockets admitted but not connected yet, by user: while one reads its user's conversations from the database, the
+   * membership changes of its user are noted (conversation id → member or not), to correct what it read.
+   */
+  const connecting = new Map<
+    string,
+    Set<{ scope: EnvironmentScope; socket: WebSocket; changes: Map<string, boolean> }>
+  >();
+
   const audience = createAudience<RealtimeConnection>();
   /** Every connection of the user (in this scope) hears from the conversation from now on. */
   const join = (scope: EnvironmentScope, conversationId: string, userId: string) => {
-    for (const connection of connectionsOf(scope, userId)) audience.add(connection, conversationId);
+    const key = userKey(scope, userId);
+    for (const connection of connections.get(key) ?? []) audience.add(connection, conversationId);
+    for (const pending of connecting.get(key) ?? []) pending.changes.set(conversationId, true);
   };
   const leave = (scope: EnvironmentScope, conversationId: string, userId: string) => {
-    for (const connection of connectionsOf(scope, userId)) {
+    const key = userKey(scope, userId);
+    for (const connection of connections.get(key) ?? []) {
       audience.remove(connection, conversationId);
       unwatchPresence(connection, conversationId);
     }
+    for (const pending of connecting.get(key) ?? []) pending.changes.set(conversationId, false);
   };
+  /** Whether the connection is still there (its socket did not close, nor the hub). */
+  const isConnected = (connection: RealtimeConnection) =>
+    !closed && (connections.get(userKey(connection.scope, connection.userId))?.has(connection) ?? false);
 
   function unwatchPresence(connection: RealtimeConnection, conversationId: string): void {
     const watchers = presenceWatchers.get(conversationId);
@@ -110,10 +126,10 @@ export function createRealtimeHub(
   /** The user a membership change is about. */
   const memberOf = (data: Record<string, unknown>) => (data.member as { userId?: string } | undefined)?.userId;
 
-  events.on('chat', ({ projectId, environment, conversationId, type, data }) => {
+  events.on('chat', ({ projectId, environment, conversationId, type, data, members }) => {
     const scope = { projectId, environment };
     if (type === 'conversation.created') {
-      for (const userId of conversations.memberIds(conversationId)) join(scope, conversationId, userId);
+      for (const userId of members ?? []) join(scope, conversationId, userId);
     }
     const member = type === 'member.added' || type === 'member.removed' ? memberOf(data()) : undefined;
     // A new member hears of their own arrival; a removed one hears of their removal, then nothing more.
@@ -179,6 +195,10 @@ export function createRealtimeHub(
       }
     }
     for (const [conversationId, typers] of typing) if (isInScope(typers.scope, scope)) typing.delete(conversationId);
+    // Those still reading their conversations (which are going) never connect: their socket is closing.
+    for (const pending of connecting.values()) {
+      for (const { scope: of, socket } of pending) if (isInScope(of, scope)) socket.close(code, reason);
+    }
   }
   events.on('environment.reset', (scope) =>
     closeEnvironment(scope, REALTIME_CLOSE.environmentReset, ENVIRONMENT_RESET_REASON),
@@ -194,14 +214,90 @@ export function createRealtimeHub(
   }, TYPING_SWEEP_MS);
   sweep.unref();
 
+  /** The user's conversations, as the database has them, corrected by the changes heard while reading them. */
+  async function conversationIdsOf(scope: EnvironmentScope, userId: string, socket: WebSocket): Promise<string[]> {
+    const key = userKey(scope, userId);
+    const pending = { scope, socket, changes: new Map<string, boolean>() };
+    const ofUser = connecting.get(key) ?? new Set();
+    ofUser.add(pending);
+    connecting.set(key, ofUser);
+    try {
+      const conversationIds = new Set(await conversations.conversationIdsOf(scope, userId));
+      for (const [conversationId, member] of pending.changes) {
+        if (member) conversationIds.add(conversationId);
+        else conversationIds.delete(conversationId);
+      }
+      return [...conversationIds];
+    } finally {
+      ofUser.delete(pending);
+      if (ofUser.size === 0) connecting.delete(key);
+    }
+  }
+
+  /** One frame of a connection (its earlier frames are done); dropped if its socket closes meanwhile. */
+  async function handleFrame(connection: RealtimeConnection, message: RealtimeClientMessage): Promise<void> {
+    if (!isConnected(connection)) return;
+    const caller: ChatCaller = {
+      kind: 'user',
+      scope: connection.scope,
+      userId: connection.userId,
+      tokenScope: 'MEMBER',
+    };
+    try {
+      switch (message.type) {
+        case 'ping':
+          send(connection, { type: 'pong' });
+          return;
+        case 'typing.start':
+        case 'typing.stop': {
+          const { conversation } = await conversations.access(caller, message.conversationId);
+          if (!isConnected(connection)) return;
+          setTyping(connection.scope, conversation.id, connection.userId, message.type === 'typing.start');
+          return;
+        }
+        case 'read': {
+          const { message: read } = await messages.access(caller, message.messageId);
+          if (!isConnected(connection)) return;
+          await engagement.markRead(read, connection.userId);
+          return;
+        }
+        case 'presence.watch': {
+          const { conversation } = await conversations.access(caller, message.conversationId);
+          if (!isConnected(connection)) return;
+          const watchers = presenceWatchers.get(conversation.id) ?? new Set();
+          watchers.add(connection);
+          presenceWatchers.set(conversation.id, watchers);
+          const online = onlineIn(conversation.id).filter((userId) => userId !== connection.userId);
+          send(connection, { type: 'presence.snapshot', conversationId: conversation.id, data: { online } });
+          return;
+        }
+        case 'presence.unwatch':
+          unwatchPresence(connection, message.conversationId);
+          return;
+      }
+    } catch (err) {
+      if (!(err instanceof ServiceError)) throw err;
+      if (isConnected(connection)) send(connection, { type: 'error', code: err.code, message: err.message });
+    }
+  }
+  /** Each connection's frames in the order they arrived: the promise of the last one. */
+  const handling = new WeakMap<RealtimeConnection, Promise<void>>();
+
   return {
-    connect(scope: EnvironmentScope, userId: string, socket: WebSocket): RealtimeConnection {
+    /**
+     * Registers an admitted socket: undefined if it closed (or the hub did) while its conversations were read, when
+     * there is nothing to register.
+     */
+    async connect(scope: EnvironmentScope, userId: string, socket: WebSocket): Promise<RealtimeConnection | undefined> {
+      const conversationIds = await conversationIdsOf(scope, userId, socket);
+      if (closed || socket.readyState !== socket.OPEN) return undefined;
+      // From here on nothing is awaited: the connection is registered, joins its conversations and gets its
+      // `connected` frame at once, so that no event between them is missed or arrives before that frame.
       const connection: RealtimeConnection = { id: ids.next('conn'), userId, scope, connectedAt: clock.now(), socket };
       const key = userKey(scope, userId);
       const existing = connections.get(key) ?? new Set();
       existing.add(connection);
       connections.set(key, existing);
-      const conversationIds = conversations.conversationIdsOf(scope, userId);
       for (const conversationId of conversationIds) audience.add(connection, conversationId);
       // Where this socket starts in the message stream: a message made later sorts after it and is pushed
       // here; one made earlier is listed with `after=<cursor>` by a client catching up after a reconnect.
@@ -238,54 +334,22 @@ export function createRealtimeHub(
       announcePresence(connection.userId, conversationIds, false);
     },
 
+    /** Handles a frame after the connection's earlier ones: one at a time, in the order they arrived. */
     handle(connection: RealtimeConnection, message: RealtimeClientMessage): void {
-      const caller: ChatCaller = {
-        kind: 'user',
-        scope: connection.scope,
-        userId: connection.userId,
-        tokenScope: 'MEMBER',
-      };
-      try {
-        switch (message.type) {
-          case 'ping':
-            send(connection, { type: 'pong' });
-            return;
-          case 'typing.start':
-          case 'typing.stop': {
-            const { conversation } = conversations.access(caller, message.conversationId);
-            setTyping(connection.scope, conversation.id, connection.userId, message.type === 'typing.start');
-            return;
-          }
-          case 'read': {
-            const { message: read } = messages.access(caller, message.messageId);
-            engagement.markRead(read, connection.userId);
-            return;
-          }
-          case 'presence.watch': {
-            const { conversation } = conversations.access(caller, message.conversationId);
-            const watchers = presenceWatchers.get(conversation.id) ?? new Set();
-            watchers.add(connection);
-            presenceWatchers.set(conversation.id, watchers);
-            const online = onlineIn(conversation.id).filter((userId) => userId !== connection.userId);
-            send(connection, { type: 'presence.snapshot', conversationId: conversation.id, data: { online } });
-            return;
-          }
-          case 'presence.unwatch':
-            unwatchPresence(connection, message.conversationId);
-            return;
-        }
-      } catch (err) {
-        if (!(err instanceof ServiceError)) throw err;
-        send(connection, { type: 'error', code: err.code, message: err.message });
-      }
+      const run = () =>
+        handleFrame(connection, message).catch((err: unknown) =>
+          logger.error({ err, connectionId: connection.id, type: message.type }, 'realtime frame failed'),
+        );
+      const previous = handling.get(connection);
+      handling.set(connection, previous === undefined ? run() : previous.then(run));
     },
 
     /** Members of the conversation who are connected now. */
-    presence(
+    async presence(
       conversationId: string,
       scope: EnvironmentScope,
-    ): { userId: string; online: boolean; connections: number }[] {
-      return conversations.memberIds(conversationId).map((userId) => {
+    ): Promise<{ userId: string; online: boolean; connections: number }[]> {
+      return (await conversations.memberIds(conversationId)).map((userId) => {
         const open = connectionsOf(scope, userId).size;
         return { userId, online: open > 0, connections: open };
       });
