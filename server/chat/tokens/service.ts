@@ -3,7 +3,6 @@ import type { EnvironmentScope } from '../../../db/scope.js';
 import { createJwtCodec, isEnvironmentClaim } from '../../auth/jwt.js';
 import { wholeSeconds } from '../../clock.js';
 import type { Infrastructure } from '../../context.js';
-import { loadOrCreateSecret } from '../../secrets-sync.js';
 
 export const CHAT_TOKEN_DEFAULT_TTL_SECONDS = 24 * 3600;
 export const CHAT_TOKEN_MAX_TTL_SECONDS = 30 * 24 * 3600;
@@ -16,8 +15,8 @@ export interface ChatTokenClaims extends EnvironmentScope {
 }
 
 /** Chat tokens: claims `prj`, `env`, `senderId` (also `sub`), `scope`, `iat`, `exp`. */
-export function createChatTokenService({ db, clock }: Infrastructure) {
-  const codec = createJwtCodec(loadOrCreateSecret(db, clock, 'chat-signing-key'), clock, 'switchboard:chat');
+export function createChatTokenService({ keys, clock }: Infrastructure) {
+  const codec = createJwtCodec(keys.signingKey('chat-signing-key'), clock, 'switchboard:chat');
   return {
     async mint(claims: ChatTokenClaims, ttlSeconds = CHAT_TOKEN_DEFAULT_TTL_SECONDS) {
       const expiresAt = wholeSeconds(clock.now() + ttlSeconds * 1000);
