@@ -62,3 +62,46 @@ export async function holdsRows(db: Queries, table: SQLiteTable): Promise<boolea
   const rows = await db.select().from(table).limit(1);
   return rows.length > 0;
 }
+
+/**
+ * The reverse of `copySqliteInto`: copies every table of the store (read through `tx`, one consistent view) into a
+ * new SQLite database in `dataDir`, as an archive of a server on PostgreSQL holds it. Answers the rows copied.
+ */
+export async function copyIntoSqlite(
+  tx: Queries,
+  dataDir: string,
+  files: DatabaseFiles,
+  options: {
+    skip?: SQLiteTable[];
+    transform?: (table: SQLiteTable, row: Record<string, unknown>) => Record<string, unknown>;
+  } = {},
+): Promise<Map<string, number>> {
+  const target = openDatabase(dataDir, files);
+  const copied = new Map<string, number>();
+  try {
+    const tables: { table: SQLiteTable; rows: Record<string, unknown>[] }[] = [];
+    for (const table of tablesInDependencyOrder()) {
+      if (options.skip?.includes(table)) continue;
+      const rows = (await tx.select().from(table)) as Record<string, unknown>[];
+      tables.push({
+        table,
+        rows: options.transform ? rows.map((row) => options.transform?.(table, row) ?? row) : rows,
+      });
+    }
+    target.transaction((sqlite) => {
+      for (const { table, rows } of tables) {
+        for (let start = 0; start < rows.length; start += ROWS_PER_INSERT)
+          sqlite
+            .insert(table)
+            .values(rows.slice(start, start + ROWS_PER_INSERT) as never)
+            .run();
+        copied.set(getTableName(table), rows.length);
+      }
+    });
+    // One self-contained file: no -wal beside it.
+    target.$client.pragma('journal_mode = DELETE');
+  } finally {
+    target.$client.close();
+  }
+  return copied;
+}
