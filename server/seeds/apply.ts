@@ -53,7 +53,7 @@ export function secretPaths(seed: Seed): string[] {
  * endpoints come last, so the seed's own rooms and conversations queue no deliveries.
  */
 export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcome> {
-  const { db, clock, ids, services } = ctx;
+  const { db, store, clock, ids, services } = ctx;
   if (ctx.mode === 'production') {
     const secrets = secretPaths(seed);
     if (secrets.length)
@@ -86,7 +86,9 @@ export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcom
     }
   };
 
-  const records = db.transaction((tx) => {
+  // The store's transaction, as webhook endpoints are registered in it; the services still on the synchronous handle
+  // join it on SQLite (the same connection, a savepoint each).
+  const records = await store.transaction(async (tx) => {
     // Checked again inside the transaction: nothing can have landed since, but the rule is the transaction's.
     if (describeContents(db.$client)) throw new SeedError('The data folder stopped being empty while seeding.');
     const userIds = new Map<string, string>();
@@ -98,7 +100,7 @@ export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcom
         passwordHash: account.passwordHash,
         createdAt: clock.now(),
       };
-      tx.insert(users).values(row).run();
+      await tx.insert(users).values(row);
       userIds.set(email, row.id);
       created.accounts++;
     }
@@ -136,15 +138,18 @@ export async function applySeed(ctx: AppContext, seed: Seed): Promise<SeedOutcom
       });
       return { id: projectId, name: p.name, apiKeys, rooms, conversations, webhooks: [] };
     });
-    seed.projects.forEach((p, i) => {
-      p.webhooks.forEach((w, j) => {
-        const { row } = step(`projects[${i}].webhooks[${j}]`, () =>
-          services.webhooks.register(owner, projects[i].id, w),
-        );
-        projects[i].webhooks.push({ id: row.id, url: w.url, environment: w.environment });
+    for (const [i, p] of seed.projects.entries()) {
+      for (const [j, w] of p.webhooks.entries()) {
+        let registered: Awaited<ReturnType<typeof services.webhooks.register>>;
+        try {
+          registered = await services.webhooks.register(owner, projects[i].id, w);
+        } catch (err) {
+          throw new SeedError(`projects[${i}].webhooks[${j}]: ${(err as Error).message}`);
+        }
+        projects[i].webhooks.push({ id: registered.row.id, url: w.url, environment: w.environment });
         created.webhooks++;
-      });
-    });
+      }
+    }
     return { user: { id: owner.id, email: owner.email }, projects };
   });
   return { applied: true, created, ...records };
