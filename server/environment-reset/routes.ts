@@ -22,7 +22,7 @@ export const environmentResetRoutes = [
     capability: 'project:write',
     response: environmentResetSchema,
     errors: { SERVICE_PRODUCTION_ENVIRONMENT: 'The environment is production, which is never reset.' },
-    handler: ({ app, auth }) =>
-      presentEnvironmentReset(app.services.environmentReset.reset(userActor(auth), auth.scope)),
+    handler: async ({ app, auth }) =>
+      presentEnvironmentReset(await app.services.environmentReset.reset(userActor(auth), auth.scope)),
   }),
 ];
