@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Environment } from '../../db/schema/environment.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/webhooks.js';
-import { type EnvironmentScope, inScope, inScopePrepared, scopeValues } from '../../db/scope.js';
+import { inScopePrepared, scopeValues } from '../../db/scope.js';
 import type { Queries } from '../../db/store.js';
 import { SYSTEM_ACTOR } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
@@ -88,18 +88,19 @@ export function createDeliveryQueue({ store, clock, ids, logger, events }: Infra
     return rows;
   }
 
-  const enabledEndpointColumns = {
-    id: webhookEndpoints.id,
-    projectId: webhookEndpoints.projectId,
-    environment: webhookEndpoints.environment,
-    events: webhookEndpoints.events,
-  };
-  /** Runs for every catalogue event (every chat message): prepared once. */
-  const enabledEndpoints = db
-    .select(enabledEndpointColumns)
-    .from(webhookEndpoints)
-    .where(inScopePrepared(webhookEndpoints, eq(webhookEndpoints.enabled, true)))
-    .prepare();
+  /** Runs for every catalogue event (every chat message): prepared once, outside transactions and in them. */
+  const prepareEnabledEndpoints = (queries: Queries) =>
+    queries
+      .select({
+        id: webhookEndpoints.id,
+        projectId: webhookEndpoints.projectId,
+        environment: webhookEndpoints.environment,
+        events: webhookEndpoints.events,
+      })
+      .from(webhookEndpoints)
+      .where(inScopePrepared(webhookEndpoints, eq(webhookEndpoints.enabled, true)))
+      .prepare();
+  const enabledEndpoints = prepareEnabledEndpoints(db);
 
   // The worker's reads, run for every delivery and attempt (hundreds a second under load): prepared once, so
   // that drizzle does not build their SQL again each time. Prepared on the store's reads, so outside transactions
@@ -122,18 +123,59 @@ export function createDeliveryQueue({ store, clock, ids, logger, events }: Infra
     .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
     .limit(sql.placeholder('limit'))
     .prepare();
-  const endpointById = db
-    .select()
-    .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.id, sql.placeholder('id')))
-    .prepare();
-  const deliveryById = db
-    .select()
-    .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.id, sql.placeholder('id')))
-    .prepare();
+  const prepareEndpointById = (queries: Queries) =>
+    queries
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, sql.placeholder('id')))
+      .prepare();
+  const prepareDeliveryById = (queries: Queries) =>
+    queries
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, sql.placeholder('id')))
+      .prepare();
+  const endpointById = prepareEndpointById(db);
+  const deliveryById = prepareDeliveryById(db);
   const insertDelivery = store.rowInsert(webhookDeliveries);
   const insertAttempt = store.rowInsert(webhookAttempts);
+
+  // A value given at run time, as is: these columns store what they are given (text and integers).
+  const given = (name: string) => sql`${sql.placeholder(name)}`;
+  /**
+   * What the queue runs in its transactions for every event and every attempt, prepared on the transaction's
+   * handle.
+   */
+  const prepareInTransaction = (tx: Queries) => ({
+    enabledEndpoints: prepareEnabledEndpoints(tx),
+    deliveryById: prepareDeliveryById(tx),
+    endpointById: prepareEndpointById(tx),
+    updateAfterAttempt: tx
+      .update(webhookDeliveries)
+      .set({
+        status: given('status'),
+        attempts: given('attempts'),
+        lastStatusCode: given('lastStatusCode'),
+        lastError: given('lastError'),
+        nextAttemptAt: given('nextAttemptAt'),
+        updatedAt: given('updatedAt'),
+      })
+      .where(eq(webhookDeliveries.id, sql.placeholder('id')))
+      .prepare(),
+  });
+  /**
+   * Kept per handle: SQLite runs every transaction on its one writer, so they are prepared once there (recording an
+   * attempt took 2.7 times the CPU when drizzle built them each time); on PostgreSQL each transaction has its own.
+   */
+  const preparedIn = new WeakMap<Queries, ReturnType<typeof prepareInTransaction>>();
+  function statementsIn(tx: Queries) {
+    let statements = preparedIn.get(tx);
+    if (!statements) {
+      statements = prepareInTransaction(tx);
+      preparedIn.set(tx, statements);
+    }
+    return statements;
+  }
 
   /** Ends the pending deliveries of an endpoint that stopped taking events (disabled). Call inside a transaction. */
   async function failPending(tx: Queries, endpointId: string, reason: string, now: number): Promise<void> {
@@ -141,15 +183,6 @@ export function createDeliveryQueue({ store, clock, ids, logger, events }: Infra
       .update(webhookDeliveries)
       .set({ status: 'FAILED', nextAttemptAt: null, lastError: reason, updatedAt: now })
       .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'PENDING')));
-  }
-
-  /** The scope's enabled endpoints subscribed to `type`. */
-  async function subscribedIn(tx: Queries, scope: EnvironmentScope, type: string) {
-    const endpoints = await tx
-      .select(enabledEndpointColumns)
-      .from(webhookEndpoints)
-      .where(inScope(webhookEndpoints, scope, eq(webhookEndpoints.enabled, true)));
-    return endpoints.filter((endpoint) => subscribesTo(endpoint, type));
   }
 
   return {
@@ -167,7 +200,9 @@ export function createDeliveryQueue({ store, clock, ids, logger, events }: Infra
       if (matching.length === 0) return [];
       return store.transaction(async (tx) => {
         // Read again in the transaction: an endpoint disabled since (its pending deliveries failed) gets none.
-        const endpoints = await subscribedIn(tx, scope, event.type);
+        const endpoints = (await statementsIn(tx).enabledEndpoints.execute(scope)).filter((endpoint) =>
+          subscribesTo(endpoint, event.type),
+        );
         if (endpoints.length === 0) return [];
         const built = envelope(event.type, event.projectId, event.environment, event.data);
         return insertDeliveries(endpoints, event.type, built);
@@ -235,18 +270,11 @@ export function createDeliveryQueue({ store, clock, ids, logger, events }: Infra
       const deliveryId = launched.id;
       const now = clock.now();
       const recorded = await store.transaction(async (tx): Promise<RecordedAttempt | undefined> => {
-        const [delivery] = await tx
-          .select()
-          .from(webhookDeliveries)
-          .where(eq(webhookDeliveries.id, deliveryId))
-          .limit(1);
+        const { deliveryById, endpointById, updateAfterAttempt } = statementsIn(tx);
+        const [delivery] = await deliveryById.execute({ id: deliveryId });
         // Deleted with its endpoint or project while the attempt was in flight.
         if (!delivery) return undefined;
-        const [endpoint] = await tx
-          .select()
-          .from(webhookEndpoints)
-          .where(eq(webhookEndpoints.id, delivery.endpointId))
-          .limit(1);
+        const [endpoint] = await endpointById.execute({ id: delivery.endpointId });
         if (!endpoint) return undefined;
         const number = delivery.attempts + 1;
         await insertAttempt({ deliveryId, number, ...outcome });
@@ -259,17 +287,15 @@ export function createDeliveryQueue({ store, clock, ids, logger, events }: Infra
           : (resentDueAt ?? (succeeded ? null : nextAttemptAfterFailure(number, now)));
         const status: DeliveryRow['status'] = nextAttemptAt !== null ? 'PENDING' : succeeded ? 'SUCCEEDED' : 'FAILED';
         const result: RecordedAttempt = { delivery, attempt: number, status };
-        await tx
-          .update(webhookDeliveries)
-          .set({
-            status,
-            attempts: number,
-            lastStatusCode: outcome.statusCode,
-            lastError: succeeded ? null : outcome.error,
-            nextAttemptAt,
-            updatedAt: now,
-          })
-          .where(eq(webhookDeliveries.id, deliveryId));
+        await updateAfterAttempt.execute({
+          id: deliveryId,
+          status,
+          attempts: number,
+          lastStatusCode: outcome.statusCode,
+          lastError: succeeded ? null : outcome.error,
+          nextAttemptAt,
+          updatedAt: now,
+        });
 
         if (succeeded) {
           if (endpoint.consecutiveFailures !== 0) {
