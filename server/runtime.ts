@@ -26,15 +26,18 @@ export interface Runtime {
    * abandoned (and sent again after a restart). The HTTP server and the database are the caller's to close after.
    */
   stop(): Promise<void>;
-  /** Writes what observability counted; the last thing before the database closes. */
-  stopRecording(): void;
+  /** Writes what observability recorded and counted; the last thing before the database closes. */
+  stopRecording(): Promise<void>;
 }
 
-export function createRuntime(infra: Infrastructure, { observability }: { observability?: boolean }): Runtime {
+export async function createRuntime(
+  infra: Infrastructure,
+  { observability }: { observability?: boolean },
+): Promise<Runtime> {
   const ctx: AppContext = { ...infra, services: createServices(infra, { observability }) };
   const { services } = ctx;
   // Before any socket can connect: rows left open by a previous run are closed first.
-  services.observability.start();
+  await services.observability.start();
   const signaling = createSignalingEndpoint(ctx);
   const realtime = createRealtimeEndpoint(ctx);
   return {

@@ -250,14 +250,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     const { seed } = options;
     runtime = runtimeLoader(async () => {
-      const created = (await import('./runtime.js')).createRuntime(infra, options);
+      const created = await (await import('./runtime.js')).createRuntime(infra, options);
       // The seed's changes are not sent to webhooks: the jobs start after it.
       if (seed) {
         try {
           seeded = await (await import('./seeds/apply.js')).applySeed(created.ctx, seed);
         } catch (err) {
           await created.stop();
-          created.stopRecording();
+          await created.stopRecording();
           throw err;
         }
       }
@@ -308,18 +308,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await new Promise<void>((resolve, reject) => {
           server.close((err) => {
             // Counted metrics are written while the database is still open.
-            running?.stopRecording();
-            store?.close().then(
-              () => {
-                lock.release();
-                if (err) reject(err);
-                else resolve();
-              },
-              (closeErr: unknown) => {
-                lock.release();
-                reject(err ?? closeErr);
-              },
-            );
+            const recorded = running ? running.stopRecording() : Promise.resolve();
+            recorded
+              .then(() => store?.close())
+              .then(
+                () => {
+                  lock.release();
+                  if (err) reject(err);
+                  else resolve();
+                },
+                (closeErr: unknown) => {
+                  lock.release();
+                  reject(err ?? closeErr);
+                },
+              );
           });
           server.closeIdleConnections();
           // Requests in flight get a moment to finish; then their sockets are cut.

@@ -7,7 +7,7 @@ import { isAdminToken, loadOrCreateAdminToken } from './admin-token.js';
 export function createBackupService(
   { db, clock, dataDir, version }: Infrastructure,
   /** Writes the metrics counted in memory, so that the backup has them up to now. */
-  flushMetrics: () => void,
+  flushMetrics: () => Promise<void>,
 ) {
   // Made at start, so that the CLI finds it in the data folder before its first backup.
   const adminToken = loadOrCreateAdminToken(dataDir);
@@ -16,7 +16,7 @@ export function createBackupService(
 
     /** The snapshot and its manifest; the caller writes the archive and then disposes of the snapshot. */
     async snapshot() {
-      flushMetrics();
+      await flushMetrics();
       const snapshot = await takeSnapshot(db.$client, dataDir);
       return {
         snapshot,

@@ -39,7 +39,7 @@ type Reads = ReturnType<typeof createObservabilityService>;
 export const presentMetrics = (
   environment: Environment,
   window: string,
-  s: ReturnType<Reads['metrics']>,
+  s: Awaited<ReturnType<Reads['metrics']>>,
 ): z.input<typeof metricsSchema> => ({
   environment,
   window,
@@ -58,7 +58,7 @@ export const presentMetrics = (
 export const presentDiagnostics = (
   deployment: { version: string; mode: DeploymentMode },
   environment: Environment,
-  d: ReturnType<Reads['diagnostics']>,
+  d: Awaited<ReturnType<Reads['diagnostics']>>,
 ): z.input<typeof diagnosticsSchema> => ({
   version: deployment.version,
   uptimeSeconds: d.uptimeSeconds,
@@ -70,7 +70,10 @@ export const presentDiagnostics = (
   recentErrorRate: d.recentErrorRate,
 });
 
-export const presentUsage = (environment: Environment, u: ReturnType<Reads['usage']>): z.input<typeof usageSchema> => ({
+export const presentUsage = (
+  environment: Environment,
+  u: Awaited<ReturnType<Reads['usage']>>,
+): z.input<typeof usageSchema> => ({
   environment,
   period: { month: u.period.month, from: toIso(u.period.from), to: toIso(u.period.to) },
   messages: u.messages,

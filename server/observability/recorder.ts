@@ -1,9 +1,10 @@
 import { and, eq, isNull, lt } from 'drizzle-orm';
 import { connectionLog, errorLog } from '../../db/schema/observability.js';
 import { type EnvironmentScope, scopeValues } from '../../db/scope.js';
+import type { Queries } from '../../db/store.js';
 import type { Infrastructure } from '../context.js';
 import type { ServiceError } from '../errors.js';
-import { keepNewest } from '../shared/scoped-page-sync.js';
+import { keepNewest } from '../shared/scoped-page.js';
 import { createMetrics, METRIC_RETENTION_MS } from './metrics.js';
 
 /** Per project environment, older error records beyond this many are dropped. */
@@ -31,49 +32,52 @@ export interface FailedRequest {
  * baseline only) it records nothing; the reads still answer, empty.
  */
 export function createObservabilityRecorder(infra: Infrastructure, { enabled }: { enabled: boolean }) {
-  const { db, clock, ids, events, logger } = infra;
+  const { store, clock, ids, events, logger } = infra;
   const metrics = createMetrics(infra);
   let errorsSincePrune = 0;
   let flushTimer: NodeJS.Timeout | undefined;
 
-  /** A listener's failure (e.g. the database closing at shutdown) must not fail the emitter. */
-  const guarded =
-    <T>(what: string, listener: (payload: T) => void) =>
-    (payload: T) => {
-      try {
-        listener(payload);
-      } catch (err) {
-        logger.warn({ err }, `observability: could not record ${what}`);
-      }
-    };
+  /**
+   * The records of connections and errors, written one transaction after another in the order of their events (a
+   * connection's close after its open). Never rejects.
+   */
+  let writing: Promise<void> = Promise.resolve();
+  /**
+   * Queues a write; its failure (e.g. the database closing at shutdown) is logged: it must not fail the emitter or the
+   * answer that was already sent.
+   */
+  function record(what: string, write: (tx: Queries) => Promise<unknown>, then?: () => void): void {
+    writing = writing
+      .then(async () => {
+        await store.transaction(write);
+        then?.();
+      })
+      .catch((err: unknown) => logger.warn({ err }, `observability: could not record ${what}`));
+  }
 
   if (enabled) {
-    events.on(
-      'connection.opened',
-      guarded('a connection', (c) => {
-        db.insert(connectionLog)
-          .values({
-            id: c.id,
-            ...scopeValues(c),
-            kind: c.kind,
-            identity: c.identity,
-            roomId: c.roomId,
-            conversationId: c.conversationId,
-            connectedAt: c.at,
-          })
-          .run();
-        metrics.count(c, 'connections');
-      }),
-    );
-    events.on(
-      'connection.closed',
-      guarded('a disconnection', (c) => {
-        db.update(connectionLog)
+    events.on('connection.opened', (c) => {
+      record('a connection', (tx) =>
+        tx.insert(connectionLog).values({
+          id: c.id,
+          ...scopeValues(c),
+          kind: c.kind,
+          identity: c.identity,
+          roomId: c.roomId,
+          conversationId: c.conversationId,
+          connectedAt: c.at,
+        }),
+      );
+      metrics.count(c, 'connections');
+    });
+    events.on('connection.closed', (c) => {
+      record('a disconnection', (tx) =>
+        tx
+          .update(connectionLog)
           .set({ disconnectedAt: c.at, closeCode: c.code, closeReason: c.reason })
-          .where(and(eq(connectionLog.id, c.id), isNull(connectionLog.disconnectedAt)))
-          .run();
-      }),
-    );
+          .where(and(eq(connectionLog.id, c.id), isNull(connectionLog.disconnectedAt))),
+      );
+    });
     events.on('chat', (e) => {
       if (e.type === 'message.created') metrics.count(e, 'messages');
     });
@@ -85,18 +89,19 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
 
   /** Closed connections past the usage horizon go (on start, then hourly with the flush). */
   let lastConnectionPrune = 0;
-  function pruneConnections(now: number): void {
+  async function pruneConnections(now: number): Promise<void> {
     lastConnectionPrune = now;
-    db.delete(connectionLog)
-      .where(lt(connectionLog.disconnectedAt, now - METRIC_RETENTION_MS))
-      .run();
+    await store.transaction((tx) =>
+      tx.delete(connectionLog).where(lt(connectionLog.disconnectedAt, now - METRIC_RETENTION_MS)),
+    );
   }
 
-  function safeFlush(): void {
+  /** Never rejects: a failure is logged. */
+  async function safeFlush(): Promise<void> {
     try {
-      metrics.flush();
+      await metrics.flush();
       const now = clock.now();
-      if (now - lastConnectionPrune >= HOUR_MS) pruneConnections(now);
+      if (now - lastConnectionPrune >= HOUR_MS) await pruneConnections(now);
     } catch (err) {
       logger.error({ err }, 'observability: metrics flush failed');
     }
@@ -109,22 +114,25 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
      * On start: connections still open in the log belong to a previous run that ended without
      * closing them (the process died), so they end now; old closed ones beyond the usage horizon go.
      */
-    start(): void {
+    async start(): Promise<void> {
       const now = clock.now();
-      db.update(connectionLog)
-        .set({ disconnectedAt: now, closeReason: 'server stopped' })
-        .where(isNull(connectionLog.disconnectedAt))
-        .run();
-      pruneConnections(now);
+      await store.transaction((tx) =>
+        tx
+          .update(connectionLog)
+          .set({ disconnectedAt: now, closeReason: 'server stopped' })
+          .where(isNull(connectionLog.disconnectedAt)),
+      );
+      await pruneConnections(now);
       if (!enabled) return;
-      flushTimer = setInterval(safeFlush, METRICS_FLUSH_MS);
+      flushTimer = setInterval(() => void safeFlush(), METRICS_FLUSH_MS);
       flushTimer.unref();
     },
 
-    /** At shutdown, before the database closes: what was counted is written. */
-    stop(): void {
+    /** At shutdown, before the database closes: what was recorded and counted is written. */
+    async stop(): Promise<void> {
       clearInterval(flushTimer);
-      safeFlush();
+      await writing;
+      await safeFlush();
     },
 
     /** A runtime request answered 2xx (the hot path: one map update). */
@@ -137,7 +145,7 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
       if (!enabled) return;
       metrics.count(failed.scope, 'requests');
       metrics.count(failed.scope, 'errors');
-      const record = {
+      const failure = {
         id: ids.next('err'),
         ...scopeValues(failed.scope),
         requestId: failed.requestId,
@@ -149,18 +157,24 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
         credential: failed.credential,
       };
       const at = clock.now();
-      db.insert(errorLog)
-        .values({ ...record, occurredAt: at })
-        .run();
-      events.emit('request.failed', { ...record, at });
-      if (++errorsSincePrune >= PRUNE_ERRORS_EVERY) {
-        errorsSincePrune = 0;
-        keepNewest(db, errorLog, failed.scope, ERROR_RETENTION);
-      }
+      const prune = ++errorsSincePrune >= PRUNE_ERRORS_EVERY;
+      if (prune) errorsSincePrune = 0;
+      record(
+        'an error answer',
+        async (tx) => {
+          await tx.insert(errorLog).values({ ...failure, occurredAt: at });
+          if (prune) await keepNewest(tx, errorLog, failed.scope, ERROR_RETENTION);
+        },
+        // After the commit: whoever hears of it can read it.
+        () => events.emit('request.failed', { ...failure, at }),
+      );
     },
 
-    /** Writes counted metrics now (tests read the table through the routes, which merge anyway). */
-    flush: safeFlush,
+    /** Writes what was recorded and counted now (a backup takes it; tests read through the routes, which merge). */
+    async flush(): Promise<void> {
+      await writing;
+      await safeFlush();
+    },
   };
 }
 

@@ -71,8 +71,8 @@ export const observabilityRoutes = [
     capability: 'project:read',
     query: connectionsQuery,
     response: pageOf(connectionSchema),
-    handler: ({ app, auth, query }) => {
-      const page = app.services.observabilityReads.listConnections(auth.scope, query);
+    handler: async ({ app, auth, query }) => {
+      const page = await app.services.observabilityReads.listConnections(auth.scope, query);
       return { data: page.rows.map(presentConnection), nextCursor: page.nextCursor };
     },
   }),
@@ -88,8 +88,8 @@ export const observabilityRoutes = [
     errors: {
       SERVICE_CONNECTION_NOT_FOUND: 'SERVICE_CONNECTION_NOT_FOUND (also for a connection of another environment)',
     },
-    handler: ({ app, auth, params }) =>
-      presentConnection(app.services.observabilityReads.getConnection(auth.scope, params.connectionId)),
+    handler: async ({ app, auth, params }) =>
+      presentConnection(await app.services.observabilityReads.getConnection(auth.scope, params.connectionId)),
   }),
   defineRoute({
     method: 'get',
@@ -105,8 +105,8 @@ export const observabilityRoutes = [
     capability: 'project:read',
     query: errorsQuery,
     response: pageOf(errorRecordSchema),
-    handler: ({ app, auth, query }) => {
-      const page = app.services.observabilityReads.listErrors(auth.scope, query);
+    handler: async ({ app, auth, query }) => {
+      const page = await app.services.observabilityReads.listErrors(auth.scope, query);
       return { data: page.rows.map(presentErrorRecord), nextCursor: page.nextCursor };
     },
   }),
@@ -120,8 +120,8 @@ export const observabilityRoutes = [
     capability: 'project:read',
     response: errorRecordSchema,
     errors: { SERVICE_ERROR_NOT_FOUND: 'SERVICE_ERROR_NOT_FOUND (also for a record of another environment)' },
-    handler: ({ app, auth, params }) =>
-      presentErrorRecord(app.services.observabilityReads.getError(auth.scope, params.errorId)),
+    handler: async ({ app, auth, params }) =>
+      presentErrorRecord(await app.services.observabilityReads.getError(auth.scope, params.errorId)),
   }),
   defineRoute({
     method: 'get',
@@ -136,8 +136,8 @@ export const observabilityRoutes = [
     capability: 'project:read',
     query: metricsQuery,
     response: metricsSchema,
-    handler: ({ app, auth, query }) => {
-      const series = app.services.observabilityReads.metrics(auth.scope, query.window.minutes);
+    handler: async ({ app, auth, query }) => {
+      const series = await app.services.observabilityReads.metrics(auth.scope, query.window.minutes);
       return presentMetrics(auth.scope.environment, query.window.text, series);
     },
   }),
@@ -153,8 +153,8 @@ export const observabilityRoutes = [
     auth: 'project-environment',
     capability: 'project:read',
     response: diagnosticsSchema,
-    handler: ({ app, auth }) => {
-      const diagnostics = app.services.observabilityReads.diagnostics(auth.scope);
+    handler: async ({ app, auth }) => {
+      const diagnostics = await app.services.observabilityReads.diagnostics(auth.scope);
       return presentDiagnostics(app, auth.scope.environment, diagnostics);
     },
   }),
@@ -172,8 +172,8 @@ export const observabilityRoutes = [
     capability: 'usage:read',
     query: usageQuery,
     response: usageSchema,
-    handler: ({ app, auth, query }) => {
-      return presentUsage(auth.scope.environment, app.services.observabilityReads.usage(auth.scope, query.month));
+    handler: async ({ app, auth, query }) => {
+      return presentUsage(auth.scope.environment, await app.services.observabilityReads.usage(auth.scope, query.month));
     },
   }),
   liveEventsRoute,

@@ -8,7 +8,7 @@ import { webhookDeliveries } from '../../db/schema/webhooks.js';
 import { type EnvironmentScope, inScope } from '../../db/scope.js';
 import type { Infrastructure } from '../context.js';
 import { notFound } from '../errors.js';
-import { newestFirstPage } from '../shared/scoped-page-sync.js';
+import { newestFirstPage } from '../shared/scoped-page.js';
 import { type Metrics, MINUTE_MS, minuteOf, sumOf } from './metrics.js';
 
 export type ConnectionRow = typeof connectionLog.$inferSelect;
@@ -36,7 +36,8 @@ export function monthPeriod(month: string | undefined, now: number) {
 }
 
 /** The reads behind the observability routes; every query is scoped to one project environment. */
-export function createObservabilityService({ db, clock, dataDir }: Infrastructure, metrics: Metrics) {
+export function createObservabilityService({ store, clock, dataDir }: Infrastructure, metrics: Metrics) {
+  const { db } = store;
   const startedAt = clock.now();
 
   return {
@@ -50,12 +51,12 @@ export function createObservabilityService({ db, clock, dataDir }: Infrastructur
       );
     },
 
-    getConnection(scope: EnvironmentScope, id: string): ConnectionRow {
-      const row = db
+    async getConnection(scope: EnvironmentScope, id: string): Promise<ConnectionRow> {
+      const [row] = await db
         .select()
         .from(connectionLog)
         .where(inScope(connectionLog, scope, eq(connectionLog.id, id)))
-        .get();
+        .limit(1);
       if (!row) throw notFound('SERVICE_CONNECTION_NOT_FOUND', `No connection ${id} in this environment.`);
       return row;
     },
@@ -64,21 +65,21 @@ export function createObservabilityService({ db, clock, dataDir }: Infrastructur
       return newestFirstPage(db, errorLog, scope, query);
     },
 
-    getError(scope: EnvironmentScope, id: string): ErrorRow {
-      const row = db
+    async getError(scope: EnvironmentScope, id: string): Promise<ErrorRow> {
+      const [row] = await db
         .select()
         .from(errorLog)
         .where(inScope(errorLog, scope, eq(errorLog.id, id)))
-        .get();
+        .limit(1);
       if (!row) throw notFound('SERVICE_ERROR_NOT_FOUND', `No error record ${id} in this environment.`);
       return row;
     },
 
     /** The last `minutes` minutes up to and including the current one, zero-filled. */
-    metrics(scope: EnvironmentScope, minutes: number) {
+    async metrics(scope: EnvironmentScope, minutes: number) {
       const to = minuteOf(clock.now());
       const from = to - (minutes - 1) * MINUTE_MS;
-      const values = metrics.read(scope, from, to);
+      const values = await metrics.read(scope, from, to);
       const minuteStarts = Array.from({ length: minutes }, (_, i) => from + i * MINUTE_MS);
       const series = (name: Parameters<Metrics['count']>[1]) => {
         const byMinute = values.get(name);
@@ -99,23 +100,21 @@ export function createObservabilityService({ db, clock, dataDir }: Infrastructur
      * Deployment figures (version, uptime, mode, database size) and this project environment's own
      * (webhook queue, open connections, error rate): members never see other projects' traffic.
      */
-    diagnostics(scope: EnvironmentScope) {
+    async diagnostics(scope: EnvironmentScope) {
       const now = clock.now();
-      const pending = db
+      const [pending] = await db
         .select({ pending: count(), oldest: sql<number | null>`min(${webhookDeliveries.createdAt})` })
         .from(webhookDeliveries)
-        .where(inScope(webhookDeliveries, scope, eq(webhookDeliveries.status, 'PENDING')))
-        .get();
-      const open = db
+        .where(inScope(webhookDeliveries, scope, eq(webhookDeliveries.status, 'PENDING')));
+      const open = await db
         .select({ kind: connectionLog.kind, open: count() })
         .from(connectionLog)
         .where(inScope(connectionLog, scope, isNull(connectionLog.disconnectedAt)))
         .groupBy(connectionLog.kind)
-        .orderBy(asc(connectionLog.kind))
-        .all();
+        .orderBy(asc(connectionLog.kind));
       const to = minuteOf(now);
       const from = to - (RECENT_MINUTES - 1) * MINUTE_MS;
-      const recent = metrics.read(scope, from, to);
+      const recent = await metrics.read(scope, from, to);
       const requests = sumOf(recent, ['requests']);
       const errors = sumOf(recent, ['errors']);
       return {
@@ -136,32 +135,35 @@ export function createObservabilityService({ db, clock, dataDir }: Infrastructur
      * happened (deleting a message later does not refund it), connection time overlapping the month
      * (open connections count up to now), and the bytes of completed attachments stored now.
      */
-    usage(scope: EnvironmentScope, month: string | undefined) {
+    async usage(scope: EnvironmentScope, month: string | undefined) {
       const now = clock.now();
       const period = monthPeriod(month, now);
       const lastMinute = period.to - MINUTE_MS;
+      // Each connection's time within the month: from the later of its start and the month's, to the earlier of its
+      // end (now while open) and the month's; none when that is not after. CASE WHEN, as SQLite's two-argument
+      // min/max are PostgreSQL's least/greatest.
       const end = sql`coalesce(${connectionLog.disconnectedAt}, ${now})`;
-      const connected = db
+      const until = sql`case when ${end} < ${period.to} then ${end} else ${period.to} end`;
+      const since = sql`case when ${connectionLog.connectedAt} > ${period.from} then ${connectionLog.connectedAt} else ${period.from} end`;
+      const [connected] = await db
         .select({
-          ms: sql<
-            number | null
-          >`sum(max(0, min(${end}, ${period.to}) - max(${connectionLog.connectedAt}, ${period.from})))`,
+          ms: sql<number>`coalesce(sum(case when ${until} > ${since} then ${until} - ${since} else 0 end), 0)`.mapWith(
+            Number,
+          ),
         })
         .from(connectionLog)
-        .where(inScope(connectionLog, scope, lt(connectionLog.connectedAt, period.to)))
-        .get();
-      const stored = db
-        .select({ bytes: sql<number | null>`sum(${attachments.size})` })
+        .where(inScope(connectionLog, scope, lt(connectionLog.connectedAt, period.to)));
+      const [stored] = await db
+        .select({ bytes: sql<number>`coalesce(sum(${attachments.size}), 0)`.mapWith(Number) })
         .from(attachments)
-        .where(inScope(attachments, scope, eq(attachments.status, 'COMPLETED')))
-        .get();
-      const counted = metrics.read(scope, period.from, lastMinute);
+        .where(inScope(attachments, scope, eq(attachments.status, 'COMPLETED')));
+      const counted = await metrics.read(scope, period.from, lastMinute);
       return {
         period,
         messages: sumOf(counted, ['messages']),
-        connectionMinutes: Math.ceil((connected?.ms ?? 0) / MINUTE_MS),
+        connectionMinutes: Math.ceil(connected.ms / MINUTE_MS),
         webhookDeliveries: sumOf(counted, ['webhook.succeeded', 'webhook.failed']),
-        storageBytes: stored?.bytes ?? 0,
+        storageBytes: stored.bytes,
       };
     },
   };

@@ -19,46 +19,46 @@ const deliveryNotFound = (webhookId: string, deliveryId: string) =>
   notFound('SERVICE_WEBHOOK_DELIVERY_NOT_FOUND', `No delivery ${deliveryId} of webhook endpoint ${webhookId}.`);
 
 /** What users see of deliveries and may ask of them: the log, a resend, a test event. */
-export function createDeliveryLog({ db, clock }: Infrastructure, queue: DeliveryQueue, worker: DeliveryWorker) {
-  function attemptsOf(deliveryIds: string[]): Map<string, AttemptRow[]> {
+export function createDeliveryLog({ store, clock }: Infrastructure, queue: DeliveryQueue, worker: DeliveryWorker) {
+  const { db } = store;
+  async function attemptsOf(deliveryIds: string[]): Promise<Map<string, AttemptRow[]>> {
     const byDelivery = new Map<string, AttemptRow[]>(deliveryIds.map((id) => [id, []]));
     if (deliveryIds.length === 0) return byDelivery;
-    const rows = db
+    const rows = await db
       .select()
       .from(webhookAttempts)
       .where(inArray(webhookAttempts.deliveryId, deliveryIds))
-      .orderBy(asc(webhookAttempts.deliveryId), asc(webhookAttempts.number))
-      .all();
+      .orderBy(asc(webhookAttempts.deliveryId), asc(webhookAttempts.number));
     for (const row of rows) byDelivery.get(row.deliveryId)?.push(row);
     return byDelivery;
   }
 
-  function findDelivery(scope: EnvironmentScope, webhookId: string, deliveryId: string): DeliveryRow {
-    findEndpoint(db, scope, webhookId);
-    const delivery = db
+  async function findDelivery(scope: EnvironmentScope, webhookId: string, deliveryId: string): Promise<DeliveryRow> {
+    await findEndpoint(db, scope, webhookId);
+    const [delivery] = await db
       .select()
       .from(webhookDeliveries)
       .where(deliveryOf(scope, webhookId, deliveryId))
-      .get();
+      .limit(1);
     if (!delivery) throw deliveryNotFound(webhookId, deliveryId);
     return delivery;
   }
 
-  const withAttempts = (delivery: DeliveryRow): DeliveryWithAttempts => ({
+  const withAttempts = async (delivery: DeliveryRow): Promise<DeliveryWithAttempts> => ({
     delivery,
-    attempts: attemptsOf([delivery.id]).get(delivery.id) ?? [],
+    attempts: (await attemptsOf([delivery.id])).get(delivery.id) ?? [],
   });
 
   return {
     /** The endpoint's deliveries, newest first, each with its attempts. */
-    listDeliveries(
+    async listDeliveries(
       scope: EnvironmentScope,
       webhookId: string,
       query: { limit: number; cursor?: string; status?: DeliveryStatus; eventType?: string },
-    ): { rows: DeliveryWithAttempts[]; nextCursor: string | null } {
-      findEndpoint(db, scope, webhookId);
+    ): Promise<{ rows: DeliveryWithAttempts[]; nextCursor: string | null }> {
+      await findEndpoint(db, scope, webhookId);
       const before = decodeCursor(query.cursor);
-      const rows = db
+      const rows = await db
         .select()
         .from(webhookDeliveries)
         .where(
@@ -72,22 +72,21 @@ export function createDeliveryLog({ db, clock }: Infrastructure, queue: Delivery
           ),
         )
         .orderBy(desc(webhookDeliveries.id))
-        .limit(query.limit + 1)
-        .all();
+        .limit(query.limit + 1);
       const page = toPage(rows, query.limit);
-      const attempts = attemptsOf(page.rows.map((row) => row.id));
+      const attempts = await attemptsOf(page.rows.map((row) => row.id));
       return {
         rows: page.rows.map((delivery) => ({ delivery, attempts: attempts.get(delivery.id) ?? [] })),
         nextCursor: page.nextCursor,
       };
     },
 
-    getDelivery(scope: EnvironmentScope, webhookId: string, deliveryId: string): DeliveryWithAttempts {
-      return withAttempts(findDelivery(scope, webhookId, deliveryId));
+    async getDelivery(scope: EnvironmentScope, webhookId: string, deliveryId: string): Promise<DeliveryWithAttempts> {
+      return withAttempts(await findDelivery(scope, webhookId, deliveryId));
     },
 
     /** The delivery's row with its payload: the body every attempt sends. */
-    getDeliveryRow: (scope: EnvironmentScope, webhookId: string, deliveryId: string): DeliveryRow =>
+    getDeliveryRow: (scope: EnvironmentScope, webhookId: string, deliveryId: string): Promise<DeliveryRow> =>
       findDelivery(scope, webhookId, deliveryId),
 
     /**
@@ -96,11 +95,11 @@ export function createDeliveryLog({ db, clock }: Infrastructure, queue: Delivery
      * have been made, else FAILED. Asked while an attempt is in flight, it follows that attempt
      * (counting `resends` is what tells the recording of that attempt not to overwrite it).
      */
-    resend(scope: EnvironmentScope, webhookId: string, deliveryId: string): DeliveryWithAttempts {
+    async resend(scope: EnvironmentScope, webhookId: string, deliveryId: string): Promise<DeliveryWithAttempts> {
       const now = clock.now();
-      const delivery = db.transaction((tx) => {
-        assertEnabled(findEndpoint(tx, scope, webhookId));
-        const row = tx
+      const delivery = await store.transaction(async (tx) => {
+        assertEnabled(await findEndpoint(tx, scope, webhookId));
+        const [row] = await tx
           .update(webhookDeliveries)
           .set({
             status: 'PENDING',
@@ -109,8 +108,7 @@ export function createDeliveryLog({ db, clock }: Infrastructure, queue: Delivery
             updatedAt: now,
           })
           .where(deliveryOf(scope, webhookId, deliveryId))
-          .returning()
-          .get();
+          .returning();
         if (!row) throw deliveryNotFound(webhookId, deliveryId);
         return row;
       });
@@ -119,12 +117,17 @@ export function createDeliveryLog({ db, clock }: Infrastructure, queue: Delivery
     },
 
     /** Queues a new event of `type` carrying the catalogue's example data, to this endpoint only. */
-    sendTest(scope: EnvironmentScope, webhookId: string, type: EventType): DeliveryWithAttempts {
-      const endpoint = findEndpoint(db, scope, webhookId);
-      assertEnabled(endpoint);
-      const delivery = queue.enqueueFor(endpoint, type, EVENT_CATALOGUE[type].example);
+    async sendTest(scope: EnvironmentScope, webhookId: string, type: EventType): Promise<DeliveryWithAttempts> {
+      // One transaction: an endpoint disabled meanwhile gets no delivery.
+      const delivery = await store.transaction(async (tx) => {
+        const endpoint = await findEndpoint(tx, scope, webhookId);
+        assertEnabled(endpoint);
+        return queue.enqueueFor(endpoint, type, EVENT_CATALOGUE[type].example);
+      });
       worker.kick();
       return { delivery, attempts: [] };
     },
   };
 }
+
+export type DeliveryLog = ReturnType<typeof createDeliveryLog>;

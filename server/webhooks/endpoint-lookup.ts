@@ -1,17 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { webhookEndpoints } from '../../db/schema/webhooks.js';
 import { type EnvironmentScope, inScope } from '../../db/scope.js';
-import type { Executor } from '../context.js';
+import type { Queries } from '../../db/store.js';
 import { conflict, notFound } from '../errors.js';
 import type { EndpointRow } from './queue.js';
 
 /** The endpoint with this id in the scope, or 404: an endpoint of another environment is not found. */
-export function findEndpoint(tx: Executor, scope: EnvironmentScope, webhookId: string): EndpointRow {
-  const row = tx
+export async function findEndpoint(db: Queries, scope: EnvironmentScope, webhookId: string): Promise<EndpointRow> {
+  const [row] = await db
     .select()
     .from(webhookEndpoints)
     .where(inScope(webhookEndpoints, scope, eq(webhookEndpoints.id, webhookId)))
-    .get();
+    .limit(1);
   if (!row) throw webhookNotFound(webhookId, scope);
   return row;
 }

@@ -1,12 +1,12 @@
 import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
-import { preparedInsert } from '../../db/prepared-insert.js';
 import type { Environment } from '../../db/schema/environment.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/webhooks.js';
 import { inScopePrepared, scopeValues } from '../../db/scope.js';
+import type { Queries } from '../../db/store.js';
 import { SYSTEM_ACTOR } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import { toIso } from '../clock.js';
-import type { Executor, Infrastructure } from '../context.js';
+import type { Infrastructure } from '../context.js';
 import { upperEnvironment } from '../environments.js';
 import type { CatalogueEvent } from '../events/bus.js';
 import { AUTO_DISABLE_AFTER_FAILURES, nextAttemptAfterFailure } from './policy.js';
@@ -29,15 +29,24 @@ export interface AttemptOutcome {
 export const isSuccess = (outcome: AttemptOutcome) =>
   outcome.error === null && outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
 
+/** What `recordAttempt` wrote, told after the commit; `disabledAfter` the failures that disabled the endpoint. */
+interface RecordedAttempt {
+  delivery: DeliveryRow;
+  attempt: number;
+  status: DeliveryRow['status'];
+  disabledAfter?: number;
+}
+
 /** Whether an endpoint takes events of `type`: an empty list means every type. */
 export const subscribesTo = (endpoint: Pick<EndpointRow, 'events'>, type: string) =>
   endpoint.events.length === 0 || endpoint.events.includes(type);
 
 /**
- * The durable delivery queue in SQLite: what is queued survives a restart, and a delivery marked
- * SUCCEEDED is never sent again by the worker. Each change is one synchronous transaction.
+ * The durable delivery queue in the store: what is queued survives a restart, and a delivery marked
+ * SUCCEEDED is never sent again by the worker. Each change is one transaction.
  */
-export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastructure, audit: AuditService) {
+export function createDeliveryQueue({ store, clock, ids, logger, events }: Infrastructure, audit: AuditService) {
+  const { db } = store;
   /** The envelope of spec 2.8, serialised once: these bytes are what every attempt sends and signs. */
   function envelope(type: string, projectId: string, environment: Environment, data: Record<string, unknown>) {
     const eventId = ids.next('evt');
@@ -53,11 +62,12 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
     return { eventId, createdAt, payload };
   }
 
-  function insertDeliveries(
+  /** Call inside a transaction. */
+  async function insertDeliveries(
     endpoints: Pick<EndpointRow, 'id' | 'projectId' | 'environment'>[],
     type: string,
     event: ReturnType<typeof envelope>,
-  ): DeliveryRow[] {
+  ): Promise<DeliveryRow[]> {
     const rows: DeliveryRow[] = endpoints.map((endpoint) => ({
       id: ids.next('whd'),
       ...scopeValues(endpoint),
@@ -74,24 +84,27 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
       createdAt: event.createdAt,
       updatedAt: event.createdAt,
     }));
-    for (const row of rows) insertDelivery.run(row);
+    for (const row of rows) await insertDelivery(row);
     return rows;
   }
 
-  /** Runs for every catalogue event (every chat message): prepared once. */
-  const enabledEndpoints = db
-    .select({
-      id: webhookEndpoints.id,
-      projectId: webhookEndpoints.projectId,
-      environment: webhookEndpoints.environment,
-      events: webhookEndpoints.events,
-    })
-    .from(webhookEndpoints)
-    .where(inScopePrepared(webhookEndpoints, eq(webhookEndpoints.enabled, true)))
-    .prepare();
+  /** Runs for every catalogue event (every chat message): prepared once, outside transactions and in them. */
+  const prepareEnabledEndpoints = (queries: Queries) =>
+    queries
+      .select({
+        id: webhookEndpoints.id,
+        projectId: webhookEndpoints.projectId,
+        environment: webhookEndpoints.environment,
+        events: webhookEndpoints.events,
+      })
+      .from(webhookEndpoints)
+      .where(inScopePrepared(webhookEndpoints, eq(webhookEndpoints.enabled, true)))
+      .prepare();
+  const enabledEndpoints = prepareEnabledEndpoints(db);
 
-  // The worker's queries, run for every delivery and attempt (hundreds a second under load): prepared once, so
-  // that drizzle does not build their SQL again each time.
+  // The worker's reads, run for every delivery and attempt (hundreds a second under load): prepared once, so
+  // that drizzle does not build their SQL again each time. Prepared on the store's reads, so outside transactions
+  // only: inside one, queries go through the transaction.
   const dueEndpoints = db
     .selectDistinct({ endpointId: webhookDeliveries.endpointId })
     .from(webhookDeliveries)
@@ -110,39 +123,66 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
     .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
     .limit(sql.placeholder('limit'))
     .prepare();
-  const endpointById = db
-    .select()
-    .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.id, sql.placeholder('id')))
-    .prepare();
-  const deliveryById = db
-    .select()
-    .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.id, sql.placeholder('id')))
-    .prepare();
-  const insertDelivery = preparedInsert(db, webhookDeliveries);
-  const insertAttempt = preparedInsert(db, webhookAttempts);
+  const prepareEndpointById = (queries: Queries) =>
+    queries
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, sql.placeholder('id')))
+      .prepare();
+  const prepareDeliveryById = (queries: Queries) =>
+    queries
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, sql.placeholder('id')))
+      .prepare();
+  const endpointById = prepareEndpointById(db);
+  const deliveryById = prepareDeliveryById(db);
+  const insertDelivery = store.rowInsert(webhookDeliveries);
+  const insertAttempt = store.rowInsert(webhookAttempts);
+
   // A value given at run time, as is: these columns store what they are given (text and integers).
   const given = (name: string) => sql`${sql.placeholder(name)}`;
-  const updateAfterAttempt = db
-    .update(webhookDeliveries)
-    .set({
-      status: given('status'),
-      attempts: given('attempts'),
-      lastStatusCode: given('lastStatusCode'),
-      lastError: given('lastError'),
-      nextAttemptAt: given('nextAttemptAt'),
-      updatedAt: given('updatedAt'),
-    })
-    .where(eq(webhookDeliveries.id, sql.placeholder('id')))
-    .prepare();
+  /**
+   * What the queue runs in its transactions for every event and every attempt, prepared on the transaction's
+   * handle.
+   */
+  const prepareInTransaction = (tx: Queries) => ({
+    enabledEndpoints: prepareEnabledEndpoints(tx),
+    deliveryById: prepareDeliveryById(tx),
+    endpointById: prepareEndpointById(tx),
+    updateAfterAttempt: tx
+      .update(webhookDeliveries)
+      .set({
+        status: given('status'),
+        attempts: given('attempts'),
+        lastStatusCode: given('lastStatusCode'),
+        lastError: given('lastError'),
+        nextAttemptAt: given('nextAttemptAt'),
+        updatedAt: given('updatedAt'),
+      })
+      .where(eq(webhookDeliveries.id, sql.placeholder('id')))
+      .prepare(),
+  });
+  /**
+   * Kept per handle: SQLite runs every transaction on its one writer, so they are prepared once there (recording an
+   * attempt took 2.7 times the CPU when drizzle built them each time); on PostgreSQL each transaction has its own.
+   */
+  const preparedIn = new WeakMap<Queries, ReturnType<typeof prepareInTransaction>>();
+  function statementsIn(tx: Queries) {
+    let statements = preparedIn.get(tx);
+    if (!statements) {
+      statements = prepareInTransaction(tx);
+      preparedIn.set(tx, statements);
+    }
+    return statements;
+  }
 
-  /** Ends the pending deliveries of an endpoint that stopped taking events (disabled). */
-  function failPending(tx: Executor, endpointId: string, reason: string, now: number): void {
-    tx.update(webhookDeliveries)
+  /** Ends the pending deliveries of an endpoint that stopped taking events (disabled). Call inside a transaction. */
+  async function failPending(tx: Queries, endpointId: string, reason: string, now: number): Promise<void> {
+    await tx
+      .update(webhookDeliveries)
       .set({ status: 'FAILED', nextAttemptAt: null, lastError: reason, updatedAt: now })
-      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'PENDING')))
-      .run();
+      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'PENDING')));
   }
 
   return {
@@ -153,42 +193,54 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
      * event's project and environment (so no other environment's endpoint is ever considered),
      * then those subscribed to its type. Nothing at all is written when none matches.
      */
-    enqueueEvent(event: CatalogueEvent): DeliveryRow[] {
+    async enqueueEvent(event: CatalogueEvent): Promise<DeliveryRow[]> {
       const scope = { projectId: event.projectId, environment: event.environment };
-      const endpoints = enabledEndpoints.all(scope).filter((endpoint) => subscribesTo(endpoint, event.type));
-      if (endpoints.length === 0) return [];
-      const built = envelope(event.type, event.projectId, event.environment, event.data);
-      return db.transaction(() => insertDeliveries(endpoints, event.type, built));
+      // Read outside a transaction first: most events go to no endpoint, and they write nothing.
+      const matching = (await enabledEndpoints.execute(scope)).filter((endpoint) => subscribesTo(endpoint, event.type));
+      if (matching.length === 0) return [];
+      return store.transaction(async (tx) => {
+        // Read again in the transaction: an endpoint disabled since (its pending deliveries failed) gets none.
+        const endpoints = (await statementsIn(tx).enabledEndpoints.execute(scope)).filter((endpoint) =>
+          subscribesTo(endpoint, event.type),
+        );
+        if (endpoints.length === 0) return [];
+        const built = envelope(event.type, event.projectId, event.environment, event.data);
+        return insertDeliveries(endpoints, event.type, built);
+      });
     },
 
     /** Queues a new event for one endpoint only, whatever its subscriptions (the test-event route). */
-    enqueueFor(endpoint: EndpointRow, type: string, data: Record<string, unknown>): DeliveryRow {
+    async enqueueFor(endpoint: EndpointRow, type: string, data: Record<string, unknown>): Promise<DeliveryRow> {
       const built = envelope(type, endpoint.projectId, endpoint.environment, data);
-      return db.transaction(() => insertDeliveries([endpoint], type, built))[0];
+      const [delivery] = await store.transaction(() => insertDeliveries([endpoint], type, built));
+      return delivery;
     },
 
     /** Removes finished deliveries (and their attempts) last changed before `before`; answers how many. */
-    pruneFinished(before: number): number {
+    async pruneFinished(before: number): Promise<number> {
       // The finished statuses by name, not `<> 'PENDING'`: only then does SQLite use the (status, updated_at) index.
       const finished = inArray(webhookDeliveries.status, ['SUCCEEDED', 'FAILED']);
-      return db
-        .delete(webhookDeliveries)
-        .where(and(finished, lt(webhookDeliveries.updatedAt, before)))
-        .run().changes;
+      const removed = await store.transaction((tx) =>
+        tx
+          .delete(webhookDeliveries)
+          .where(and(finished, lt(webhookDeliveries.updatedAt, before)))
+          .returning({ id: webhookDeliveries.id }),
+      );
+      return removed.length;
     },
 
     /**
      * Ids of the endpoints with a delivery due by now. The worker's view spans every project and
      * environment, as its job does; what users read goes through `inScope` in the service.
      */
-    dueEndpointIds(now: number): string[] {
-      return dueEndpoints.all({ now }).map((row) => row.endpointId);
+    async dueEndpointIds(now: number): Promise<string[]> {
+      return (await dueEndpoints.execute({ now })).map((row) => row.endpointId);
     },
 
     /** Up to `limit` due deliveries of one endpoint, earliest first, leaving out those in flight. */
-    dueDeliveries(endpointId: string, now: number, inFlight: string[], limit: number): DeliveryRow[] {
+    async dueDeliveries(endpointId: string, now: number, inFlight: string[], limit: number): Promise<DeliveryRow[]> {
       // Those in flight are still PENDING: read as many more, and drop them here.
-      const due = dueOfEndpoint.all({ endpointId, now, limit: limit + inFlight.length });
+      const due = await dueOfEndpoint.execute({ endpointId, now, limit: limit + inFlight.length });
       return due.filter((delivery) => !inFlight.includes(delivery.id)).slice(0, limit);
     },
 
@@ -196,14 +248,15 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
      * The delivery, if it still waits for the attempt it was read for (`read`): not sent since by another pass,
      * not finished, not deleted. One read by primary key.
      */
-    stillDue(read: Pick<DeliveryRow, 'id' | 'attempts'>, now: number): DeliveryRow | undefined {
-      const delivery = deliveryById.get({ id: read.id });
+    async stillDue(read: Pick<DeliveryRow, 'id' | 'attempts'>, now: number): Promise<DeliveryRow | undefined> {
+      const [delivery] = await deliveryById.execute({ id: read.id });
       if (delivery?.status !== 'PENDING' || delivery.attempts !== read.attempts) return undefined;
       return delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= now ? delivery : undefined;
     },
 
-    endpoint(endpointId: string): EndpointRow | undefined {
-      return endpointById.get({ id: endpointId });
+    async endpoint(endpointId: string): Promise<EndpointRow | undefined> {
+      const [endpoint] = await endpointById.execute({ id: endpointId });
+      return endpoint;
     },
 
     /**
@@ -213,18 +266,18 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
      * asked for while the attempt was in flight (`resends` moved on since `launched` was read) stands:
      * the delivery stays due when the resend made it due, whatever this attempt came to.
      */
-    recordAttempt(launched: Pick<DeliveryRow, 'id' | 'resends'>, outcome: AttemptOutcome): void {
+    async recordAttempt(launched: Pick<DeliveryRow, 'id' | 'resends'>, outcome: AttemptOutcome): Promise<void> {
       const deliveryId = launched.id;
       const now = clock.now();
-      let recorded: { delivery: DeliveryRow; attempt: number; status: DeliveryRow['status'] } | undefined;
-      db.transaction((tx) => {
-        const delivery = deliveryById.get({ id: deliveryId });
+      const recorded = await store.transaction(async (tx): Promise<RecordedAttempt | undefined> => {
+        const { deliveryById, endpointById, updateAfterAttempt } = statementsIn(tx);
+        const [delivery] = await deliveryById.execute({ id: deliveryId });
         // Deleted with its endpoint or project while the attempt was in flight.
-        if (!delivery) return;
-        const endpoint = endpointById.get({ id: delivery.endpointId });
-        if (!endpoint) return;
+        if (!delivery) return undefined;
+        const [endpoint] = await endpointById.execute({ id: delivery.endpointId });
+        if (!endpoint) return undefined;
         const number = delivery.attempts + 1;
-        insertAttempt.run({ deliveryId, number, ...outcome });
+        await insertAttempt({ deliveryId, number, ...outcome });
 
         const succeeded = isSuccess(outcome);
         const resentDueAt =
@@ -232,9 +285,9 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
         const nextAttemptAt = !endpoint.enabled
           ? null
           : (resentDueAt ?? (succeeded ? null : nextAttemptAfterFailure(number, now)));
-        const status = nextAttemptAt !== null ? 'PENDING' : succeeded ? 'SUCCEEDED' : 'FAILED';
-        recorded = { delivery, attempt: number, status };
-        updateAfterAttempt.run({
+        const status: DeliveryRow['status'] = nextAttemptAt !== null ? 'PENDING' : succeeded ? 'SUCCEEDED' : 'FAILED';
+        const result: RecordedAttempt = { delivery, attempt: number, status };
+        await updateAfterAttempt.execute({
           id: deliveryId,
           status,
           attempts: number,
@@ -246,26 +299,26 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
 
         if (succeeded) {
           if (endpoint.consecutiveFailures !== 0) {
-            tx.update(webhookEndpoints)
+            await tx
+              .update(webhookEndpoints)
               .set({ consecutiveFailures: 0 })
-              .where(eq(webhookEndpoints.id, endpoint.id))
-              .run();
+              .where(eq(webhookEndpoints.id, endpoint.id));
           }
-          return;
+          return result;
         }
         const failures = endpoint.consecutiveFailures + 1;
         const disable = endpoint.enabled && failures >= AUTO_DISABLE_AFTER_FAILURES;
         const reason = `Disabled after ${failures} consecutive failed attempts.`;
-        tx.update(webhookEndpoints)
+        await tx
+          .update(webhookEndpoints)
           .set({
             consecutiveFailures: failures,
             ...(disable ? { enabled: false, disabledAt: now, disabledReason: reason, updatedAt: now } : {}),
           })
-          .where(eq(webhookEndpoints.id, endpoint.id))
-          .run();
-        if (!disable) return;
-        failPending(tx, endpoint.id, 'Endpoint disabled: retries stopped.', now);
-        audit.record(tx, {
+          .where(eq(webhookEndpoints.id, endpoint.id));
+        if (!disable) return result;
+        await failPending(tx, endpoint.id, 'Endpoint disabled: retries stopped.', now);
+        await audit.record(tx, {
           projectId: endpoint.projectId,
           actor: SYSTEM_ACTOR,
           action: 'webhook.disabled',
@@ -273,11 +326,17 @@ export function createDeliveryQueue({ db, clock, ids, logger, events }: Infrastr
           environment: endpoint.environment,
           details: { reason, consecutiveFailures: failures },
         });
-        logger.warn({ webhookId: endpoint.id, projectId: endpoint.projectId, failures }, 'webhook endpoint disabled');
+        return { ...result, disabledAfter: failures };
       });
       // After the commit, like every event: metrics count attempts by outcome, `tail` shows them.
       if (!recorded) return;
-      const { delivery, attempt, status } = recorded;
+      const { delivery, attempt, status, disabledAfter } = recorded;
+      if (disabledAfter !== undefined) {
+        logger.warn(
+          { webhookId: delivery.endpointId, projectId: delivery.projectId, failures: disabledAfter },
+          'webhook endpoint disabled',
+        );
+      }
       events.emit('webhook.attempted', {
         ...scopeValues(delivery),
         deliveryId: delivery.id,

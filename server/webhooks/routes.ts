@@ -72,8 +72,8 @@ export const webhookRoutes = [
     status: 201,
     response: registeredWebhookSchema,
     errors: REFUSED,
-    handler: ({ app, auth, params, body }) => {
-      const { row, secret } = app.services.webhooks.register(actorOf(auth), params.id, body);
+    handler: async ({ app, auth, params, body }) => {
+      const { row, secret } = await app.services.webhooks.register(actorOf(auth), params.id, body);
       return presentRegisteredWebhook(row, secret);
     },
   }),
@@ -87,8 +87,8 @@ export const webhookRoutes = [
     auth: 'project-environment',
     capability: 'webhooks:read',
     response: listOf(webhookEndpointSchema),
-    handler: ({ app, auth }) => ({
-      data: app.services.webhooks.list(auth.scope).map(presentWebhookEndpoint),
+    handler: async ({ app, auth }) => ({
+      data: (await app.services.webhooks.list(auth.scope)).map(presentWebhookEndpoint),
     }),
   }),
   defineRoute({
@@ -102,7 +102,8 @@ export const webhookRoutes = [
     capability: 'webhooks:read',
     response: webhookEndpointSchema,
     errors: NOT_FOUND,
-    handler: ({ app, auth, params }) => presentWebhookEndpoint(app.services.webhooks.get(auth.scope, params.webhookId)),
+    handler: async ({ app, auth, params }) =>
+      presentWebhookEndpoint(await app.services.webhooks.get(auth.scope, params.webhookId)),
   }),
   defineRoute({
     method: 'patch',
@@ -118,8 +119,8 @@ export const webhookRoutes = [
     body: updateWebhookBody,
     response: webhookEndpointSchema,
     errors: { ...NOT_FOUND, ...REFUSED },
-    handler: ({ app, auth, params, body }) =>
-      presentWebhookEndpoint(app.services.webhooks.update(actorOf(auth), auth.scope, params.webhookId, body)),
+    handler: async ({ app, auth, params, body }) =>
+      presentWebhookEndpoint(await app.services.webhooks.update(actorOf(auth), auth.scope, params.webhookId, body)),
   }),
   defineRoute({
     method: 'delete',
@@ -132,8 +133,8 @@ export const webhookRoutes = [
     capability: 'webhooks:manage',
     status: 204,
     errors: NOT_FOUND,
-    handler: ({ app, auth, params }) => {
-      app.services.webhooks.delete(actorOf(auth), auth.scope, params.webhookId);
+    handler: async ({ app, auth, params }) => {
+      await app.services.webhooks.delete(actorOf(auth), auth.scope, params.webhookId);
       return undefined;
     },
   }),
@@ -153,8 +154,8 @@ export const webhookRoutes = [
     query: deliveriesQuery,
     response: pageOf(webhookDeliverySchema),
     errors: NOT_FOUND,
-    handler: ({ app, auth, params, query }) => {
-      const page = app.services.webhooks.listDeliveries(auth.scope, params.webhookId, query);
+    handler: async ({ app, auth, params, query }) => {
+      const page = await app.services.webhooks.listDeliveries(auth.scope, params.webhookId, query);
       return { data: page.rows.map(present), nextCursor: page.nextCursor };
     },
   }),
@@ -169,8 +170,8 @@ export const webhookRoutes = [
     capability: 'webhooks:read',
     response: webhookDeliverySchema,
     errors: DELIVERY_NOT_FOUND,
-    handler: ({ app, auth, params }) =>
-      present(app.services.webhooks.getDelivery(auth.scope, params.webhookId, params.deliveryId)),
+    handler: async ({ app, auth, params }) =>
+      present(await app.services.webhooks.getDelivery(auth.scope, params.webhookId, params.deliveryId)),
   }),
   defineRoute({
     method: 'get',
@@ -186,8 +187,8 @@ export const webhookRoutes = [
     capability: 'webhooks:manage',
     response: deliveryBodySchema,
     errors: DELIVERY_NOT_FOUND,
-    handler: ({ app, auth, params }) =>
-      presentDeliveryBody(app.services.webhooks.getDeliveryRow(auth.scope, params.webhookId, params.deliveryId)),
+    handler: async ({ app, auth, params }) =>
+      presentDeliveryBody(await app.services.webhooks.getDeliveryRow(auth.scope, params.webhookId, params.deliveryId)),
   }),
   defineRoute({
     method: 'post',
@@ -204,8 +205,8 @@ export const webhookRoutes = [
     status: 202,
     response: webhookDeliverySchema,
     errors: { ...DELIVERY_NOT_FOUND, ...DISABLED },
-    handler: ({ app, auth, params }) =>
-      present(app.services.webhooks.resend(auth.scope, params.webhookId, params.deliveryId)),
+    handler: async ({ app, auth, params }) =>
+      present(await app.services.webhooks.resend(auth.scope, params.webhookId, params.deliveryId)),
   }),
   defineRoute({
     method: 'post',
@@ -223,7 +224,7 @@ export const webhookRoutes = [
     status: 202,
     response: webhookDeliverySchema,
     errors: { ...NOT_FOUND, ...DISABLED },
-    handler: ({ app, auth, params, body }) =>
-      present(app.services.webhooks.sendTest(auth.scope, params.webhookId, body.type)),
+    handler: async ({ app, auth, params, body }) =>
+      present(await app.services.webhooks.sendTest(auth.scope, params.webhookId, body.type)),
   }),
 ];

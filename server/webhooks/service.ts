@@ -6,7 +6,7 @@ import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import type { Infrastructure } from '../context.js';
 import { ServiceError } from '../errors.js';
-import { createDeliveryLog } from './delivery-log.js';
+import { createDeliveryLog, type DeliveryLog } from './delivery-log.js';
 import { findEndpoint, webhookNotFound } from './endpoint-lookup.js';
 import { createDeliveryQueue, type EndpointRow } from './queue.js';
 import { createSecretBox } from './secret-box.js';
@@ -25,11 +25,12 @@ export interface WebhookPatch {
  * delivery log, and the delivery worker that `startServer` starts and stops.
  */
 export function createWebhookService(infra: Infrastructure, audit: AuditService) {
-  const { db, clock, ids, mode } = infra;
+  const { store, clock, ids, mode } = infra;
+  const { db } = store;
   const secrets = createSecretBox(infra.dataDir);
   const queue = createDeliveryQueue(infra, audit);
   const worker = createDeliveryWorker(infra, queue, secrets);
-  const deliveryLog = createDeliveryLog(infra, queue, worker);
+  const deliveryLog: DeliveryLog = createDeliveryLog(infra, queue, worker);
 
   function assertTarget(url: string): void {
     const refusal = targetRefusal(url, mode);
@@ -40,11 +41,11 @@ export function createWebhookService(infra: Infrastructure, audit: AuditService)
     worker,
 
     /** The signing secret is returned here only; the row keeps it sealed with the data folder's key. */
-    register(
+    async register(
       actor: Actor,
       projectId: string,
       input: { url: string; environment: Environment; events: string[]; secret?: string },
-    ): { row: EndpointRow; secret: string } {
+    ): Promise<{ row: EndpointRow; secret: string }> {
       assertTarget(input.url);
       const now = clock.now();
       const id = ids.next('wh');
@@ -64,9 +65,9 @@ export function createWebhookService(infra: Infrastructure, audit: AuditService)
         createdAt: now,
         updatedAt: now,
       };
-      db.transaction((tx) => {
-        tx.insert(webhookEndpoints).values(row).run();
-        audit.record(tx, {
+      await store.transaction(async (tx) => {
+        await tx.insert(webhookEndpoints).values(row);
+        await audit.record(tx, {
           projectId,
           actor,
           action: 'webhook.created',
@@ -79,16 +80,11 @@ export function createWebhookService(infra: Infrastructure, audit: AuditService)
     },
 
     /** The endpoints of one environment, oldest first. */
-    list(scope: EnvironmentScope): EndpointRow[] {
-      return db
-        .select()
-        .from(webhookEndpoints)
-        .where(inScope(webhookEndpoints, scope))
-        .orderBy(webhookEndpoints.id)
-        .all();
+    list(scope: EnvironmentScope): Promise<EndpointRow[]> {
+      return db.select().from(webhookEndpoints).where(inScope(webhookEndpoints, scope)).orderBy(webhookEndpoints.id);
     },
 
-    get(scope: EnvironmentScope, webhookId: string): EndpointRow {
+    get(scope: EnvironmentScope, webhookId: string): Promise<EndpointRow> {
       return findEndpoint(db, scope, webhookId);
     },
 
@@ -96,11 +92,11 @@ export function createWebhookService(infra: Infrastructure, audit: AuditService)
      * Changes url, events or enabled. Disabling fails the endpoint's pending deliveries (retries stop);
      * re-enabling clears the failure count. A change that changes nothing is not audited.
      */
-    update(actor: Actor, scope: EnvironmentScope, webhookId: string, patch: WebhookPatch): EndpointRow {
+    async update(actor: Actor, scope: EnvironmentScope, webhookId: string, patch: WebhookPatch): Promise<EndpointRow> {
       if (patch.url !== undefined) assertTarget(patch.url);
       const now = clock.now();
-      return db.transaction((tx) => {
-        const before = findEndpoint(tx, scope, webhookId);
+      return store.transaction(async (tx) => {
+        const before = await findEndpoint(tx, scope, webhookId);
         const changes: Partial<EndpointRow> = {};
         const details: Record<string, { from: unknown; to: unknown }> = {};
         if (patch.url !== undefined && patch.url !== before.url) {
@@ -118,17 +114,16 @@ export function createWebhookService(infra: Infrastructure, audit: AuditService)
           } else {
             const by = actor.type === 'user' ? actor.email : actor.type;
             Object.assign(changes, { enabled: false, disabledAt: now, disabledReason: `Disabled by ${by}.` });
-            queue.failPending(tx, webhookId, 'Endpoint disabled: retries stopped.', now);
+            await queue.failPending(tx, webhookId, 'Endpoint disabled: retries stopped.', now);
           }
         }
         if (Object.keys(details).length === 0) return before;
-        const after = tx
+        const [after] = await tx
           .update(webhookEndpoints)
           .set({ ...changes, updatedAt: now })
           .where(inScope(webhookEndpoints, scope, eq(webhookEndpoints.id, webhookId)))
-          .returning()
-          .get();
-        audit.record(tx, {
+          .returning();
+        await audit.record(tx, {
           projectId: scope.projectId,
           actor,
           action: 'webhook.updated',
@@ -141,15 +136,14 @@ export function createWebhookService(infra: Infrastructure, audit: AuditService)
     },
 
     /** Deletes the endpoint with its deliveries and their log; attempts in flight are not recorded. */
-    delete(actor: Actor, scope: EnvironmentScope, webhookId: string): void {
-      db.transaction((tx) => {
-        const deleted = tx
+    async delete(actor: Actor, scope: EnvironmentScope, webhookId: string): Promise<void> {
+      await store.transaction(async (tx) => {
+        const [deleted] = await tx
           .delete(webhookEndpoints)
           .where(inScope(webhookEndpoints, scope, eq(webhookEndpoints.id, webhookId)))
-          .returning({ url: webhookEndpoints.url })
-          .get();
+          .returning({ url: webhookEndpoints.url });
         if (!deleted) throw webhookNotFound(webhookId, scope);
-        audit.record(tx, {
+        await audit.record(tx, {
           projectId: scope.projectId,
           actor,
           action: 'webhook.deleted',

@@ -1,4 +1,5 @@
 import type { Infrastructure } from '../context.js';
+import type { CatalogueEvent } from '../events/bus.js';
 import { EVENT_CATALOGUE, isEventType } from './catalogue.js';
 import { DELIVERY_RETENTION_MS, ENDPOINT_CONCURRENCY, RETENTION_SWEEP_INTERVAL_MS } from './policy.js';
 import type { AttemptOutcome, DeliveryQueue, DeliveryRow } from './queue.js';
@@ -26,7 +27,7 @@ export interface DeliveryWorker {
 
 /**
  * Sends queued deliveries. What is due is decided by the injected clock against `nextAttemptAt` in
- * SQLite, so the queue, not this object, is the state: after a restart the worker picks up where the
+ * the store, so the queue, not this object, is the state: after a restart the worker picks up where the
  * last one stopped. Each endpoint has its own lane of at most ENDPOINT_CONCURRENCY attempts in
  * flight, so a slow or silent endpoint holds up only its own deliveries.
  */
@@ -46,29 +47,46 @@ export function createDeliveryWorker(
   const inFlightFor = (endpointId: string) =>
     [...inFlight].filter(([, task]) => task.endpointId === endpointId).map(([deliveryId]) => deliveryId);
 
+  /**
+   * Catalogue events are queued one after another, in the order they were emitted, so that their deliveries keep
+   * that order. Never rejects: each failure is logged.
+   */
+  let queueing: Promise<void> = Promise.resolve();
+
+  /**
+   * Passes and the serving of new deliveries run one at a time: each reads what is due and then launches it, and two
+   * at once would both launch what they both read.
+   */
+  let scheduling: Promise<void> = Promise.resolve();
+  function exclusive(work: () => Promise<void>): Promise<void> {
+    const run = scheduling.then(work);
+    scheduling = run.catch(() => {});
+    return run;
+  }
+
   let lastSweepAt: number | undefined;
   /** At most once per interval: finished deliveries past their retention leave the log. */
-  function sweepRetention(now: number): void {
+  async function sweepRetention(now: number): Promise<void> {
     if (lastSweepAt !== undefined && now - lastSweepAt < RETENTION_SWEEP_INTERVAL_MS) return;
     lastSweepAt = now;
-    const removed = queue.pruneFinished(now - DELIVERY_RETENTION_MS);
+    const removed = await queue.pruneFinished(now - DELIVERY_RETENTION_MS);
     if (removed > 0) logger.info({ removed }, 'webhook deliveries past their retention removed');
   }
 
-  /** Starts every due delivery that its endpoint's lane has room for. */
-  function pass(): void {
+  /** Starts every due delivery that its endpoint's lane has room for. Run it through `exclusive`. */
+  async function pass(): Promise<void> {
     if (!running) return;
     const now = clock.now();
-    sweepRetention(now);
-    for (const endpointId of queue.dueEndpointIds(now)) fillLane(endpointId, now);
+    await sweepRetention(now);
+    for (const endpointId of await queue.dueEndpointIds(now)) await fillLane(endpointId, now);
   }
 
   /** Starts the due deliveries of one endpoint that its lane has room for, earliest first. */
-  function fillLane(endpointId: string, now: number): void {
+  async function fillLane(endpointId: string, now: number): Promise<void> {
     const busy = inFlightFor(endpointId);
     const room = ENDPOINT_CONCURRENCY - busy.length;
     if (room <= 0) return;
-    for (const delivery of queue.dueDeliveries(endpointId, now, busy, room)) launch(delivery);
+    for (const delivery of await queue.dueDeliveries(endpointId, now, busy, room)) launch(delivery);
   }
 
   /**
@@ -89,44 +107,59 @@ export function createDeliveryWorker(
   function serveSoon(): void {
     if (turnScheduled) return;
     turnScheduled = true;
-    setImmediate(serveWaiting);
+    setImmediate(() => {
+      turnScheduled = false;
+      exclusive(serveWaiting).catch((err: unknown) =>
+        logger.error({ err }, 'webhook worker could not serve new deliveries'),
+      );
+    });
   }
 
-  function serveWaiting(): void {
-    turnScheduled = false;
+  async function serveWaiting(): Promise<void> {
     const queued = fresh;
     fresh = [];
     const lanes = [...freed];
     freed.clear();
     if (!running) return;
     const now = clock.now();
-    try {
-      // Already read when queued: each goes out if its lane has room, else when the lane frees up.
-      for (const delivery of queued) {
-        if (inFlight.has(delivery.id) || inFlightFor(delivery.endpointId).length >= ENDPOINT_CONCURRENCY) continue;
-        // A pass (the poll, runDue) may have sent it meanwhile.
-        const due = queue.stillDue(delivery, now);
-        if (due) launch(due);
-      }
-      for (const endpointId of lanes) fillLane(endpointId, now);
-    } catch (err) {
-      logger.error({ err }, 'webhook worker could not serve new deliveries');
+    // Already read when queued: each goes out if its lane has room, else when the lane frees up.
+    for (const delivery of queued) {
+      if (inFlight.has(delivery.id) || inFlightFor(delivery.endpointId).length >= ENDPOINT_CONCURRENCY) continue;
+      // A pass (the poll, runDue) may have sent it meanwhile.
+      const due = await queue.stillDue(delivery, now);
+      if (due) launch(due);
     }
+    for (const endpointId of lanes) await fillLane(endpointId, now);
   }
 
   function safePass(): void {
+    exclusive(pass).catch((err: unknown) => logger.error({ err }, 'webhook worker pass failed'));
+  }
+
+  /** Queues the deliveries of one catalogue event; a failure is logged, never thrown. */
+  async function enqueue(event: CatalogueEvent): Promise<void> {
     try {
-      pass();
+      const queued = await queue.enqueueEvent(event);
+      if (queued.length === 0) return;
+      // Checked only when something is to be delivered: most events go to no endpoint.
+      if (!isEventType(event.type)) {
+        logger.warn({ type: event.type }, 'event type missing from the webhook catalogue; delivered anyway');
+      } else if (!EVENT_CATALOGUE[event.type].data.safeParse(event.data).success) {
+        logger.warn({ type: event.type }, 'event data does not match its catalogue shape; delivered anyway');
+      }
+      fresh.push(...queued);
+      serveSoon();
     } catch (err) {
-      logger.error({ err }, 'webhook worker pass failed');
+      // The change that emitted the event has committed; its caller must not fail for our sake.
+      logger.error({ err, type: event.type }, 'could not queue webhook deliveries');
     }
   }
 
   function launch(delivery: DeliveryRow): void {
     const done = attempt(delivery)
       .then(
-        (outcome) => {
-          if (outcome) queue.recordAttempt(delivery, outcome);
+        async (outcome) => {
+          if (outcome) await queue.recordAttempt(delivery, outcome);
         },
         (err: unknown) => {
           if (!(err instanceof AttemptAbandoned)) throw err;
@@ -151,7 +184,7 @@ export function createDeliveryWorker(
 
   /** One attempt of a delivery, or undefined when there is nothing to record. */
   async function attempt(delivery: DeliveryRow): Promise<AttemptOutcome | undefined> {
-    const endpoint = queue.endpoint(delivery.endpointId);
+    const endpoint = await queue.endpoint(delivery.endpointId);
     if (!endpoint) return undefined; // deleted: its deliveries went with it
     const refused = (error: string): AttemptOutcome => ({
       attemptedAt: clock.now(),
@@ -198,21 +231,7 @@ export function createDeliveryWorker(
       if (running || stopping.signal.aborted) return;
       running = true;
       unsubscribe = events.on('catalogue', (event) => {
-        try {
-          const queued = queue.enqueueEvent(event);
-          if (queued.length === 0) return;
-          // Checked only when something is to be delivered: most events go to no endpoint.
-          if (!isEventType(event.type)) {
-            logger.warn({ type: event.type }, 'event type missing from the webhook catalogue; delivered anyway');
-          } else if (!EVENT_CATALOGUE[event.type].data.safeParse(event.data).success) {
-            logger.warn({ type: event.type }, 'event data does not match its catalogue shape; delivered anyway');
-          }
-          fresh.push(...queued);
-          serveSoon();
-        } catch (err) {
-          // The change that emitted the event has committed; its caller must not fail for our sake.
-          logger.error({ err, type: event.type }, 'could not queue webhook deliveries');
-        }
+        queueing = queueing.then(() => enqueue(event));
       });
       poll = setInterval(safePass, POLL_INTERVAL_MS);
       poll.unref();
@@ -222,8 +241,10 @@ export function createDeliveryWorker(
     kick,
 
     async runDue() {
+      // What was emitted before is queued first.
+      await queueing;
       for (;;) {
-        pass();
+        await exclusive(pass);
         if (inFlight.size === 0) return;
         await Promise.all([...inFlight.values()].map((task) => task.done));
       }
@@ -235,6 +256,10 @@ export function createDeliveryWorker(
       unsubscribe?.();
       clearInterval(poll);
       stopping.abort();
+      // The events emitted before are queued while the store is still open; they are sent after a restart.
+      await queueing;
+      // A pass under way launches what it read (abandoned at once), so it is awaited before what is in flight.
+      await scheduling;
       await Promise.all([...inFlight.values()].map((task) => task.done));
     },
   };
