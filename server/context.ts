@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import type { Db } from '../db/connection.js';
 import type { Store } from '../db/store.js';
 import type { PasswordHashing } from './auth/passwords.js';
 import type { Clock } from './clock.js';
+import type { Snapshot } from './data-archive/snapshot.js';
 import type { EventBus } from './events/bus.js';
 import type { IdGenerator } from './ids.js';
 import type { KeyRing } from './key-ring.js';
@@ -14,12 +14,12 @@ export type DeploymentMode = 'local' | 'production';
 
 /** What the server is made of; everything below the config layer receives it, nothing reads globals. */
 export interface Infrastructure {
-  /** @deprecated during the move to `store`: the SQLite writer, used synchronously. */
-  db: Db;
   /** The database (SQLite or PostgreSQL): `store.db` to read, `store.transaction` to write. */
   store: Store;
   /** The server's token signing keys and the webhook-secrets key (server/key-ring.ts). */
   keys: KeyRing;
+  /** A consistent copy of everything the server holds, for a backup, taken while it keeps serving. */
+  snapshot(): Promise<Snapshot>;
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;
@@ -39,7 +39,3 @@ export interface Infrastructure {
 export interface AppContext extends Infrastructure {
   services: Services;
 }
-
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-/** A query runner: the database itself or a transaction on it. */
-export type Executor = Db | Tx;

@@ -3,8 +3,6 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { lockDataDir } from '../db/data-dir-lock.js';
-import { openPostgresStore } from '../db/postgres-store.js';
-import { openSqliteStore, type SqliteStore } from '../db/sqlite-store.js';
 import type { Store } from '../db/store.js';
 import { createApp } from './app.js';
 import { appFiles } from './app-files/app-files.js';
@@ -18,10 +16,8 @@ import { createEventBus, type EventBus } from './events/bus.js';
 import { limitHttpConnections } from './http/connection-limit.js';
 import { routeUpgrades } from './http/upgrade-router.js';
 import { createIdGenerator } from './ids.js';
-import { createKeyRing } from './key-ring.js';
+import { openServerStore } from './open-store.js';
 import type { Runtime } from './runtime.js';
-import { deriveKeys, MAKE_A_SECRET_KEY, SecretKeyError } from './secret-key.js';
-import { checkSecretKey } from './secret-key-check.js';
 import { openFilesWarning, readOpenFileLimit } from './security/open-files.js';
 import { type HttpLimits, resolveSecurity, type SecurityOptions } from './security/settings.js';
 import type { SeedOutcome } from './seeds/apply.js';
@@ -201,21 +197,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let imported: RunningServer['imported'];
   let server: Server;
   try {
-    if (options.databaseUrl && !options.secretKey)
-      throw new SecretKeyError(
-        `A server on PostgreSQL needs a secret key (SWITCHBOARD_SECRET_KEY): ${MAKE_A_SECRET_KEY}.`,
-      );
-    const derivedKeys = options.databaseUrl && options.secretKey ? deriveKeys(options.secretKey) : undefined;
-    if (options.secretKey && !options.databaseUrl)
-      logger.warn('The secret key is not used on SQLite: a server on SQLite keeps its keys in its data folder.');
-    store = options.databaseUrl
-      ? await openPostgresStore({
-          url: options.databaseUrl,
-          migrationsFolder: files.postgresMigrationsFolder,
-          onIdleError: (err) => logger.warn({ err }, 'a pooled PostgreSQL connection failed; it will be replaced'),
-        })
-      : openSqliteStore(options.dataDir, files);
-    if (derivedKeys) await checkSecretKey(store, derivedKeys, clock);
+    const opened = await openServerStore(options, files, clock, logger);
+    store = opened.store;
     const openFiles = options.openFileLimit !== undefined ? options.openFileLimit : readOpenFileLimit();
     const security = resolveSecurity(mode, options.security, openFiles);
     const tooMany = openFilesWarning(openFiles, {
@@ -224,10 +207,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     if (tooMany) logger.warn(tooMany);
     const infra: Infrastructure = {
-      // During the move to the store only: the SQLite writer, for what still runs synchronously.
-      db: store.dialect === 'sqlite' ? (store as SqliteStore).writer : (undefined as never),
-      store,
-      keys: createKeyRing(store, clock, options.dataDir, derivedKeys),
+      ...opened,
       clock,
       ids: createIdGenerator(clock),
       logger,

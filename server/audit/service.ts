@@ -2,7 +2,7 @@ import { and, desc, eq, lt } from 'drizzle-orm';
 import { auditLog } from '../../db/schema/audit-log.js';
 import type { Environment } from '../../db/schema/environment.js';
 import type { Queries } from '../../db/store.js';
-import type { Executor, Infrastructure } from '../context.js';
+import type { Infrastructure } from '../context.js';
 import { decodeCursor, toPage } from '../shared/pagination.js';
 import type { Actor } from './actor.js';
 
@@ -21,12 +21,9 @@ export type AuditRow = typeof auditLog.$inferSelect;
 export function createAuditService({ store, ids, clock }: Infrastructure) {
   const { db } = store;
   return {
-    /**
-     * Call inside the transaction of the change it records, so both land or neither does. (During the move to the
-     * store, a synchronous SQLite transaction may still pass itself: its insert runs before this returns.)
-     */
-    async record(tx: Queries | Executor, event: AuditEvent): Promise<void> {
-      await (tx as Queries).insert(auditLog).values({
+    /** Call inside the transaction of the change it records, so both land or neither does. */
+    async record(tx: Queries, event: AuditEvent): Promise<void> {
+      await tx.insert(auditLog).values({
         id: ids.next('aud'),
         projectId: event.projectId,
         actorType: event.actor.type,

@@ -1,11 +1,10 @@
 import type { Infrastructure } from '../context.js';
-import { takeSnapshot } from '../data-archive/snapshot.js';
 import { manifestOf } from '../data-archive/write.js';
 import { isAdminToken, loadOrCreateAdminToken } from './admin-token.js';
 
 /** Backups of the running server: a consistent snapshot taken while it keeps serving. */
 export function createBackupService(
-  { db, clock, dataDir, version }: Infrastructure,
+  { snapshot: takeSnapshot, clock, dataDir, version }: Infrastructure,
   /** Writes the metrics counted in memory, so that the backup has them up to now. */
   flushMetrics: () => Promise<void>,
 ) {
@@ -17,7 +16,7 @@ export function createBackupService(
     /** The snapshot and its manifest; the caller writes the archive and then disposes of the snapshot. */
     async snapshot() {
       await flushMetrics();
-      const snapshot = await takeSnapshot(db.$client, dataDir);
+      const snapshot = await takeSnapshot();
       return {
         snapshot,
         manifest: manifestOf(snapshot, { switchboardVersion: version, createdAt: new Date(clock.now()) }),

@@ -1,0 +1,62 @@
+import type { Logger } from 'pino';
+import type { DatabaseFiles } from '../db/connection.js';
+import { openPostgresStore } from '../db/postgres-store.js';
+import { openSqliteStore } from '../db/sqlite-store.js';
+import type { Store } from '../db/store.js';
+import type { Clock } from './clock.js';
+import type { Snapshot } from './data-archive/snapshot.js';
+import { createKeyRing, type KeyRing } from './key-ring.js';
+import { deriveKeys, MAKE_A_SECRET_KEY, SecretKeyError } from './secret-key.js';
+import { checkSecretKey } from './secret-key-check.js';
+
+export interface OpenedStore {
+  store: Store;
+  keys: KeyRing;
+  /** A consistent copy of everything the store holds, in the archive's format. */
+  snapshot(): Promise<Snapshot>;
+}
+
+/**
+ * Opens the server's store and what goes with it: SQLite in the data folder (keys made and kept there), or, given a
+ * database URL, PostgreSQL (the secret key required, and checked against the database's).
+ */
+export async function openServerStore(
+  options: { dataDir: string; databaseUrl?: string; secretKey?: string },
+  files: DatabaseFiles,
+  clock: Clock,
+  logger: Logger,
+): Promise<OpenedStore> {
+  const { dataDir, databaseUrl, secretKey } = options;
+  if (!databaseUrl) {
+    if (secretKey)
+      logger.warn('The secret key is not used on SQLite: a server on SQLite keeps its keys in its data folder.');
+    const store = openSqliteStore(dataDir, files);
+    return {
+      store,
+      keys: createKeyRing(store, clock, dataDir, undefined),
+      snapshot: async () => (await import('./data-archive/snapshot.js')).takeSnapshot(store.writer.$client, dataDir),
+    };
+  }
+  if (!secretKey)
+    throw new SecretKeyError(
+      `A server on PostgreSQL needs a secret key (SWITCHBOARD_SECRET_KEY): ${MAKE_A_SECRET_KEY}.`,
+    );
+  const derived = deriveKeys(secretKey);
+  const store = await openPostgresStore({
+    url: databaseUrl,
+    migrationsFolder: files.postgresMigrationsFolder,
+    onIdleError: (err) => logger.warn({ err }, 'a pooled PostgreSQL connection failed; it will be replaced'),
+  });
+  try {
+    await checkSecretKey(store, derived, clock);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const keys = createKeyRing(store, clock, dataDir, derived);
+  return {
+    store,
+    keys,
+    snapshot: async () => (await import('./data-archive/store-snapshot.js')).takeStoreSnapshot(store, keys),
+  };
+}
