@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, createReadStream, linkSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type Database from 'better-sqlite3';
 import { openSqliteFile } from '../../db/connection.js';
+import {
+  backupTo,
+  deleteAttachments,
+  type SqliteFile,
+  storedAttachments,
+  withoutWriteAheadLog,
+} from '../../db/sqlite-files.js';
 import { appDatabaseFiles } from '../app-files/database-files.js';
 import { SECRET_KEY_FILE } from '../webhooks/secret-box.js';
 import { DATABASE_ENTRY, type ManifestEntry, WEBHOOK_KEY_ENTRY } from './manifest.js';
@@ -42,21 +48,18 @@ function linkOrCopy(from: string, to: string): void {
  * between the copy and its file's turn is dropped from the copy too, so the archive never holds a
  * row without its bytes.
  */
-export async function takeSnapshot(source: Database.Database, dataDir: string): Promise<Snapshot> {
+export async function takeSnapshot(source: SqliteFile, dataDir: string): Promise<Snapshot> {
   const staging = mkdtempSync(join(dataDir, STAGING_PREFIX));
   const dispose = () => rmSync(staging, { recursive: true, force: true });
   try {
     const databaseFile = join(staging, DATABASE_ENTRY);
-    await source.backup(databaseFile);
+    await backupTo(source, databaseFile);
     const files: { path: string; file: string }[] = [{ path: DATABASE_ENTRY, file: databaseFile }];
 
     const copy = openSqliteFile(databaseFile, { nativeBinding: appDatabaseFiles().nativeBinding });
     try {
-      // One self-contained file: no -wal beside it.
-      copy.pragma('journal_mode = DELETE');
-      const stored = copy
-        .prepare("SELECT id, project_id AS projectId FROM attachments WHERE status IN ('UPLOADED', 'COMPLETED')")
-        .all() as { id: string; projectId: string }[];
+      withoutWriteAheadLog(copy);
+      const stored = storedAttachments(copy);
       const gone: string[] = [];
       for (const { id, projectId } of stored) {
         const path = `attachments/${projectId}/${id}`;
@@ -68,10 +71,7 @@ export async function takeSnapshot(source: Database.Database, dataDir: string): 
           gone.push(id);
         }
       }
-      const drop = copy.prepare('DELETE FROM attachments WHERE id = ?');
-      copy.transaction(() => {
-        for (const id of gone) drop.run(id);
-      })();
+      deleteAttachments(copy, gone);
     } finally {
       copy.close();
     }

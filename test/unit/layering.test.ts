@@ -34,3 +34,33 @@ describe('db/, the bottom floor', () => {
     expect(upward).toEqual([]);
   });
 });
+
+/** Modules that name a SQL dialect or its driver: only db/ may import them. */
+const DIALECT_MODULES =
+  /^(better-sqlite3|pg|postgres|drizzle-orm\/(sqlite-core|pg-core|better-sqlite3|node-postgres)(\/.*)?)$/;
+
+describe('services never name the SQL dialect', () => {
+  const serverFiles = sourceFiles(resolve('server'));
+
+  it('imports no database driver or dialect module above db/', () => {
+    const files = ABOVE_DB.flatMap((folder) => sourceFiles(resolve(folder)));
+    const naming = files.flatMap((file) =>
+      importedModules(file)
+        .filter((specifier) => DIALECT_MODULES.test(specifier))
+        .map((specifier) => `${relative(ROOT, file)} imports ${specifier}`),
+    );
+    expect(naming).toEqual([]);
+  });
+
+  it('finishes no query with SQLite’s synchronous .get(), .all(), .run() (PostgreSQL’s builders have none)', () => {
+    expect(serverFiles.length).toBeGreaterThan(50);
+    const synchronous = serverFiles.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, i) =>
+          /\.(get|all|run)\(\)/.test(line) ? [`${relative(ROOT, file)}:${i + 1}: ${line.trim()}`] : [],
+        ),
+    );
+    expect(synchronous).toEqual([]);
+  });
+});
