@@ -3,9 +3,10 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectUsageError, ok, runCli } from '../support/cli.js';
 import { client } from '../support/http.js';
+import { type PostgresServer, postgresMissing, startPostgres } from '../support/postgres.js';
 
 const BIN = resolve('dist/switchboard.mjs');
 const KEY = 'sb_dev_myappbackend0001.replaceThisWithYourOwnSecret0001';
@@ -192,4 +193,68 @@ describe('backup, export and serve --import', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe(`error: cannot read the archive ${join(work, 'nope.tar.gz')}: ENOENT\n`);
   });
+});
+
+const noPostgres = postgresMissing();
+if (noPostgres) console.warn(`Skipping serve --database-url: ${noPostgres}`);
+
+describe.skipIf(noPostgres !== undefined)('moving up: serve --database-url', () => {
+  const backup = join(work, 'backup.tar.gz');
+  const secretKeyFile = join(work, 'secret-key');
+  let postgres: PostgresServer;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    writeFileSync(secretKeyFile, 'a-secret-key-for-the-cli-tests-0123456789abcdef\n', { mode: 0o600 });
+  }, 60_000);
+  afterAll(() => postgres?.stop());
+
+  it('needs a secret key, and names an unusable database in one line without its password', async () => {
+    const url = postgres.url(postgres.createDatabase());
+    expectUsageError(
+      await serveFails(['--data-dir', join(work, 'pg-x'), '--database-url', url]),
+      /a server on PostgreSQL needs a secret key in SWITCHBOARD_SECRET_KEY or --secret-key-file: make one with `openssl rand -base64 48`/,
+    );
+    expectUsageError(
+      await serveFails(['--data-dir', join(work, 'pg-x'), '--database-url', 'mysql://root:hunter2@db/app']),
+      /--database-url must be a PostgreSQL URL, postgres:\/\/user:password@host:port\/database, not db:5432\/app as root/,
+    );
+    const unreachable = await serveFails([
+      '--data-dir',
+      join(work, 'pg-x'),
+      '--database-url',
+      'postgres://team:hunter2@127.0.0.1:1/switchboard',
+      '--secret-key-file',
+      secretKeyFile,
+    ]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toBe(
+      'error: Cannot use the PostgreSQL database at 127.0.0.1:1/switchboard as team: connection refused (is ' +
+        'PostgreSQL running and listening there?).\n',
+    );
+  });
+
+  it('imports a laptop’s archive into an empty database, refuses a second one, and backs up what it serves', async () => {
+    const database = postgres.createDatabase();
+    const url = postgres.url(database);
+    const flags = ['--database-url', url, '--secret-key-file', secretKeyFile];
+    const team = await serve(['--data-dir', join(work, 'pg-node'), ...flags, '--import', backup]);
+    expect(team.output()).toContain(`Imported ${backup} (Switchboard `);
+    expect(team.output()).toMatch(new RegExp(`into 127\\.0\\.0\\.1:\\d+/${database} as postgres\\n`));
+    // The laptop's accounts, with their passwords, and their project.
+    expect(await signIn(team.url)).toBe(200);
+    const teamBackup = join(work, 'team-backup.tar.gz');
+    ok(await run('--url', team.url, 'backup', teamBackup, '--data-dir', join(work, 'pg-node')));
+    expect(await team.stop()).toBe(0);
+
+    const refused = await serveFails(['--data-dir', join(work, 'pg-node'), ...flags, '--import', backup]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^error: The database already holds 2 accounts and 1 project; an import never merges/,
+    );
+
+    // The team server's backup is the same archive: it restores into a laptop's data folder.
+    const laptop = await serve(['--data-dir', join(work, 'back-on-a-laptop'), '--import', teamBackup]);
+    expect(await signIn(laptop.url)).toBe(200);
+    expect(await laptop.stop()).toBe(0);
+  }, 60_000);
 });
