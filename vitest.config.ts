@@ -40,11 +40,14 @@ export default defineConfig({
         : [
             {
               extends: true as const,
-              // The API and SDK suites again, each test server on a database of its own in one PostgreSQL per run.
+              // The API, SDK and CLI suites again, each test server on a database of its own in one PostgreSQL per
+              // run. The CLI files about SQLite's data folder (serve --import into it, export, npm start) run once, in
+              // `cli`, which also runs serve --database-url.
               test: {
                 name: 'postgres',
-                include: ['test/api/**/*.test.ts', 'test/sdk/**/*.test.ts'],
-                globalSetup: ['test/support/postgres.global-setup.ts'],
+                include: ['test/api/**/*.test.ts', 'test/sdk/**/*.test.ts', 'test/cli/**/*.test.ts'],
+                exclude: ['test/cli/data.test.ts', 'test/cli/conventions.test.ts', 'test/cli/npm-start.test.ts'],
+                globalSetup: ['test/support/postgres.global-setup.ts', 'test/cli/build.global-setup.ts'],
               },
             },
           ]),
