@@ -103,6 +103,10 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
         await tx.insert(table).values(row);
       };
     },
+    async sizeBytes() {
+      const { rows } = await pool.query<{ bytes: string }>('SELECT pg_database_size(current_database()) AS bytes');
+      return Number(rows[0].bytes);
+    },
     async ping() {
       await pool.query('SELECT 1');
     },

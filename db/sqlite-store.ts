@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { getTableName } from 'drizzle-orm';
@@ -9,6 +10,14 @@ import * as schema from './schema/index.js';
 import { cacheStatements } from './statement-cache.js';
 import type { Queries, RowInsert, Store } from './store.js';
 import { transactionContext } from './transaction-context.js';
+
+function fileBytes(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0; // e.g. no write-ahead log at this moment
+  }
+}
 
 export interface SqliteStore extends Store {
   readonly dialect: 'sqlite';
@@ -82,6 +91,9 @@ export function openSqliteStore(dataDir: string, files: DatabaseFiles): SqliteSt
         if (!context.current()) throw new Error(`A row of ${getTableName(table)} was inserted outside a transaction.`);
         insert.run(row);
       };
+    },
+    async sizeBytes() {
+      return fileBytes(join(dataDir, DATABASE_FILE)) + fileBytes(join(dataDir, `${DATABASE_FILE}-wal`));
     },
     async ping() {
       readerConnection.prepare('SELECT 1').get();

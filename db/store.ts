@@ -31,6 +31,8 @@ export interface Store {
   inTransaction(): boolean;
   /** `insert(table).values(row)` prepared once (on SQLite, bound straight to the statement). */
   rowInsert<T extends SQLiteTable>(table: T): RowInsert<T>;
+  /** How many bytes the database takes (SQLite: its file and write-ahead log; PostgreSQL: the database). */
+  sizeBytes(): Promise<number>;
   /** Answers when the database answers a trivial query; throws otherwise (`/readyz`). */
   ping(): Promise<void>;
   close(): Promise<void>;

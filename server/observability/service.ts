@@ -1,7 +1,4 @@
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import { asc, count, eq, isNull, lt, sql } from 'drizzle-orm';
-import { DATABASE_FILE } from '../../db/connection.js';
 import { attachments } from '../../db/schema/attachments.js';
 import { type ConnectionKind, connectionLog, errorLog } from '../../db/schema/observability.js';
 import { webhookDeliveries } from '../../db/schema/webhooks.js';
@@ -17,14 +14,6 @@ export type ErrorRow = typeof errorLog.$inferSelect;
 /** The window of `recentErrorRate` in diagnostics. */
 const RECENT_MINUTES = 5;
 
-function fileBytes(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0; // e.g. no write-ahead log at this moment
-  }
-}
-
 /** The calendar month (UTC) `YYYY-MM`, or the current one: `[from, to)` in ms. */
 export function monthPeriod(month: string | undefined, now: number) {
   const [year, index] = month
@@ -36,7 +25,7 @@ export function monthPeriod(month: string | undefined, now: number) {
 }
 
 /** The reads behind the observability routes; every query is scoped to one project environment. */
-export function createObservabilityService({ store, clock, dataDir }: Infrastructure, metrics: Metrics) {
+export function createObservabilityService({ store, clock }: Infrastructure, metrics: Metrics) {
   const { db } = store;
   const startedAt = clock.now();
 
@@ -119,7 +108,7 @@ export function createObservabilityService({ store, clock, dataDir }: Infrastruc
       const errors = sumOf(recent, ['errors']);
       return {
         uptimeSeconds: Math.floor((now - startedAt) / 1000),
-        databaseBytes: fileBytes(join(dataDir, DATABASE_FILE)) + fileBytes(join(dataDir, `${DATABASE_FILE}-wal`)),
+        databaseBytes: await store.sizeBytes(),
         webhookPending: pending?.pending ?? 0,
         oldestPendingAt: pending?.oldest ?? null,
         openConnections: {
