@@ -372,7 +372,7 @@ export const rawTarget = (name: string, server: ServerProcess): PostTarget => ({
 });
 
 /** The round with the median rate. */
-const medianRound = (rounds: Measurement[]) =>
+export const medianRound = (rounds: Measurement[]) =>
   [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(rounds.length / 2)];
 
 /**

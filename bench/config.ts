@@ -2,6 +2,8 @@
 export const RAW_MESSAGES_PATH = '/messages';
 /** The raw chat baselines' plain GET, the floor of the REST probe of the many-sockets part (bench/many-sockets.ts). */
 export const RAW_PING_PATH = '/ping';
+/** Where the `plain-postgres` floor (bench/servers.ts) answers its GET doing one query. */
+export const PLAIN_QUERY_PATH = '/plain-query';
 
 /** Benchmark settings, from environment variables so that `npm run bench` needs no arguments. */
 export interface BenchConfig {
@@ -23,7 +25,8 @@ export interface BenchConfig {
   /**
    * Which parts run (BENCH_ONLY): `core` only the first scenarios (key-auth GET, tokens, login, signaling
    * relay), `chat` only the chat fan-out benchmark, `observability` only the recording-overhead comparison; `dashboard` only the dashboard's bundle size and time to shell;
-   * `sockets10k` only BENCH_MANY_SOCKETS realtime sockets on one node beside raw `ws`; unset or `all`, every part.
+   * `sockets10k` only BENCH_MANY_SOCKETS realtime sockets on one node beside raw `ws`; `postgres` only Switchboard on
+   * PostgreSQL beside raw Express + `pg` (bench/postgres.ts); unset or `all`, every part.
    */
   only:
     | 'all'
@@ -32,6 +35,7 @@ export interface BenchConfig {
     | 'core'
     | 'dashboard'
     | 'observability'
+    | 'postgres'
     | 'reset'
     | 'sockets'
     | 'sockets10k'
@@ -87,6 +91,7 @@ const BENCH_PARTS: readonly BenchConfig['only'][] = [
   'core',
   'dashboard',
   'observability',
+  'postgres',
   'reset',
   'sockets',
   'sockets10k',

@@ -49,11 +49,19 @@ export function formatRatio(label: string, of: Measurement, base: Measurement): 
   return `${label.padEnd(34)} ${percent(of.requestsPerSecond / base.requestsPerSecond).padStart(6)}`;
 }
 
-/** The target line: the key-auth ratio, the target and the verdict. Information, not an assertion. */
-export function formatVerdict(keyAuth: Measurement, plain: Measurement): string {
+/**
+ * The target line: the key-auth ratio (or another, with its label and target), the target and the verdict.
+ * Information, not an assertion.
+ */
+export function formatVerdict(
+  keyAuth: Measurement,
+  plain: Measurement,
+  label = 'key-auth GET / plain handler',
+  target = TARGET_RATIO,
+): string {
   const ratio = keyAuth.requestsPerSecond / plain.requestsPerSecond;
-  const verdict = ratio >= TARGET_RATIO ? 'PASS' : 'BELOW TARGET';
-  return `${formatRatio('key-auth GET / plain handler', keyAuth, plain)}   target ≥ ${percent(TARGET_RATIO).replace('.0', '')}   ${verdict}`;
+  const verdict = ratio >= target ? 'PASS' : 'BELOW TARGET';
+  return `${formatRatio(label, keyAuth, plain)}   target ≥ ${percent(target).replace('.0', '')}   ${verdict}`;
 }
 
 /**

@@ -15,7 +15,8 @@
  * and the dashboard's size and time to shell (bench/dashboard.ts, BENCH_ONLY=dashboard). Environment reset
  * (bench/reset.ts, BENCH_ONLY=reset) times emptying an environment of 10,000 messages.
  * and the dashboard's size and time to shell (bench/dashboard.ts, BENCH_ONLY=dashboard). BENCH_ONLY=sockets10k:
- * BENCH_MANY_SOCKETS (10,000) realtime sockets on one node beside raw `ws` (bench/many-sockets.ts).
+ * BENCH_MANY_SOCKETS (10,000) realtime sockets on one node beside raw `ws` (bench/many-sockets.ts). Last,
+ * BENCH_ONLY=postgres: Switchboard on PostgreSQL beside Express + `pg` (bench/postgres.ts, BENCH_POSTGRES_ROUNDS).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -28,6 +29,7 @@ import { runDashboardBench } from './dashboard.js';
 import { type LoadOptions, type Measurement, measure, requireAllOk } from './load.js';
 import { runManySocketsBench } from './many-sockets.js';
 import { runObservabilityBench } from './observability.js';
+import { runPostgresBench } from './postgres.js';
 import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './report.js';
 import { runResetBench } from './reset.js';
 import { formatLatency, type LatencyResult, measureEcho, measureRelay, measureTokenMinting } from './rtc.js';
@@ -196,6 +198,7 @@ async function main(): Promise<void> {
     if (config.only === 'all' || config.only === 'reset') await runResetBench(config);
     if (config.only === 'all' || config.only === 'sockets10k') await runManySocketsBench(config);
     if (config.only === 'all') await runObservabilityBench(config, load);
+    if (config.only === 'all' || config.only === 'postgres') await runPostgresBench(config, load);
     if (config.cpuProfDir) console.log(`\nServer CPU profiles (.cpuprofile) written to ${config.cpuProfDir}`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

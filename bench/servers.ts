@@ -1,7 +1,8 @@
 /**
  * The servers under test, one per process: `tsx bench/servers.ts plain`,
  * `tsx bench/servers.ts switchboard <dataDir>`, or the chat baselines `raw-insert <dbFile>` and
- * `raw-broadcast <dbFile>`. Started by `spawnServer` (bench/child.ts), never
+ * `raw-broadcast <dbFile>`; on PostgreSQL (bench/postgres.ts), `switchboard-postgres <dataDir> <url>` and its floors
+ * `raw-insert-postgres <url>` and `plain-postgres <url>`. Started by `spawnServer` (bench/child.ts), never
  * by hand: it reports its URL over IPC, so the load generator can run in another process and not
  * compete with the server for the same event loop.
  */
@@ -11,10 +12,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import express from 'express';
+import pg from 'pg';
 import pino from 'pino';
 import { WebSocketServer } from 'ws';
 import { startServer } from '../server/index.js';
-import { RAW_MESSAGES_PATH, RAW_PING_PATH } from './config.js';
+import { PLAIN_QUERY_PATH, RAW_MESSAGES_PATH, RAW_PING_PATH } from './config.js';
 
 /** `switchboard-unobserved`: the real server with observability recording off (bench/observability.ts). */
 export type ServerKind =
@@ -23,7 +25,10 @@ export type ServerKind =
   | 'switchboard-unobserved'
   | 'ws-echo'
   | 'raw-insert'
-  | 'raw-broadcast';
+  | 'raw-broadcast'
+  | 'switchboard-postgres'
+  | 'raw-insert-postgres'
+  | 'plain-postgres';
 
 /** Sent once, when the server listens. */
 export interface ReadyMessage {
@@ -146,14 +151,81 @@ async function startRawChat(dbFile: string, broadcast: boolean): Promise<Running
   };
 }
 
+/** The `public_id` that floor looks up, in its table of a few rows. */
+const PLAIN_QUERY_ID = 'pk_bench_2';
+/** The secret key of `switchboard-postgres`: any 32+ characters, the same for every start on one database. */
+const BENCH_SECRET_KEY = 'switchboard-bench-secret-key-0123456789';
+
+/** Closes an HTTP server, its kept-alive connections included, then `after` (the pool). */
+function closing(server: Server, after: () => Promise<void>): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      server.close(() => void after().finally(resolve));
+      server.closeAllConnections();
+    });
+}
+
+/**
+ * The PostgreSQL floors: Express 5 and a `pg` Pool of Switchboard's size (10, db/postgres-store.ts), on the same
+ * driver and server as `switchboard-postgres`, so that the ratios measure Switchboard's own work. `insert`: the
+ * PostgreSQL twin of `raw-insert`: express.json() and one INSERT of a message-like row per POST of
+ * RAW_MESSAGES_PATH, answered 201 with the row. Otherwise one GET of PLAIN_QUERY_PATH doing one indexed lookup
+ * (what a key's authentication needs at the least), answered as JSON.
+ */
+async function startRawPostgres(url: string, insert: boolean): Promise<Running> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const app = express();
+  if (insert) {
+    await pool.query(
+      'CREATE TABLE IF NOT EXISTS messages (id text PRIMARY KEY, text text NOT NULL, created_at bigint NOT NULL)',
+    );
+    app.use(express.json());
+    app.post(RAW_MESSAGES_PATH, async (req, res) => {
+      const text = (req.body as { text?: unknown } | undefined)?.text;
+      if (typeof text !== 'string' || text === '') {
+        res.status(400).json({ error: 'text is required' });
+        return;
+      }
+      const message = { id: randomUUID(), text, createdAt: Date.now() };
+      await pool.query('INSERT INTO messages (id, text, created_at) VALUES ($1, $2, $3)', [
+        message.id,
+        message.text,
+        message.createdAt,
+      ]);
+      res.status(201).json(message);
+    });
+  } else {
+    await pool.query('CREATE TABLE IF NOT EXISTS api_keys (id text PRIMARY KEY, public_id text NOT NULL UNIQUE)');
+    await pool.query(
+      "INSERT INTO api_keys SELECT 'key_' || n, 'pk_bench_' || n FROM generate_series(1, 5) AS n ON CONFLICT DO NOTHING",
+    );
+    app.get(PLAIN_QUERY_PATH, async (_req, res) => {
+      const { rows } = await pool.query<{ id: string }>('SELECT id FROM api_keys WHERE public_id = $1', [
+        PLAIN_QUERY_ID,
+      ]);
+      res.json({ id: rows[0]?.id });
+    });
+  }
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: closing(server, () => pool.end()) };
+}
+
 /**
  * The real server, as the tests start it; the parent owns (creates and deletes) the data dir. `maxConnections` is
  * `--max-connections` (default: the server's).
  */
-function startSwitchboard(dataDir: string, observability = true, maxConnections?: number): Promise<Running> {
+function startSwitchboard(
+  dataDir: string,
+  observability = true,
+  maxConnections?: number,
+  databaseUrl?: string,
+): Promise<Running> {
   const security = maxConnections === undefined ? undefined : { http: { maxConnections } };
   return startServer({
     dataDir,
+    ...(databaseUrl && { databaseUrl, secretKey: BENCH_SECRET_KEY }),
     port: 0,
     host: '127.0.0.1',
     logger: pino({ level: 'silent' }),
@@ -163,19 +235,27 @@ function startSwitchboard(dataDir: string, observability = true, maxConnections?
 }
 
 async function main(): Promise<void> {
-  const [kind, dataDir, maxConnections] = process.argv.slice(2);
+  const [kind, first, second] = process.argv.slice(2);
   if (!process.send) throw new Error('bench/servers.ts must be started by bench/run.ts (it reports over IPC).');
   let running: Running;
   if (kind === 'plain') running = await startPlain();
-  else if (kind === 'switchboard' && dataDir)
-    running = await startSwitchboard(dataDir, true, maxConnections ? Number(maxConnections) : undefined);
-  else if (kind === 'switchboard-unobserved' && dataDir) running = await startSwitchboard(dataDir, false);
+  // first: the data dir; second: --max-connections, or (on PostgreSQL) the database URL.
+  else if (kind === 'switchboard' && first)
+    running = await startSwitchboard(first, true, second ? Number(second) : undefined);
+  else if (kind === 'switchboard-unobserved' && first) running = await startSwitchboard(first, false);
+  else if (kind === 'switchboard-postgres' && first && second)
+    running = await startSwitchboard(first, true, undefined, second);
   else if (kind === 'ws-echo') running = await startWsEcho();
-  else if ((kind === 'raw-insert' || kind === 'raw-broadcast') && dataDir)
-    running = await startRawChat(dataDir, kind === 'raw-broadcast');
+  // first: the SQLite file.
+  else if ((kind === 'raw-insert' || kind === 'raw-broadcast') && first)
+    running = await startRawChat(first, kind === 'raw-broadcast');
+  // first: the database URL.
+  else if ((kind === 'raw-insert-postgres' || kind === 'plain-postgres') && first)
+    running = await startRawPostgres(first, kind === 'raw-insert-postgres');
   else
     throw new Error(
       'Usage: servers.ts plain | ws-echo | switchboard <dataDir> [maxConnections] | raw-insert <dbFile> | raw-broadcast <dbFile> ' +
+        '| switchboard-postgres <dataDir> <url> | raw-insert-postgres <url> | plain-postgres <url> ' +
         `(got ${process.argv.slice(2).join(' ')})`,
     );
 
