@@ -1,4 +1,4 @@
-import { getTableName } from 'drizzle-orm';
+import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
@@ -97,10 +97,18 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
       }
     },
     rowInsert<T extends SQLiteTable>(table: T): RowInsert<T> {
+      // Alone, a named statement: each pooled connection parses and plans it once.
+      const placeholders = Object.fromEntries(
+        Object.keys(getTableColumns(table)).map((key) => [key, sql.placeholder(key)]),
+      );
+      const alone = base
+        .insert(table as never)
+        .values(placeholders as never)
+        .prepare(`insert_${getTableName(table)}`);
       return async (row) => {
         const tx = context.current();
-        if (!tx) throw new Error(`A row of ${getTableName(table)} was inserted outside a transaction.`);
-        await tx.insert(table).values(row);
+        if (tx) await tx.insert(table).values(row);
+        else await alone.execute(row as Record<string, unknown>);
       };
     },
     async sizeBytes() {

@@ -88,8 +88,17 @@ export function openSqliteStore(dataDir: string, files: DatabaseFiles): SqliteSt
     rowInsert<T extends SQLiteTable>(table: T): RowInsert<T> {
       const insert = preparedInsert(writer, table);
       return async (row) => {
-        if (!context.current()) throw new Error(`A row of ${getTableName(table)} was inserted outside a transaction.`);
-        insert.run(row);
+        if (context.current()) {
+          insert.run(row);
+          return;
+        }
+        // Alone: still after the transaction under way, never inside it.
+        await acquire();
+        try {
+          insert.run(row);
+        } finally {
+          release();
+        }
       };
     },
     async sizeBytes() {
