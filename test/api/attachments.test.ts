@@ -440,7 +440,7 @@ describe('attachments on messages', () => {
     const file = await uploaded(alice, conversationId, Buffer.from('kept'));
     const sent = await send(alice, conversationId, { text: 'with a file', attachmentIds: [file.id] });
     // The attachment rows, deleted after the message becomes a tombstone, cannot be deleted.
-    const failed = await whileRefusing(t.server.dataDir, 'DELETE', 'attachments', () =>
+    const failed = await whileRefusing(t.server, 'DELETE', 'attachments', () =>
       t.api.delete(`/v1/chat/messages/${sent.body.id}`, { token: alice }),
     );
     expectError(failed, 409, 'SERVICE_CONFLICT');
