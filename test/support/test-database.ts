@@ -17,6 +17,8 @@ export interface TestDatabase {
   run(sql: string, params?: unknown[]): Promise<void>;
   /** The tables, by name (code point order): on SQLite, drizzle's `__drizzle_migrations` among them. */
   tables(): Promise<string[]>;
+  /** The columns of a table, in their order. */
+  columns(table: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,11 @@ function openSqlite(file: string): TestDatabase {
         .map((row) => row.name)
         .sort();
     },
+    async columns(table) {
+      return (sqlite.prepare('SELECT name FROM pragma_table_info(?)').all(table) as { name: string }[]).map(
+        (row) => row.name,
+      );
+    },
     async close() {
       sqlite.close();
     },
@@ -88,7 +95,14 @@ export function numberPlaceholders(sql: string): string {
 }
 
 async function openPostgres(url: string): Promise<TestDatabase> {
-  const client = new pg.Client({ connectionString: url });
+  // int8 as a number, as the server's own pool reads it (db/postgres-store.ts), whichever module loaded first.
+  const client = new pg.Client({
+    connectionString: url,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
   await client.connect();
   const query = async <T>(sql: string, params: unknown[] = []) =>
     (await client.query(numberPlaceholders(sql), params)).rows as T[];
@@ -105,6 +119,13 @@ async function openPostgres(url: string): Promise<TestDatabase> {
         "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
       );
       return rows.map((row) => row.name).sort();
+    },
+    async columns(table) {
+      const rows = await query<{ name: string }>(
+        "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = ? ORDER BY ordinal_position",
+        [table],
+      );
+      return rows.map((row) => row.name);
     },
     async close() {
       await client.end();
