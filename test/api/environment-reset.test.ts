@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { storedAttachment } from '../support/attachment-bytes.js';
 import {
   addMember,
   createConversation,
@@ -43,7 +42,7 @@ const resetPath = (projectId: string, environment?: string) =>
 
 /**
  * One environment in use, everything made through the API: a room with a participant connected and telemetry, a
- * conversation with messages, a reaction, a read position and an attachment (its file on disk), a chat user
+ * conversation with messages, a reaction, a read position and an attachment (its bytes stored), a chat user
  * connected (typing), a live stream with a viewer, a webhook endpoint with failed deliveries, a failed request.
  */
 async function populate(projectId: string, owner: TestUser, key: string, environment: Env) {
@@ -67,8 +66,9 @@ async function populate(projectId: string, owner: TestUser, key: string, environ
   });
   await fetch(declared.body.uploadUrl, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'hello' });
   expect((await t.api.post(`/v1/chat/attachments/${declared.body.id}/complete`, { token: alice })).status).toBe(200);
-  const file = join(t.server.dataDir, 'attachments', projectId, declared.body.id);
-  expect(existsSync(file)).toBe(true);
+  /** The attachment's stored bytes: a file on SQLite, rows on PostgreSQL. */
+  const file = () => storedAttachment(t.server, projectId, declared.body.id);
+  expect(await file()).toBeDefined();
   const chat = open(connectRealtime(t.server.url, alice));
   await chat.next('connected');
   chat.send({ type: 'typing.start', conversationId: conversation.id });
@@ -163,7 +163,7 @@ describe('environment reset: POST /v1/projects/{id}/environment/reset', () => {
     });
     const left = Object.entries(await rowsOf(project.id, 'staging')).filter(([, n]) => n > 0);
     expect(left.map(([table]) => table).sort()).toEqual(['api_keys', 'audit_log', 'webhook_endpoints']);
-    expect(existsSync(staging.file)).toBe(false);
+    expect(await staging.file()).toBeUndefined();
     // What the dashboard reads of it, before the requests below are recorded in its new life.
     const dashboard = (path: string) => t.api.get(`/v1/projects/${project.id}${path}`, { token: owner.token });
     expect((await dashboard('/errors?environment=staging')).body.data).toEqual([]);
@@ -186,7 +186,8 @@ describe('environment reset: POST /v1/projects/{id}/environment/reset', () => {
     // Development and the other project: every row still there, files too.
     expect(await rowsBut(project.id, 'development')).toEqual(before.development);
     expect(await rowsBut(other.project.id, 'staging')).toEqual(before.elsewhere);
-    expect(existsSync(development.file) && existsSync(elsewhere.file)).toBe(true);
+    expect(await development.file()).toBeDefined();
+    expect(await elsewhere.file()).toBeDefined();
     const devMetrics = (await dashboard('/metrics?environment=development&window=15m')).body.series;
     expect(devMetrics.messages.some((point: { value: number }) => point.value > 0)).toBe(true);
   });

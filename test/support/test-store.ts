@@ -6,12 +6,15 @@ export function testStore(): 'sqlite' | 'postgres' {
   return inject('postgresUrl') ? 'postgres' : 'sqlite';
 }
 
-/** Why a test that is about SQLite itself (its file in the data folder, its query planner) does not run on PostgreSQL. */
+/**
+ * Why a test about what only a server on SQLite has (the database file and the attachment files in its data folder,
+ * SQLite's query planner) does not run on PostgreSQL.
+ */
 export const SQLITE_ONLY =
-  'it is about SQLite itself (its file in the data folder, its query planner); the PostgreSQL project skips it';
+  'it is about what only a server on SQLite has (the database and attachment files of its data folder, its query planner); the PostgreSQL project skips it';
 
 /**
- * Whether this run skips a test (or suite) that is about SQLite itself: true on PostgreSQL, where it says so, naming
+ * Whether this run skips a test (or suite) about what only SQLite has: true on PostgreSQL, where it says so, naming
  * `what`. For `describe.skipIf(sqliteOnly('…'))` and `it.skipIf(…)`: never skipped silently.
  */
 export function sqliteOnly(what: string): boolean {
