@@ -27,7 +27,16 @@ export async function startTestServer(
   options: Partial<
     Pick<
       ServerOptions,
-      'dataDir' | 'port' | 'mode' | 'clock' | 'fetch' | 'events' | 'security' | 'seed' | 'dashboardDir'
+      | 'dataDir'
+      | 'port'
+      | 'mode'
+      | 'clock'
+      | 'fetch'
+      | 'events'
+      | 'security'
+      | 'seed'
+      | 'dashboardDir'
+      | 'importArchive'
     >
   > = {},
 ): Promise<TestServer> {
