@@ -28,8 +28,16 @@ const CONNECT_TIMEOUT_MS = 5_000;
 /** Any number: every Switchboard migrates under this one advisory lock, so that concurrent starts migrate once. */
 const MIGRATION_LOCK = 4_700_024;
 
-/** How often a transaction that PostgreSQL aborted for a conflict with another (40001, 40P01) is run again. */
-const MAX_ATTEMPTS = 8;
+/**
+ * How often a transaction that PostgreSQL aborted for a conflict with another (40001, 40P01) is run at most. A row
+ * that many transactions update (an endpoint's count of failures, written by every attempt of its four lanes while
+ * new attempts keep coming) can make one lose several times in a row under load: 8 tries with pauses of a few
+ * milliseconds were not enough (a recorded webhook attempt was lost, and the delivery sent again).
+ */
+const MAX_ATTEMPTS = 20;
+
+/** The longest pause before a retry: pauses grow 2, 4, 8… ms up to it, each a random part of that. */
+const MAX_RETRY_PAUSE_MS = 200;
 
 /** SQLSTATEs that say "run it again": serialization failure and deadlock. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -91,8 +99,9 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
         } catch (err) {
           const state = sqlState(err);
           if (attempt >= MAX_ATTEMPTS || !state || !RETRYABLE.has(state)) throw err;
-          // A short random pause, growing, so that the transactions that conflicted do not meet again.
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** attempt));
+          // A random pause, growing, so that the transactions that conflicted do not meet again.
+          const pause = Math.random() * Math.min(MAX_RETRY_PAUSE_MS, 2 ** attempt);
+          await new Promise((resolve) => setTimeout(resolve, pause));
         }
       }
     },

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Store } from '../db/store.js';
 import type { PasswordHashing } from './auth/passwords.js';
+import type { AttachmentStorage } from './chat/attachments/storage.js';
 import type { Clock } from './clock.js';
 import type { Snapshot } from './data-archive/snapshot.js';
 import type { EventBus } from './events/bus.js';
@@ -20,6 +21,8 @@ export interface Infrastructure {
   keys: KeyRing;
   /** A consistent copy of everything the server holds, for a backup, taken while it keeps serving. */
   snapshot(): Promise<Snapshot>;
+  /** Where attachment bytes are kept, with the store: files in the data folder, or rows of the database. */
+  attachmentStorage: AttachmentStorage;
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;

@@ -3,6 +3,8 @@ import type { DatabaseFiles } from '../db/connection.js';
 import { openPostgresStore } from '../db/postgres-store.js';
 import { openSqliteStore } from '../db/sqlite-store.js';
 import type { Store } from '../db/store.js';
+import { createDatabaseAttachmentStorage } from './chat/attachments/database-storage.js';
+import { type AttachmentStorage, createAttachmentStorage } from './chat/attachments/storage.js';
 import type { Clock } from './clock.js';
 import type { Snapshot } from './data-archive/snapshot.js';
 import { createKeyRing, type KeyRing } from './key-ring.js';
@@ -12,13 +14,16 @@ import { checkSecretKey } from './secret-key-check.js';
 export interface OpenedStore {
   store: Store;
   keys: KeyRing;
+  /** Where attachment bytes are kept: files in the data folder beside SQLite, rows of the database on PostgreSQL. */
+  attachmentStorage: AttachmentStorage;
   /** A consistent copy of everything the store holds, in the archive's format. */
   snapshot(): Promise<Snapshot>;
 }
 
 /**
- * Opens the server's store and what goes with it: SQLite in the data folder (keys made and kept there), or, given a
- * database URL, PostgreSQL (the secret key required, and checked against the database's).
+ * Opens the server's store and what goes with it: SQLite in the data folder (keys made and kept there, attachment
+ * bytes as files there), or, given a database URL, PostgreSQL (the secret key required, and checked against the
+ * database's; attachment bytes in the database).
  */
 export async function openServerStore(
   options: { dataDir: string; databaseUrl?: string; secretKey?: string },
@@ -34,6 +39,7 @@ export async function openServerStore(
     return {
       store,
       keys: createKeyRing(store, clock, dataDir, undefined),
+      attachmentStorage: createAttachmentStorage(dataDir),
       snapshot: async () => (await import('./data-archive/snapshot.js')).takeSnapshot(store.writer.$client, dataDir),
     };
   }
@@ -57,6 +63,7 @@ export async function openServerStore(
   return {
     store,
     keys,
+    attachmentStorage: createDatabaseAttachmentStorage(store),
     snapshot: async () => (await import('./data-archive/store-snapshot.js')).takeStoreSnapshot(store, keys),
   };
 }

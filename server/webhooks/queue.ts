@@ -185,6 +185,109 @@ export function createDeliveryQueue({ store, clock, ids, logger, events }: Infra
       .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'PENDING')));
   }
 
+  /**
+   * The attempts of one endpoint are recorded one after another: each updates the endpoint's run of failures, and
+   * its lanes' transactions run at once conflict over that row. A store that runs transactions concurrently
+   * (PostgreSQL) aborts all but one and runs them again; under load, one could lose again and again until it gave
+   * up, and its attempt went unrecorded (and the delivery out again).
+   */
+  const recording = new Map<string, Promise<void>>();
+  function inTurn(endpointId: string, work: () => Promise<void>): Promise<void> {
+    const run = (recording.get(endpointId) ?? Promise.resolve()).then(work);
+    const settled = run.catch(() => {});
+    recording.set(endpointId, settled);
+    void settled.then(() => {
+      if (recording.get(endpointId) === settled) recording.delete(endpointId);
+    });
+    return run;
+  }
+
+  async function recordAttemptNow(
+    launched: Pick<DeliveryRow, 'id' | 'resends'>,
+    outcome: AttemptOutcome,
+  ): Promise<void> {
+    const deliveryId = launched.id;
+    const now = clock.now();
+    const recorded = await store.transaction(async (tx): Promise<RecordedAttempt | undefined> => {
+      const { deliveryById, endpointById, updateAfterAttempt } = statementsIn(tx);
+      const [delivery] = await deliveryById.execute({ id: deliveryId });
+      // Deleted with its endpoint or project while the attempt was in flight.
+      if (!delivery) return undefined;
+      const [endpoint] = await endpointById.execute({ id: delivery.endpointId });
+      if (!endpoint) return undefined;
+      const number = delivery.attempts + 1;
+      await insertAttempt({ deliveryId, number, ...outcome });
+
+      const succeeded = isSuccess(outcome);
+      const resentDueAt =
+        delivery.resends !== launched.resends && delivery.status === 'PENDING' ? delivery.nextAttemptAt : null;
+      const nextAttemptAt = !endpoint.enabled
+        ? null
+        : (resentDueAt ?? (succeeded ? null : nextAttemptAfterFailure(number, now)));
+      const status: DeliveryRow['status'] = nextAttemptAt !== null ? 'PENDING' : succeeded ? 'SUCCEEDED' : 'FAILED';
+      const result: RecordedAttempt = { delivery, attempt: number, status };
+      await updateAfterAttempt.execute({
+        id: deliveryId,
+        status,
+        attempts: number,
+        lastStatusCode: outcome.statusCode,
+        lastError: succeeded ? null : outcome.error,
+        nextAttemptAt,
+        updatedAt: now,
+      });
+
+      if (succeeded) {
+        if (endpoint.consecutiveFailures !== 0) {
+          await tx.update(webhookEndpoints).set({ consecutiveFailures: 0 }).where(eq(webhookEndpoints.id, endpoint.id));
+        }
+        return result;
+      }
+      const failures = endpoint.consecutiveFailures + 1;
+      const disable = endpoint.enabled && failures >= AUTO_DISABLE_AFTER_FAILURES;
+      const reason = `Disabled after ${failures} consecutive failed attempts.`;
+      await tx
+        .update(webhookEndpoints)
+        .set({
+          consecutiveFailures: failures,
+          ...(disable ? { enabled: false, disabledAt: now, disabledReason: reason, updatedAt: now } : {}),
+        })
+        .where(eq(webhookEndpoints.id, endpoint.id));
+      if (!disable) return result;
+      await failPending(tx, endpoint.id, 'Endpoint disabled: retries stopped.', now);
+      await audit.record(tx, {
+        projectId: endpoint.projectId,
+        actor: SYSTEM_ACTOR,
+        action: 'webhook.disabled',
+        target: { type: 'webhook', id: endpoint.id },
+        environment: endpoint.environment,
+        details: { reason, consecutiveFailures: failures },
+      });
+      return { ...result, disabledAfter: failures };
+    });
+    // After the commit, like every event: metrics count attempts by outcome, `tail` shows them.
+    if (!recorded) return;
+    const { delivery, attempt, status, disabledAfter } = recorded;
+    if (disabledAfter !== undefined) {
+      logger.warn(
+        { webhookId: delivery.endpointId, projectId: delivery.projectId, failures: disabledAfter },
+        'webhook endpoint disabled',
+      );
+    }
+    events.emit('webhook.attempted', {
+      ...scopeValues(delivery),
+      deliveryId: delivery.id,
+      webhookId: delivery.endpointId,
+      eventId: delivery.eventId,
+      eventType: delivery.eventType,
+      attempt,
+      status,
+      statusCode: outcome.statusCode,
+      error: outcome.error,
+      succeeded: isSuccess(outcome),
+      at: outcome.attemptedAt,
+    });
+  }
+
   return {
     failPending,
 
@@ -266,90 +369,11 @@ export function createDeliveryQueue({ store, clock, ids, logger, events }: Infra
      * asked for while the attempt was in flight (`resends` moved on since `launched` was read) stands:
      * the delivery stays due when the resend made it due, whatever this attempt came to.
      */
-    async recordAttempt(launched: Pick<DeliveryRow, 'id' | 'resends'>, outcome: AttemptOutcome): Promise<void> {
-      const deliveryId = launched.id;
-      const now = clock.now();
-      const recorded = await store.transaction(async (tx): Promise<RecordedAttempt | undefined> => {
-        const { deliveryById, endpointById, updateAfterAttempt } = statementsIn(tx);
-        const [delivery] = await deliveryById.execute({ id: deliveryId });
-        // Deleted with its endpoint or project while the attempt was in flight.
-        if (!delivery) return undefined;
-        const [endpoint] = await endpointById.execute({ id: delivery.endpointId });
-        if (!endpoint) return undefined;
-        const number = delivery.attempts + 1;
-        await insertAttempt({ deliveryId, number, ...outcome });
-
-        const succeeded = isSuccess(outcome);
-        const resentDueAt =
-          delivery.resends !== launched.resends && delivery.status === 'PENDING' ? delivery.nextAttemptAt : null;
-        const nextAttemptAt = !endpoint.enabled
-          ? null
-          : (resentDueAt ?? (succeeded ? null : nextAttemptAfterFailure(number, now)));
-        const status: DeliveryRow['status'] = nextAttemptAt !== null ? 'PENDING' : succeeded ? 'SUCCEEDED' : 'FAILED';
-        const result: RecordedAttempt = { delivery, attempt: number, status };
-        await updateAfterAttempt.execute({
-          id: deliveryId,
-          status,
-          attempts: number,
-          lastStatusCode: outcome.statusCode,
-          lastError: succeeded ? null : outcome.error,
-          nextAttemptAt,
-          updatedAt: now,
-        });
-
-        if (succeeded) {
-          if (endpoint.consecutiveFailures !== 0) {
-            await tx
-              .update(webhookEndpoints)
-              .set({ consecutiveFailures: 0 })
-              .where(eq(webhookEndpoints.id, endpoint.id));
-          }
-          return result;
-        }
-        const failures = endpoint.consecutiveFailures + 1;
-        const disable = endpoint.enabled && failures >= AUTO_DISABLE_AFTER_FAILURES;
-        const reason = `Disabled after ${failures} consecutive failed attempts.`;
-        await tx
-          .update(webhookEndpoints)
-          .set({
-            consecutiveFailures: failures,
-            ...(disable ? { enabled: false, disabledAt: now, disabledReason: reason, updatedAt: now } : {}),
-          })
-          .where(eq(webhookEndpoints.id, endpoint.id));
-        if (!disable) return result;
-        await failPending(tx, endpoint.id, 'Endpoint disabled: retries stopped.', now);
-        await audit.record(tx, {
-          projectId: endpoint.projectId,
-          actor: SYSTEM_ACTOR,
-          action: 'webhook.disabled',
-          target: { type: 'webhook', id: endpoint.id },
-          environment: endpoint.environment,
-          details: { reason, consecutiveFailures: failures },
-        });
-        return { ...result, disabledAfter: failures };
-      });
-      // After the commit, like every event: metrics count attempts by outcome, `tail` shows them.
-      if (!recorded) return;
-      const { delivery, attempt, status, disabledAfter } = recorded;
-      if (disabledAfter !== undefined) {
-        logger.warn(
-          { webhookId: delivery.endpointId, projectId: delivery.projectId, failures: disabledAfter },
-          'webhook endpoint disabled',
-        );
-      }
-      events.emit('webhook.attempted', {
-        ...scopeValues(delivery),
-        deliveryId: delivery.id,
-        webhookId: delivery.endpointId,
-        eventId: delivery.eventId,
-        eventType: delivery.eventType,
-        attempt,
-        status,
-        statusCode: outcome.statusCode,
-        error: outcome.error,
-        succeeded: isSuccess(outcome),
-        at: outcome.attemptedAt,
-      });
+    recordAttempt(
+      launched: Pick<DeliveryRow, 'id' | 'endpointId' | 'resends'>,
+      outcome: AttemptOutcome,
+    ): Promise<void> {
+      return inTurn(launched.endpointId, () => recordAttemptNow(launched, outcome));
     },
   };
 }

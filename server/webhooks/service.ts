@@ -9,7 +9,6 @@ import { ServiceError } from '../errors.js';
 import { createDeliveryLog, type DeliveryLog } from './delivery-log.js';
 import { findEndpoint, webhookNotFound } from './endpoint-lookup.js';
 import { createDeliveryQueue, type EndpointRow } from './queue.js';
-import { createSecretBox } from './secret-box.js';
 import { generateSigningSecret } from './signature.js';
 import { targetRefusal } from './target.js';
 import { createDeliveryWorker } from './worker.js';
@@ -27,7 +26,8 @@ export interface WebhookPatch {
 export function createWebhookService(infra: Infrastructure, audit: AuditService) {
   const { store, clock, ids, mode } = infra;
   const { db } = store;
-  const secrets = createSecretBox(infra.dataDir);
+  // The key ring's box: the data folder's key file on SQLite, the key derived from the secret key on PostgreSQL.
+  const secrets = infra.keys.webhookSecrets;
   const queue = createDeliveryQueue(infra, audit);
   const worker = createDeliveryWorker(infra, queue, secrets);
   const deliveryLog: DeliveryLog = createDeliveryLog(infra, queue, worker);

@@ -38,9 +38,7 @@ describe('register', () => {
   it('creates the account and its first session together, or neither', async () => {
     const body = { email: 'together@example.test', password: PASSWORD };
     // The session row, written after the account, cannot be written.
-    const failed = await whileRefusing(t.server.dataDir, 'INSERT', 'sessions', () =>
-      t.api.post('/v1/auth/register', { body }),
-    );
+    const failed = await whileRefusing(t.server, 'INSERT', 'sessions', () => t.api.post('/v1/auth/register', { body }));
     expectError(failed, 409, 'SERVICE_CONFLICT');
     // No account was left behind: the address registers (not 409 SERVICE_EMAIL_TAKEN) and signs in.
     expect((await t.api.post('/v1/auth/register', { body })).status).toBe(201);

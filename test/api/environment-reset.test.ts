@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { storedAttachment } from '../support/attachment-bytes.js';
 import {
   addMember,
   createConversation,
@@ -17,6 +15,7 @@ import {
   type TestUser,
 } from '../support/factories.js';
 import { connectRealtime, connectSignaling, type SocketClient } from '../support/socket-client.js';
+import { withTestDatabase } from '../support/test-database.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -43,7 +42,7 @@ const resetPath = (projectId: string, environment?: string) =>
 
 /**
  * One environment in use, everything made through the API: a room with a participant connected and telemetry, a
- * conversation with messages, a reaction, a read position and an attachment (its file on disk), a chat user
+ * conversation with messages, a reaction, a read position and an attachment (its bytes stored), a chat user
  * connected (typing), a live stream with a viewer, a webhook endpoint with failed deliveries, a failed request.
  */
 async function populate(projectId: string, owner: TestUser, key: string, environment: Env) {
@@ -67,8 +66,9 @@ async function populate(projectId: string, owner: TestUser, key: string, environ
   });
   await fetch(declared.body.uploadUrl, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'hello' });
   expect((await t.api.post(`/v1/chat/attachments/${declared.body.id}/complete`, { token: alice })).status).toBe(200);
-  const file = join(t.server.dataDir, 'attachments', projectId, declared.body.id);
-  expect(existsSync(file)).toBe(true);
+  /** The attachment's stored bytes: a file on SQLite, rows on PostgreSQL. */
+  const file = () => storedAttachment(t.server, projectId, declared.body.id);
+  expect(await file()).toBeDefined();
   const chat = open(connectRealtime(t.server.url, alice));
   await chat.next('connected');
   chat.send({ type: 'typing.start', conversationId: conversation.id });
@@ -82,33 +82,20 @@ async function populate(projectId: string, owner: TestUser, key: string, environ
   return { room, rtc, conversation, messages, file, participant, chat, stream, webhook, alice };
 }
 
-/** Rows of every table with an environment column, by table, for one project environment (read from the file). */
-function rowsOf(projectId: string, environment: Env): Record<string, number> {
-  const db = new Database(join(t.server.dataDir, 'switchboard.db'), { readonly: true });
-  try {
-    const tables = db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
-      .all()
-      .map((row) => (row as { name: string }).name)
-      .filter((table) =>
-        db
-          .prepare(`PRAGMA table_info(${table})`)
-          .all()
-          .some((column) => (column as { name: string }).name === 'environment'),
+/** Rows of every table with an environment column, by table, for one project environment (read from the database). */
+function rowsOf(projectId: string, environment: Env): Promise<Record<string, number>> {
+  return withTestDatabase(t.server, async (db) => {
+    const counts: [string, number][] = [];
+    for (const table of await db.tables()) {
+      if (!(await db.columns(table)).includes('environment')) continue;
+      const [{ n }] = await db.query<{ n: number }>(
+        `SELECT count(*) AS n FROM ${table} WHERE project_id = ? AND environment = ?`,
+        [projectId, environment],
       );
-    return Object.fromEntries(
-      tables.map((table) => [
-        table,
-        (
-          db
-            .prepare(`SELECT count(*) AS n FROM ${table} WHERE project_id = ? AND environment = ?`)
-            .get(projectId, environment) as { n: number }
-        ).n,
-      ]),
-    );
-  } finally {
-    db.close();
-  }
+      counts.push([table, n]);
+    }
+    return Object.fromEntries(counts);
+  });
 }
 
 /** A project whose staging is about to be reset, beside its development and another project's staging, all in use. */
@@ -122,12 +109,18 @@ async function stagingBesideOthers() {
 }
 
 /** `rowsOf` for comparing before and after: metrics are written every few seconds, at no moment a test knows. */
-const rowsBut = (projectId: string, environment: Env) => ({ ...rowsOf(projectId, environment), metric_buckets: 0 });
+const rowsBut = async (projectId: string, environment: Env) => ({
+  ...(await rowsOf(projectId, environment)),
+  metric_buckets: 0,
+});
 
 describe('environment reset: POST /v1/projects/{id}/environment/reset', () => {
   it('empties the environment of its runtime data, files too, and leaves other environments and projects be', async () => {
     const { owner, project, keys, staging, development, other, elsewhere } = await stagingBesideOthers();
-    const before = { development: rowsBut(project.id, 'development'), elsewhere: rowsBut(other.project.id, 'staging') };
+    const before = {
+      development: await rowsBut(project.id, 'development'),
+      elsewhere: await rowsBut(other.project.id, 'staging'),
+    };
 
     const res = await t.api.post(resetPath(project.id, 'staging'), { token: owner.token });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -154,7 +147,7 @@ describe('environment reset: POST /v1/projects/{id}/environment/reset', () => {
     });
 
     // Nothing of staging is left in any environment-scoped table but its keys, endpoints and audit log.
-    expect(rowsOf(project.id, 'staging')).toMatchObject({
+    expect(await rowsOf(project.id, 'staging')).toMatchObject({
       rooms: 0,
       conversations: 0,
       messages: 0,
@@ -168,9 +161,9 @@ describe('environment reset: POST /v1/projects/{id}/environment/reset', () => {
       api_keys: 1,
       webhook_endpoints: 1,
     });
-    const left = Object.entries(rowsOf(project.id, 'staging')).filter(([, n]) => n > 0);
+    const left = Object.entries(await rowsOf(project.id, 'staging')).filter(([, n]) => n > 0);
     expect(left.map(([table]) => table).sort()).toEqual(['api_keys', 'audit_log', 'webhook_endpoints']);
-    expect(existsSync(staging.file)).toBe(false);
+    expect(await staging.file()).toBeUndefined();
     // What the dashboard reads of it, before the requests below are recorded in its new life.
     const dashboard = (path: string) => t.api.get(`/v1/projects/${project.id}${path}`, { token: owner.token });
     expect((await dashboard('/errors?environment=staging')).body.data).toEqual([]);
@@ -191,9 +184,10 @@ describe('environment reset: POST /v1/projects/{id}/environment/reset', () => {
     expect((await t.api.get('/v1/live-streams', { token: key })).body.data).toEqual([]);
 
     // Development and the other project: every row still there, files too.
-    expect(rowsBut(project.id, 'development')).toEqual(before.development);
-    expect(rowsBut(other.project.id, 'staging')).toEqual(before.elsewhere);
-    expect(existsSync(development.file) && existsSync(elsewhere.file)).toBe(true);
+    expect(await rowsBut(project.id, 'development')).toEqual(before.development);
+    expect(await rowsBut(other.project.id, 'staging')).toEqual(before.elsewhere);
+    expect(await development.file()).toBeDefined();
+    expect(await elsewhere.file()).toBeDefined();
     const devMetrics = (await dashboard('/metrics?environment=development&window=15m')).body.series;
     expect(devMetrics.messages.some((point: { value: number }) => point.value > 0)).toBe(true);
   });
@@ -296,14 +290,14 @@ describe('environment reset: POST /v1/projects/{id}/environment/reset', () => {
   it('refuses production with 403 SERVICE_PRODUCTION_ENVIRONMENT and changes nothing', async () => {
     const { owner, project, keys } = await projectWithKeys(t.api);
     const production = await populate(project.id, owner, keys.production, 'production');
-    const before = rowsBut(project.id, 'production');
+    const before = await rowsBut(project.id, 'production');
     for (const environment of ['production', 'PRODUCTION'])
       expectError(
         await t.api.post(resetPath(project.id, environment), { token: owner.token }),
         403,
         'SERVICE_PRODUCTION_ENVIRONMENT',
       );
-    expect(rowsBut(project.id, 'production')).toEqual(before);
+    expect(await rowsBut(project.id, 'production')).toEqual(before);
     production.chat.send({ type: 'ping' });
     await production.chat.next('pong');
     const log = await t.api.get(`/v1/projects/${project.id}/audit-logs?action=environment.reset`, {

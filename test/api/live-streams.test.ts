@@ -73,7 +73,7 @@ describe('live streams with an API key', () => {
     const key = (await projectWithKeys(api)).keys.development;
     // A failure at the last write of the creation (the stream row).
     seen.length = 0;
-    const res = await whileRefusing(server.dataDir, 'INSERT', 'live_streams', () =>
+    const res = await whileRefusing(server, 'INSERT', 'live_streams', () =>
       api.post('/v1/live-streams', { token: key, body: { title: 'Doomed' } }),
     );
     expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(400);
@@ -483,7 +483,7 @@ describe('each credential request writes in one transaction', () => {
     const base = `/v1/projects/${project.id}/live-streams/${s.id}`;
     seen.length = 0;
     // The last write of the request (the audit entry) fails: the membership and the participant row go with it.
-    const failed = await whileRefusing(server.dataDir, 'INSERT', 'audit_log', () =>
+    const failed = await whileRefusing(server, 'INSERT', 'audit_log', () =>
       api.post(`${base}/hosts`, { token: owner.token, body: { identity: 'ana', role: 'HOST' } }),
     );
     expectError(failed, 409, 'SERVICE_CONFLICT');
@@ -501,7 +501,7 @@ describe('each credential request writes in one transaction', () => {
     const { key, stream: s } = await stream();
     seen.length = 0;
     // The participant row, written after the membership, fails.
-    const failed = await whileRefusing(server.dataDir, 'INSERT', 'live_stream_participants', () =>
+    const failed = await whileRefusing(server, 'INSERT', 'live_stream_participants', () =>
       api.post(`/v1/live-streams/${s.id}/viewer-tokens`, { token: key, body: { identity: 'vic' } }),
     );
     expectError(failed, 409, 'SERVICE_CONFLICT');

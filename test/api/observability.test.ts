@@ -1,5 +1,3 @@
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_RETENTION, PRUNE_ERRORS_EVERY } from '../../server/observability/recorder.js';
 import {
@@ -15,6 +13,7 @@ import {
 import { type Client, client } from '../support/http.js';
 import { manualClock, startTestServer, type TestServer } from '../support/server.js';
 import { connectRealtime, connectSignaling, type SocketClient } from '../support/socket-client.js';
+import { withTestDatabase } from '../support/test-database.js';
 import { eventually } from '../support/wait.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
@@ -395,9 +394,9 @@ describe('across a restart', () => {
       own = await own.restart();
       // As if the process had died: the row is still open in the database it left behind.
       await own.close();
-      const db = new Database(join(own.dataDir, 'switchboard.db'));
-      db.prepare('update connection_log set disconnected_at = null, close_reason = null').run();
-      db.close();
+      await withTestDatabase(own, (db) =>
+        db.run('update connection_log set disconnected_at = null, close_reason = null'),
+      );
       own = await startTestServer({ clock, dataDir: own.dataDir });
       const res = await client(own.url).get(`/v1/projects/${ctx.project.id}/connections/${connectionId}`, {
         token: ctx.owner.token,
@@ -419,19 +418,24 @@ describe('across a restart', () => {
       expectError(await fail(client(own.url)), 404, 'SERVICE_ROOM_NOT_FOUND');
       await own.close();
       // A full backlog, older than every real record, written straight into the database.
-      let db = new Database(join(own.dataDir, 'switchboard.db'));
-      const recorded = db.prepare('select * from error_log').get() as Record<string, unknown>;
-      expect(recorded).toMatchObject({ status: 404, environment: 'development' });
-      const insert = db.prepare(
-        'insert into error_log (id, project_id, environment, request_id, status, code, message, method, route, ' +
-          'credential, occurred_at) values (@id, @project_id, @environment, @request_id, @status, @code, @message, ' +
-          '@method, @route, @credential, @occurred_at)',
-      );
       const backlogId = (i: number) => `err_00${String(i).padStart(24, '0')}`;
-      db.transaction(() => {
-        for (let i = 0; i < ERROR_RETENTION; i++) insert.run({ ...recorded, id: backlogId(i) });
-      })();
-      db.close();
+      await withTestDatabase(own, async (db) => {
+        const [recorded] = await db.query('select * from error_log');
+        expect(recorded).toMatchObject({ status: 404, environment: 'development' });
+        const columns = Object.keys(recorded as object);
+        const rows = Array.from({ length: ERROR_RETENTION }, (_, i) => ({ ...recorded, id: backlogId(i) }));
+        await db.run('begin');
+        // Many rows a statement, under both stores' limits on parameters.
+        for (let at = 0; at < rows.length; at += 500) {
+          const batch = rows.slice(at, at + 500);
+          await db.run(
+            `insert into error_log (${columns.join(', ')}) values ` +
+              batch.map(() => `(${columns.map(() => '?').join(', ')})`).join(', '),
+            batch.flatMap((row) => columns.map((column) => row[column as keyof typeof row])),
+          );
+        }
+        await db.run('commit');
+      });
 
       own = await startTestServer({ clock, dataDir: own.dataDir });
       const again = client(own.url);
@@ -439,9 +443,9 @@ describe('across a restart', () => {
         await Promise.all(Array.from({ length: 25 }, () => fail(again)));
       }
       await own.close();
-      db = new Database(join(own.dataDir, 'switchboard.db'), { readonly: true });
-      const ids = (db.prepare('select id from error_log order by id').all() as { id: string }[]).map((r) => r.id);
-      db.close();
+      const ids = (await withTestDatabase(own, (db) => db.query<{ id: string }>('select id from error_log')))
+        .map((r) => r.id)
+        .sort();
       expect(ids).toHaveLength(ERROR_RETENTION);
       // The oldest went; every real record stayed.
       expect(ids[0]).toBe(backlogId(PRUNE_ERRORS_EVERY + 1));

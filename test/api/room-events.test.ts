@@ -1,11 +1,10 @@
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CatalogueEvent, createEventBus } from '../../server/index.js';
 import { createRoom, mintRtcToken, projectWithKeys } from '../support/factories.js';
 import { type Client, client } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { connectSignaling } from '../support/socket-client.js';
+import { withTestDatabase } from '../support/test-database.js';
 
 const events = createEventBus();
 const seen: CatalogueEvent[] = [];
@@ -54,25 +53,21 @@ describe('room and participant events on the internal bus', () => {
     const room = await createRoom(api, keys.production);
     const { token } = await mintRtcToken(api, keys.production, room.id, { identity: 'bob' });
     await api.post('/v1/telemetry/events', { token, body: { events: [{ type: 'ice.failed', data: { attempt: 2 } }] } });
-    const db = new Database(join(server.dataDir, 'switchboard.db'), { readonly: true });
-    try {
-      const rows = db
-        .prepare(
-          'SELECT project_id, environment, room_id, identity, type, data FROM telemetry_events WHERE room_id = ?',
-        )
-        .all(room.id);
-      expect(rows).toEqual([
-        {
-          project_id: project.id,
-          environment: 'production',
-          room_id: room.id,
-          identity: 'bob',
-          type: 'ice.failed',
-          data: '{"attempt":2}',
-        },
-      ]);
-    } finally {
-      db.close();
-    }
+    const rows = await withTestDatabase(server, (db) =>
+      db.query(
+        'SELECT project_id, environment, room_id, identity, type, data FROM telemetry_events WHERE room_id = ?',
+        [room.id],
+      ),
+    );
+    expect(rows).toEqual([
+      {
+        project_id: project.id,
+        environment: 'production',
+        room_id: room.id,
+        identity: 'bob',
+        type: 'ice.failed',
+        data: '{"attempt":2}',
+      },
+    ]);
   });
 });

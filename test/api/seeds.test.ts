@@ -7,7 +7,8 @@ import { parseSeed, SeedError } from '../../server/index.js';
 import { tableContents } from '../support/data-archives.js';
 import { client } from '../support/http.js';
 import { makeDataDir, startTestServer, type TestServer } from '../support/server.js';
-import { testStore } from '../support/test-store.js';
+import { withTestDatabase } from '../support/test-database.js';
+import { testStore, testStoreOptions } from '../support/test-store.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -38,6 +39,21 @@ const seedFor = (receiver: WebhookReceiver, overrides: Record<string, unknown> =
   ],
   ...overrides,
 });
+
+/**
+ * What a server that failed to start left in its store: null when it holds no account or project (nor, in a data
+ * folder, attachment files).
+ */
+async function leftBehind(dataDir: string): Promise<string | null> {
+  if (testStore() === 'sqlite') return describeDataDir(dataDir);
+  return withTestDatabase({ dataDir, ...(await testStoreOptions(dataDir)) }, async (db) => {
+    if (!(await db.tables()).includes('users')) return null;
+    const [{ accounts, projects }] = await db.query<{ accounts: number; projects: number }>(
+      'SELECT (SELECT count(*) FROM users) AS accounts, (SELECT count(*) FROM projects) AS projects',
+    );
+    return accounts || projects ? `${accounts} accounts and ${projects} projects` : null;
+  });
+}
 
 const asSeed = (value: unknown) => parseSeed(JSON.stringify(value), 'test.seed.json');
 
@@ -118,12 +134,12 @@ describe('serve with a seed', () => {
     const dataDir = makeDataDir();
     const first = await startTestServer({ dataDir, seed: asSeed(seedFor(receiver)) });
     await first.close();
-    const before = tableContents(dataDir);
+    const before = await tableContents(first);
     const again = await seeded(seedFor(receiver), { dataDir });
     const store = testStore() === 'sqlite' ? 'data folder' : 'database';
     expect(again.seed).toEqual({ applied: false, reason: `the ${store} already holds 2 accounts and 1 project` });
     await again.close();
-    const after = tableContents(dataDir);
+    const after = await tableContents(again);
     for (const table of [
       'users',
       'projects',
@@ -150,7 +166,7 @@ describe('serve with a seed', () => {
     await expect(startTestServer({ dataDir, mode: 'production', seed: asSeed(seed) })).rejects.toThrow(
       /^projects\[1\]\.webhooks\[0\]: Webhook URL refused/,
     );
-    expect(describeDataDir(dataDir)).toBeNull();
+    expect(await leftBehind(dataDir)).toBeNull();
   });
 
   it('in production mode, refuses a seed that carries key text or webhook secrets', async () => {
@@ -164,7 +180,7 @@ describe('serve with a seed', () => {
       'A production-mode server refuses seeds that carry secrets, which belong in a secret manager, not a file: ' +
         'projects[0].apiKeys[0].key, projects[0].apiKeys[1].key, projects[0].webhooks[0].secret.',
     );
-    expect(describeDataDir(dataDir)).toBeNull();
+    expect(await leftBehind(dataDir)).toBeNull();
   });
 
   it('serves its JSON Schema, and the example `seed init` writes is valid', async () => {

@@ -2,38 +2,31 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import Database from 'better-sqlite3';
 import { expect } from 'vitest';
-import { DATABASE_FILE } from '../../db/connection.js';
 import { ADMIN_TOKEN_FILE } from '../../server/backups/admin-token-file.js';
+import { type ServerData, withTestDatabase } from './test-database.js';
 
-/** Every table of a data folder's database, read from the database itself (so a new table is never forgotten). */
-export function tableNames(dataDir: string): string[] {
-  const sqlite = new Database(join(dataDir, DATABASE_FILE), { readonly: true, fileMustExist: true });
-  try {
-    return (
-      sqlite
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-        .all() as { name: string }[]
-    ).map((row) => row.name);
-  } finally {
-    sqlite.close();
-  }
+/**
+ * Each table's rows, as sorted JSON lines (so that row order does not matter), read from the database itself (so a
+ * new table is never forgotten): a data folder's SQLite file (`{ dataDir }`), or a test server's database. Written
+ * the same on both stores, so that they compare: booleans as 0/1, each row's columns by name.
+ */
+export async function tableContents(server: ServerData): Promise<Record<string, string[]>> {
+  return withTestDatabase(server, async (db) => {
+    const contents: Record<string, string[]> = {};
+    for (const table of await db.tables())
+      contents[table] = (await db.query<Record<string, unknown>>(`SELECT * FROM "${table}"`)).map(rowText).sort();
+    return contents;
+  });
 }
 
-/** Each table's rows (as sorted JSON lines, so that row order does not matter). */
-export function tableContents(dataDir: string): Record<string, string[]> {
-  const sqlite = new Database(join(dataDir, DATABASE_FILE), { readonly: true, fileMustExist: true });
-  try {
-    return Object.fromEntries(
-      tableNames(dataDir).map((table) => [
-        table,
-        (sqlite.prepare(`SELECT * FROM "${table}"`).all() as unknown[]).map((row) => JSON.stringify(row)).sort(),
-      ]),
-    );
-  } finally {
-    sqlite.close();
-  }
+function rowText(row: Record<string, unknown>): string {
+  const columns = Object.keys(row).sort();
+  return JSON.stringify(
+    Object.fromEntries(
+      columns.map((column) => [column, typeof row[column] === 'boolean' ? Number(row[column]) : row[column]]),
+    ),
+  );
 }
 
 /** Downloads a backup of the server through GET /v1/server/backup with the admin token of its data folder. */

@@ -7,6 +7,8 @@ import { testStoreOptions } from './test-store.js';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
+  /** The PostgreSQL database of the server in the `postgres` project; undefined on SQLite (the data folder's file). */
+  databaseUrl?: string;
   /** Stops the server but keeps its data dir, so that a new server can start on the same data. */
   restart(): Promise<TestServer>;
   /** Stops the server and deletes its data dir. */
@@ -25,15 +27,25 @@ export async function startTestServer(
   options: Partial<
     Pick<
       ServerOptions,
-      'dataDir' | 'port' | 'mode' | 'clock' | 'fetch' | 'events' | 'security' | 'seed' | 'dashboardDir'
+      | 'dataDir'
+      | 'port'
+      | 'mode'
+      | 'clock'
+      | 'fetch'
+      | 'events'
+      | 'security'
+      | 'seed'
+      | 'dashboardDir'
+      | 'importArchive'
     >
   > = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? makeDataDir();
+  const store = await testStoreOptions(dataDir);
   const server = await startServer({
     ...options,
     dataDir,
-    ...(await testStoreOptions(dataDir)),
+    ...store,
     port: options.port ?? 0,
     host: '127.0.0.1',
     logger: pino({ level: 'silent' }),
@@ -41,6 +53,7 @@ export async function startTestServer(
   return {
     ...server,
     dataDir,
+    databaseUrl: store.databaseUrl,
     async restart() {
       await server.close();
       return startTestServer({ ...options, dataDir });

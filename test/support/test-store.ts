@@ -6,8 +6,22 @@ export function testStore(): 'sqlite' | 'postgres' {
   return inject('postgresUrl') ? 'postgres' : 'sqlite';
 }
 
-/** Why a test that is about SQLite's file itself does not run on PostgreSQL. */
-export const SQLITE_ONLY = 'it is about the SQLite file in the data folder; the PostgreSQL project skips it';
+/**
+ * Why a test about what only a server on SQLite has (the database file and the attachment files in its data folder,
+ * SQLite's query planner) does not run on PostgreSQL.
+ */
+export const SQLITE_ONLY =
+  'it is about what only a server on SQLite has (the database and attachment files of its data folder, its query planner); the PostgreSQL project skips it';
+
+/**
+ * Whether this run skips a test (or suite) about what only SQLite has: true on PostgreSQL, where it says so, naming
+ * `what`. For `describe.skipIf(sqliteOnly('…'))` and `it.skipIf(…)`: never skipped silently.
+ */
+export function sqliteOnly(what: string): boolean {
+  if (testStore() !== 'postgres') return false;
+  console.warn(`Skipping ${what} on PostgreSQL: ${SQLITE_ONLY}.`);
+  return true;
+}
 
 const databases = new Map<string, Promise<string>>();
 let created = 0;

@@ -27,30 +27,30 @@ function asUploadError(err: unknown, req: Request): unknown {
   return validationFailed('The upload was interrupted before all bytes arrived.');
 }
 
-function sendFile(ctx: AppContext, attachment: AttachmentRow, res: Response): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const file = ctx.services.attachments.storage.read(attachment);
-    file.once('open', () => {
-      res.status(200);
-      res.set({
-        'Content-Type': attachment.contentType,
-        'Content-Length': String(attachment.size),
-        'Content-Disposition': contentDisposition(attachment.filename),
-        'X-Content-Type-Options': 'nosniff',
-        // Even if a browser rendered it, the page could run nothing and reach nothing.
-        'Content-Security-Policy': "default-src 'none'; sandbox",
-        'Cache-Control': 'private, no-store',
-      });
-      file.pipe(res);
-    });
+async function sendFile(ctx: AppContext, attachment: AttachmentRow, res: Response): Promise<void> {
+  const file = await ctx.services.attachments.storage.read(attachment).catch(() => {
+    throw notFound('SERVICE_ATTACHMENT_NOT_FOUND', 'The attachment’s file is gone.');
+  });
+  res.status(200);
+  res.set({
+    'Content-Type': attachment.contentType,
+    'Content-Length': String(attachment.size),
+    'Content-Disposition': contentDisposition(attachment.filename),
+    'X-Content-Type-Options': 'nosniff',
+    // Even if a browser rendered it, the page could run nothing and reach nothing.
+    'Content-Security-Policy': "default-src 'none'; sandbox",
+    'Cache-Control': 'private, no-store',
+  });
+  await new Promise<void>((resolve, reject) => {
     file.once('error', (err) => {
       file.destroy();
-      reject(res.headersSent ? err : notFound('SERVICE_ATTACHMENT_NOT_FOUND', 'The attachment’s file is gone.'));
+      reject(err);
     });
     res.once('close', () => {
       file.destroy();
       resolve();
     });
+    file.pipe(res);
   });
 }
 

@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { ATTACHMENT_CHUNK_BYTES, attachmentChunks } from '../../../db/schema/attachments.js';
 import type { Store } from '../../../db/store.js';
 import { ServiceError } from '../../errors.js';
-import type { AttachmentLocation } from './storage.js';
+import type { AttachmentLocation, AttachmentStorage } from './storage.js';
 
 const sizeMismatch = (declared: number, got: string) =>
   new ServiceError(
@@ -28,7 +28,7 @@ function rechunk(pieces: Buffer[]): Buffer[] {
  * land together or not at all; reads stream one chunk at a time. Rows of an attachment go with it (on delete
  * cascade), so deletions need no second step.
  */
-export function createDatabaseAttachmentStorage(store: Store) {
+export function createDatabaseAttachmentStorage(store: Store): AttachmentStorage {
   const { db } = store;
   return {
     async stage(file: AttachmentLocation, body: Readable, size: number) {
@@ -58,7 +58,7 @@ export function createDatabaseAttachmentStorage(store: Store) {
       };
     },
 
-    read(file: AttachmentLocation): Readable {
+    async read(file: AttachmentLocation): Promise<Readable> {
       return Readable.from(
         (async function* chunks() {
           for (let position = 0; ; position++) {
@@ -80,11 +80,7 @@ export function createDatabaseAttachmentStorage(store: Store) {
     /** A deleted project's attachments, and their chunks, went with it (cascade). */
     removeProject(_projectId: string): void {},
 
-    /** The chunks go with the attachment's row (cascade); this is for an attachment whose row stays. */
-    async remove(file: AttachmentLocation): Promise<void> {
-      await store.transaction(async (tx) => {
-        await tx.delete(attachmentChunks).where(eq(attachmentChunks.attachmentId, file.id));
-      });
-    },
+    /** A deleted attachment's chunks went with its row (cascade). */
+    remove(_file: AttachmentLocation): void {},
   };
 }

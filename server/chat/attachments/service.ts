@@ -11,7 +11,6 @@ import type { ChatCaller } from '../caller.js';
 import type { ConversationAccess, ConversationService } from '../conversations/service.js';
 import { DOWNLOAD_URL_TTL_MS, INCOMPLETE_ATTACHMENT_TTL_MS, UPLOAD_URL_TTL_MS } from './limits.js';
 import { createUrlSigner } from './signed-urls.js';
-import { createAttachmentStorage } from './storage.js';
 
 export type AttachmentRow = typeof attachments.$inferSelect;
 
@@ -24,14 +23,14 @@ const mediaType = (header: string | undefined) => header?.split(';')[0].trim().t
 /**
  * Attachments, as presigned-URL storage services do them: create declares the file and returns an
  * upload URL; the client PUTs the bytes there; complete confirms; download URLs are signed too. The
- * URLs are this server's own (`/v1/chat/attachments/{id}/content`), the files live in the data dir.
+ * URLs are this server's own (`/v1/chat/attachments/{id}/content`); the bytes live where the store keeps them
+ * (`attachmentStorage`: files in the data folder beside SQLite, rows of PostgreSQL).
  */
 export function createAttachmentService(
-  { store, keys, clock, ids, dataDir }: Infrastructure,
+  { store, keys, clock, ids, attachmentStorage: storage }: Infrastructure,
   conversations: ConversationService,
 ) {
   const { db } = store;
-  const storage = createAttachmentStorage(dataDir);
   const signer = madeFromKey(keys.signingKey('attachment-url-key'), (key) => createUrlSigner(key, clock));
 
   const abandoned = (row: AttachmentRow) =>
@@ -158,7 +157,7 @@ export function createAttachmentService(
             .set({ status: 'UPLOADED', sha256: staged.sha256, uploadedAt: clock.now() })
             .where(and(eq(attachments.id, id), ne(attachments.status, 'COMPLETED')))
             .returning();
-          if (row) staged.place();
+          if (row) await staged.place();
           return row;
         });
         if (!updated)

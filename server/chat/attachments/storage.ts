@@ -12,9 +12,30 @@ import { ServiceError } from '../../errors.js';
 export interface StagedFile {
   bytes: number;
   sha256: string;
-  /** Renames the bytes into place, synchronously, so that it can sit in the transaction that records them. */
-  place(): void;
+  /** Puts the bytes in place: call it (and await it) inside the transaction that records them. */
+  place(): void | Promise<void>;
   discard(): void;
+}
+
+/**
+ * Where attachment bytes are kept, chosen with the store (server/open-store.ts): files in the data folder
+ * (`createAttachmentStorage`, beside SQLite) or rows of the database (`createDatabaseAttachmentStorage`, for
+ * PostgreSQL, whose servers share no folder).
+ */
+export interface AttachmentStorage {
+  /**
+   * Receives `body`, refusing more or fewer bytes than `size` (400 SERVICE_SIZE_MISMATCH); nothing is in place until
+   * `place`.
+   */
+  stage(file: AttachmentLocation, body: Readable, size: number): Promise<StagedFile>;
+  /** The bytes, once they are known to be there (rejects when they are gone). */
+  read(file: AttachmentLocation): Promise<Readable>;
+  /** Throws away what uploads interrupted by a stopped process left (called at start); answers how many. */
+  removeLeftoverUploads(): number;
+  /** What a deleted project's attachments left beside their rows. */
+  removeProject(projectId: string): void;
+  /** What a deleted attachment left beside its row, after the commit that deleted the row. */
+  remove(file: AttachmentLocation): void;
 }
 
 /** Where an attachment's bytes live: `<dataDir>/attachments/<projectId>/<attachmentId>`. */
@@ -37,7 +58,9 @@ const sizeMismatch = (declared: number, got: string) =>
  * filename never reaches the file system), and a file appears under its final name only complete and
  * accepted: bytes go to a temporary file that is renamed into place once the row records them.
  */
-export function createAttachmentStorage(dataDir: string) {
+export function createAttachmentStorage(
+  dataDir: string,
+): AttachmentStorage & { pathOf(file: AttachmentLocation): string } {
   const root = join(dataDir, 'attachments');
   const folderOf = (projectId: string) => join(root, projectId);
   const pathOf = (file: AttachmentLocation) => join(folderOf(file.projectId), file.id);
@@ -78,7 +101,16 @@ export function createAttachmentStorage(dataDir: string) {
       }
     },
 
-    read: (file: AttachmentLocation) => createReadStream(pathOf(file)),
+    read(file: AttachmentLocation): Promise<Readable> {
+      const stream = createReadStream(pathOf(file));
+      return new Promise((resolve, reject) => {
+        stream.once('open', () => resolve(stream));
+        stream.once('error', (err) => {
+          stream.destroy();
+          reject(err);
+        });
+      });
+    },
 
     /**
      * Deletes the temporary files of uploads that never finished because the process stopped mid-way (a crash, a
@@ -111,5 +143,3 @@ export function createAttachmentStorage(dataDir: string) {
     },
   };
 }
-
-export type AttachmentStorage = ReturnType<typeof createAttachmentStorage>;
