@@ -76,6 +76,7 @@ export function createWebhookService(infra: Infrastructure, audit: AuditService)
           details: { url: row.url, events: row.events },
         });
       });
+      queue.forgetEndpoints(row);
       return { row, secret };
     },
 
@@ -95,7 +96,7 @@ export function createWebhookService(infra: Infrastructure, audit: AuditService)
     async update(actor: Actor, scope: EnvironmentScope, webhookId: string, patch: WebhookPatch): Promise<EndpointRow> {
       if (patch.url !== undefined) assertTarget(patch.url);
       const now = clock.now();
-      return store.transaction(async (tx) => {
+      const updated = await store.transaction(async (tx) => {
         const before = await findEndpoint(tx, scope, webhookId);
         const changes: Partial<EndpointRow> = {};
         const details: Record<string, { from: unknown; to: unknown }> = {};
@@ -133,6 +134,8 @@ export function createWebhookService(infra: Infrastructure, audit: AuditService)
         });
         return after ?? before;
       });
+      queue.forgetEndpoints(scope);
+      return updated;
     },
 
     /** Deletes the endpoint with its deliveries and their log; attempts in flight are not recorded. */
@@ -152,6 +155,7 @@ export function createWebhookService(infra: Infrastructure, audit: AuditService)
           details: { url: deleted.url },
         });
       });
+      queue.forgetEndpoints(scope);
     },
 
     ...deliveryLog,

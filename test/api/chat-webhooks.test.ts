@@ -51,3 +51,41 @@ describe('chat and rooms feed the webhook worker', () => {
     expect(stagingReceiver.requests).toEqual([]);
   });
 });
+
+describe('which endpoints an event goes to', () => {
+  it('follows every change of an endpoint from the very next event: its events, disabling, enabling, deleting', async () => {
+    const receiver = await h.receiver();
+    const webhook = await h.register({ url: receiver.url, events: ['room.created'] });
+    const path = `/v1/projects/${h.projectId}/webhooks/${webhook.id}?environment=development`;
+    const change = async (body: Record<string, unknown>) =>
+      expect((await h.api.patch(path, { token: h.owner.token, body })).status).toBe(200);
+    const deliveredTypes = async () => (await h.deliveries(webhook)).map((d: { eventType: string }) => d.eventType);
+
+    h.emit('room.created');
+    h.emit('room.deleted');
+    await h.server.runDueWebhooks();
+    expect(await deliveredTypes()).toEqual(['room.created']);
+
+    await change({ events: ['room.deleted'] });
+    h.emit('room.created');
+    h.emit('room.deleted');
+    await h.server.runDueWebhooks();
+    expect(await deliveredTypes()).toEqual(['room.deleted', 'room.created']);
+
+    await change({ enabled: false });
+    h.emit('room.deleted');
+    await h.server.runDueWebhooks();
+    expect(await deliveredTypes()).toHaveLength(2);
+
+    await change({ enabled: true });
+    h.emit('room.deleted');
+    await h.server.runDueWebhooks();
+    expect(await deliveredTypes()).toEqual(['room.deleted', 'room.deleted', 'room.created']);
+
+    expect((await h.api.delete(path, { token: h.owner.token })).status).toBe(204);
+    const other = await h.register({ url: receiver.url, events: ['room.deleted'] });
+    h.emit('room.deleted');
+    await h.server.runDueWebhooks();
+    expect(await h.deliveries(other)).toHaveLength(1);
+  });
+});
