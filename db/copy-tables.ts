@@ -26,41 +26,51 @@ export function tablesInDependencyOrder(): SQLiteTable[] {
   return ordered;
 }
 
+/** What a copy leaves out (`skip`) and how it may change a table's rows on the way (e.g. to seal secrets again). */
+export interface CopyOptions {
+  skip?: SQLiteTable[];
+  transform?: (table: SQLiteTable, row: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** The tables a copy takes, in dependency order, each with how to read its rows and change them. */
+async function* tablesToCopy(
+  options: CopyOptions,
+  read: (table: SQLiteTable) => Promise<Record<string, unknown>[]> | Record<string, unknown>[],
+) {
+  for (const table of tablesInDependencyOrder()) {
+    if (options.skip?.includes(table)) continue;
+    const rows = await read(table);
+    yield { table, rows: options.transform ? rows.map((row) => options.transform?.(table, row) ?? row) : rows };
+  }
+}
+
+/** The rows in slices that one insert each can carry. */
+function* batches<T>(rows: T[]): Generator<T[]> {
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) yield rows.slice(start, start + ROWS_PER_INSERT);
+}
+
 /**
  * Copies the SQLite database in `dataDir` (an unpacked archive's, brought up to this build's schema first) into the
- * store of `tx`, table by table in dependency order, every column as drizzle reads and writes it. `skip` names
- * tables left out; `transform` may change a table's rows on the way (e.g. to seal secrets with another key).
+ * store of `tx`, table by table in dependency order, every column as drizzle reads and writes it. Answers the rows
+ * copied per table.
  */
 export async function copySqliteInto(
   tx: Queries,
   dataDir: string,
   files: DatabaseFiles,
-  options: {
-    skip?: SQLiteTable[];
-    transform?: (table: SQLiteTable, row: Record<string, unknown>) => Record<string, unknown>;
-  } = {},
+  options: CopyOptions = {},
 ): Promise<Map<string, number>> {
   const source = openDatabase(dataDir, files);
   const copied = new Map<string, number>();
   try {
-    for (const table of tablesInDependencyOrder()) {
-      if (options.skip?.includes(table)) continue;
-      const rows = source.select().from(table).all() as Record<string, unknown>[];
-      const changed = options.transform ? rows.map((row) => options.transform?.(table, row) ?? row) : rows;
-      for (let start = 0; start < changed.length; start += ROWS_PER_INSERT)
-        await tx.insert(table).values(changed.slice(start, start + ROWS_PER_INSERT) as never);
+    for await (const { table, rows } of tablesToCopy(options, (table) => source.select().from(table).all())) {
+      for (const batch of batches(rows)) await tx.insert(table).values(batch as never);
       copied.set(getTableName(table), rows.length);
     }
   } finally {
     source.$client.close();
   }
   return copied;
-}
-
-/** Whether the store of `db` holds any row of `table`. */
-export async function holdsRows(db: Queries, table: SQLiteTable): Promise<boolean> {
-  const rows = await db.select().from(table).limit(1);
-  return rows.length > 0;
 }
 
 /**
@@ -71,29 +81,20 @@ export async function copyIntoSqlite(
   tx: Queries,
   dataDir: string,
   files: DatabaseFiles,
-  options: {
-    skip?: SQLiteTable[];
-    transform?: (table: SQLiteTable, row: Record<string, unknown>) => Record<string, unknown>;
-  } = {},
+  options: CopyOptions = {},
 ): Promise<Map<string, number>> {
   const target = openDatabase(dataDir, files);
   const copied = new Map<string, number>();
   try {
+    // Read first (the store is asynchronous), then written in one synchronous SQLite transaction.
     const tables: { table: SQLiteTable; rows: Record<string, unknown>[] }[] = [];
-    for (const table of tablesInDependencyOrder()) {
-      if (options.skip?.includes(table)) continue;
-      const rows = (await tx.select().from(table)) as Record<string, unknown>[];
-      tables.push({
-        table,
-        rows: options.transform ? rows.map((row) => options.transform?.(table, row) ?? row) : rows,
-      });
-    }
+    for await (const table of tablesToCopy(options, (table) => tx.select().from(table))) tables.push(table);
     target.transaction((sqlite) => {
       for (const { table, rows } of tables) {
-        for (let start = 0; start < rows.length; start += ROWS_PER_INSERT)
+        for (const batch of batches(rows))
           sqlite
             .insert(table)
-            .values(rows.slice(start, start + ROWS_PER_INSERT) as never)
+            .values(batch as never)
             .run();
         copied.set(getTableName(table), rows.length);
       }
