@@ -1,9 +1,10 @@
-import { getTableColumns, getTableName, sql } from 'drizzle-orm';
+import { getTableName } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import pg from 'pg';
 import { connectFailureReason, describePostgresUrl, StoreUnreachableError } from './postgres-url.js';
+import { insertTemplate } from './prepared-insert.js';
 import type { Queries, RowInsert, Store } from './store.js';
 import { transactionContext } from './transaction-context.js';
 
@@ -106,18 +107,13 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
       }
     },
     rowInsert<T extends SQLiteTable>(table: T): RowInsert<T> {
-      // Alone, a named statement: each pooled connection parses and plans it once.
-      const placeholders = Object.fromEntries(
-        Object.keys(getTableColumns(table)).map((key) => [key, sql.placeholder(key)]),
-      );
-      const alone = base
-        .insert(table as never)
-        .values(placeholders as never)
-        .prepare(`insert_${getTableName(table)}`);
+      // Alone, a named statement run on the pool: each connection parses and plans it once.
+      const template = insertTemplate(base, table);
+      const name = `insert_${getTableName(table)}`;
       return async (row) => {
         const tx = context.current();
         if (tx) await tx.insert(table).values(row);
-        else await alone.execute(row as Record<string, unknown>);
+        else await pool.query({ name, text: template.sql, values: template.values(row) });
       };
     },
     async sizeBytes() {

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { DATABASE_FILE, type DatabaseFiles, type Db, openDatabase } from './connection.js';
-import { preparedInsert } from './prepared-insert.js';
+import { insertTemplate } from './prepared-insert.js';
 import * as schema from './schema/index.js';
 import { cacheStatements } from './statement-cache.js';
 import type { Queries, RowInsert, Store } from './store.js';
@@ -85,16 +85,17 @@ export function openSqliteStore(dataDir: string, files: DatabaseFiles): SqliteSt
       }
     },
     rowInsert<T extends SQLiteTable>(table: T): RowInsert<T> {
-      const insert = preparedInsert(writer, table);
+      const template = insertTemplate(writer, table);
+      const statement = writer.$client.prepare(template.sql);
       return async (row) => {
         if (context.current()) {
-          insert.run(row);
+          statement.run(template.values(row));
           return;
         }
         // Alone: still after the transaction under way, never inside it.
         await acquire();
         try {
-          insert.run(row);
+          statement.run(template.values(row));
         } finally {
           release();
         }
