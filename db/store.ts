@@ -22,9 +22,9 @@ export type RowInsert<T extends SQLiteTable> = (row: T['$inferSelect']) => Promi
 /**
  * The database, whichever it is: SQLite in the data folder (the default) or PostgreSQL (`--database-url`).
  *
- * Every write happens in `transaction`: atomic, and serialisable on both stores (SQLite has one writer; PostgreSQL
- * runs it at SERIALIZABLE and runs it again when PostgreSQL says it conflicted with another, so `work` must have no
- * effect outside the database before it returns: emit events after). A `transaction` inside another joins it.
+ * Every write happens in `transaction` (or is a lone `rowInsert`: one statement): atomic, and serialisable on both
+ * stores (SQLite has one writer; PostgreSQL runs it at SERIALIZABLE and runs it again when PostgreSQL says it
+ * conflicted with another, so `work` must have no effect outside the database before it returns: emit events after). A `transaction` inside another joins it.
  * `db` outside a transaction reads what is committed; inside one, it is that transaction.
  */
 export interface Store {
