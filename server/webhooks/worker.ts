@@ -244,8 +244,14 @@ export function createDeliveryWorker(
       // What was emitted before is queued first.
       await queueing;
       for (;;) {
-        await exclusive(pass);
-        if (inFlight.size === 0) return;
+        // A pass serves every due delivery, so what waited to be served is its to serve. An attempt recorded while
+        // the pass read (its lane freed, its delivery due again) waits in `freed`: then one more pass.
+        await exclusive(() => {
+          fresh = [];
+          freed.clear();
+          return pass();
+        });
+        if (inFlight.size === 0 && freed.size === 0) return;
         await Promise.all([...inFlight.values()].map((task) => task.done));
       }
     },
