@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describePostgresUrl, isPostgresUrl } from '../db/postgres-url.js';
+import { describeRedisUrl, isRedisUrl } from '../server/cluster/redis-url.js';
 import type { DeploymentMode } from '../server/context.js';
 import { MAKE_A_SECRET_KEY } from '../server/secret-key.js';
 import { parseOrigin, type RegistrationPolicy, type SecurityOptions } from '../server/security/settings.js';
@@ -17,6 +18,8 @@ export interface ServeSettings {
   databaseUrl?: string;
   /** The secret the keys of a PostgreSQL-backed server derive from. */
   secretKey?: string;
+  /** Redis, the bus between several servers on one PostgreSQL database. */
+  redisUrl?: string;
   mode: DeploymentMode;
   /** Only what was given; the server fills the rest with the mode's defaults. */
   security: SecurityOptions;
@@ -37,6 +40,7 @@ export interface ServeFlags {
   dataDir?: string;
   databaseUrl?: string;
   secretKeyFile?: string;
+  redisUrl?: string;
   mode?: string;
   allowedOrigins?: string;
   registration?: string;
@@ -110,6 +114,14 @@ function parseDatabaseUrl(value: string, source: string): string {
   return value;
 }
 
+function parseRedisUrl(value: string, source: string): string {
+  if (!isRedisUrl(value))
+    throw new UsageError(
+      `${source} must be a Redis URL, redis://[:password@]host:port[/db], not ${describeRedisUrl(value)}`,
+    );
+  return value;
+}
+
 /** The secret key: the file's contents (trimmed) for the flag, else the variable. */
 function readSecretKey(file: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
   if (file === undefined) return env.SWITCHBOARD_SECRET_KEY || undefined;
@@ -172,8 +184,11 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
     throw new UsageError(
       `a server on PostgreSQL needs a secret key in SWITCHBOARD_SECRET_KEY or --secret-key-file: ${MAKE_A_SECRET_KEY}`,
     );
+  const redis = setting(flags.redisUrl, 'redis-url', 'SWITCHBOARD_REDIS_URL');
+  const redisUrl = redis && parseRedisUrl(redis.value, redis.source);
   return {
     ...(databaseUrl && { databaseUrl }),
+    ...(redisUrl && { redisUrl }),
     ...(secretKey && { secretKey }),
     ...(flags.import !== undefined && { importFile: flags.import, replace: flags.replace === true }),
     ...(flags.exportOnExit !== undefined && { exportOnExit: flags.exportOnExit }),

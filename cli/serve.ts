@@ -49,6 +49,11 @@ export function registerServeCommand(program: Command): void {
       '--secret-key-file <file>',
       'file holding the secret the keys derive from, required with --database-url (env SWITCHBOARD_SECRET_KEY)',
     )
+    .option(
+      '--redis-url <url>',
+      'Redis between several servers on one PostgreSQL database, the same on each: redis://host:port ' +
+        '(env SWITCHBOARD_REDIS_URL)',
+    )
     .option('--mode <mode>', 'deployment mode: local or production (env SWITCHBOARD_MODE, default local)')
     .option(
       '--allowed-origins <origins>',

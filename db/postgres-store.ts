@@ -5,7 +5,7 @@ import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import pg from 'pg';
 import { connectFailureReason, describePostgresUrl, StoreUnreachableError } from './postgres-url.js';
 import { insertTemplate } from './prepared-insert.js';
-import type { Queries, RowInsert, Store } from './store.js';
+import type { Queries, RowInsert, ServerSlot, ServerSlotKind, Store } from './store.js';
 import { transactionContext } from './transaction-context.js';
 
 export interface PostgresStore extends Store {
@@ -123,10 +123,37 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
     async ping() {
       await pool.query('SELECT 1');
     },
+    takeServerSlot: (kind) => takeServerSlot(options.url, kind, options.onIdleError),
     async close() {
       await pool.end();
     },
   };
+}
+
+/** Any number: the advisory lock that every server on the database holds while it runs (see takeServerSlot). */
+const SERVER_SLOT_LOCK = 4_700_025;
+
+/**
+ * A server's place on the database: a session-level advisory lock on a connection of its own, exclusive for a
+ * server that must run alone, shared for one of several. PostgreSQL releases it when the connection ends, so a
+ * server that died (even killed) leaves no slot taken. Should the connection drop while the server runs, the lock
+ * goes with it: this is a guard against starting a second server by mistake, not a lease.
+ */
+async function takeServerSlot(
+  url: string,
+  kind: ServerSlotKind,
+  onError?: (err: Error) => void,
+): Promise<ServerSlot | false> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  client.on('error', (err) => onError?.(err));
+  await client.connect();
+  const lock = kind === 'alone' ? 'pg_try_advisory_lock' : 'pg_try_advisory_lock_shared';
+  const { rows } = await client.query<{ taken: boolean }>(`SELECT ${lock}($1) AS taken`, [SERVER_SLOT_LOCK]);
+  if (!rows[0].taken) {
+    await client.end();
+    return false;
+  }
+  return { release: () => client.end() };
 }
 
 /** Applies db/postgres-migrations under an advisory lock: a second server starting at once waits, then finds none. */

@@ -107,6 +107,9 @@ export function openSqliteStore(dataDir: string, files: DatabaseFiles): SqliteSt
     async ping() {
       readerConnection.prepare('SELECT 1').get();
     },
+    async takeServerSlot() {
+      return { release: async () => {} };
+    },
     async close() {
       readerConnection.close();
       writer.$client.close();

@@ -27,6 +27,12 @@ export type RowInsert<T extends SQLiteTable> = (row: T['$inferSelect']) => Promi
  * conflicted with another, so `work` must have no effect outside the database before it returns: emit events after). A `transaction` inside another joins it.
  * `db` outside a transaction reads what is committed; inside one, it is that transaction.
  */
+export type ServerSlotKind = 'alone' | 'beside-others';
+
+export interface ServerSlot {
+  release(): Promise<void>;
+}
+
 export interface Store {
   readonly dialect: Dialect;
   readonly db: Queries;
@@ -39,5 +45,12 @@ export interface Store {
   sizeBytes(): Promise<number>;
   /** Answers when the database answers a trivial query; throws otherwise (`/readyz`). */
   ping(): Promise<void>;
+  /**
+   * Takes this server's place among the servers on the database, for as long as it runs (or until `release`):
+   * `alone` when no other may run beside it, `beside-others` when others may (they share a bus); false when
+   * refused (an `alone` server holds it, or any server for `alone`). SQLite's data folder lock already makes every
+   * server there alone: always true.
+   */
+  takeServerSlot(kind: ServerSlotKind): Promise<ServerSlot | false>;
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { type ClientOptions, Transport } from './transport.js';
+import type { ServerNodeList } from './types.js';
 
 export interface AdminClientOptions extends ClientOptions {
   /** The server's admin token, `sbadmin_…`: the `admin-token` file of its data folder. */
@@ -11,6 +12,11 @@ export class AdminClient {
 
   constructor(options: AdminClientOptions) {
     this.transport = new Transport(options, options.adminToken);
+  }
+
+  /** Every server running on the database and reachable through Redis, oldest first (one, without Redis). */
+  nodes(): Promise<ServerNodeList> {
+    return this.transport.call('listServerNodes');
   }
 
   /**

@@ -112,4 +112,5 @@ export const OPERATIONS = {
   getDiagnostics: { method: 'get', path: '/v1/projects/{id}/diagnostics' },
   getUsage: { method: 'get', path: '/v1/projects/{id}/usage' },
   streamEvents: { method: 'get', path: '/v1/projects/{id}/events' },
+  listServerNodes: { method: 'get', path: '/v1/server/nodes' },
 } as const satisfies { [Id in OperationId]: Pick<Operations[Id], 'method' | 'path'> };

@@ -25,6 +25,10 @@ export type QueryOf<Id extends OperationId> = Operations[Id]['query'];
 /** What an operation answers, by `operationId` (`undefined` for a 204). */
 export type ResponseOf<Id extends OperationId> = Operations[Id]['response'];
 
+/** The live nodes of the server, and whether they hear each other (`GET /v1/server/nodes`, admin token). */
+export type ServerNodeList = ResponseOf<'listServerNodes'>;
+export type ServerNode = ServerNodeList['data'][number];
+
 /** `development`, `staging` or `production`. (The server also accepts these in any letter case.) */
 export type Environment = z.output<typeof environmentSchema>;
 /** `OWNER`, `ADMIN`, `DEVELOPER`, `VIEWER` or `BILLING`. */

@@ -38,7 +38,7 @@ export function createApp(infra: Infrastructure, runtime: () => Promise<Runtime>
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', version: infra.version, mode: infra.mode });
   });
-  app.get('/readyz', readiness(infra.store));
+  app.get('/readyz', readiness(infra.store, infra.cluster));
 
   // Loaded and built on their first request: the document alone was a tenth of start-up, and no API call needs it.
   app.get(

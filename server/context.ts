@@ -3,6 +3,7 @@ import type { Store } from '../db/store.js';
 import type { PasswordHashing } from './auth/passwords.js';
 import type { AttachmentStorage } from './chat/attachments/storage.js';
 import type { Clock } from './clock.js';
+import type { Cluster } from './cluster/cluster.js';
 import type { Snapshot } from './data-archive/snapshot.js';
 import type { EventBus } from './events/bus.js';
 import type { IdGenerator } from './ids.js';
@@ -32,8 +33,10 @@ export interface Infrastructure {
   dataDir: string;
   /** Outbound HTTP (webhook deliveries); injected so tests can observe or fail it. */
   fetch: typeof fetch;
-  /** Internal events, for the parts of the server that react to changes made elsewhere. */
+  /** Internal events, for the parts of the server that react to changes made elsewhere: on this node or another. */
   events: EventBus;
+  /** This node among the servers on its database: its id, the bus to the others, the live nodes. */
+  cluster: Cluster;
   /** How costly new password hashes are: `fast` only for a test suite's throw-away server. */
   passwordHashing: PasswordHashing;
   version: string;

@@ -17,7 +17,8 @@ export type IdPrefix =
   | 'req'
   | 'conn'
   | 'err'
-  | 'aud';
+  | 'aud'
+  | 'node';
 
 // Crockford base32: sorts the same as a string and as a number.
 const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

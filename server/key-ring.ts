@@ -1,4 +1,5 @@
 import type { Store } from '../db/store.js';
+import { loadOrCreateAdminToken, writeDerivedAdminToken } from './backups/admin-token.js';
 import type { Clock } from './clock.js';
 import type { DerivedKeys } from './secret-key.js';
 import { secretOnFirstUse } from './secrets.js';
@@ -14,6 +15,11 @@ export interface KeyRing {
   signingKey(name: string): () => Promise<Uint8Array>;
   /** Seals and opens webhook endpoints' signing secrets. */
   webhookSecrets: SecretBox;
+  /**
+   * The server's admin token (server/backups/admin-token.ts), made when first asked for: kept in the data folder on
+   * SQLite; on PostgreSQL derived from the secret key, the same on every node, and written to the data folder.
+   */
+  adminToken(): string;
 }
 
 export function createKeyRing(store: Store, clock: Clock, dataDir: string, derived: DerivedKeys | undefined): KeyRing {
@@ -24,10 +30,12 @@ export function createKeyRing(store: Store, clock: Clock, dataDir: string, deriv
         return () => Promise.resolve(key);
       },
       webhookSecrets: secretBoxWithKey(derived.key('webhook-secrets')),
+      adminToken: () => writeDerivedAdminToken(dataDir, derived.key('admin-token')),
     };
   }
   return {
     signingKey: (name) => secretOnFirstUse(store, clock, name),
     webhookSecrets: createSecretBox(dataDir),
+    adminToken: () => loadOrCreateAdminToken(dataDir),
   };
 }

@@ -7,6 +7,7 @@ import { chatInspectionRoutes } from './chat/inspection/routes.js';
 import { messageRoutes } from './chat/messages/routes.js';
 import { liveRoutes } from './chat/presence/routes.js';
 import { chatTokenRoutes } from './chat/tokens/routes.js';
+import { clusterRoutes } from './cluster/routes.js';
 import { environmentResetRoutes } from './environment-reset/routes.js';
 import type { AnyRoute } from './http/route.js';
 import { keyRoutes } from './keys/routes.js';
@@ -41,4 +42,5 @@ export const routes = [
   ...attachmentRoutes,
   ...webhookRoutes,
   ...observabilityRoutes,
+  ...clusterRoutes,
 ] satisfies readonly AnyRoute[];

@@ -38,6 +38,10 @@ export async function createRuntime(
   const { services } = ctx;
   // Before any socket can connect: rows left open by a previous run are closed first.
   await services.observability.start();
+  ctx.cluster.countConnections(() => ({
+    realtime: services.realtime.count(),
+    signaling: services.signaling.participantsOnNode(),
+  }));
   const signaling = createSignalingEndpoint(ctx);
   const realtime = createRealtimeEndpoint(ctx);
   return {

@@ -9,6 +9,7 @@ import { appFiles } from './app-files/app-files.js';
 import { appDatabaseFiles } from './app-files/database-files.js';
 import type { PasswordHashing } from './auth/passwords.js';
 import { type Clock, systemClock } from './clock.js';
+import { type Cluster, joinCluster } from './cluster/cluster.js';
 import type { DeploymentMode, Infrastructure } from './context.js';
 import type { Manifest } from './data-archive/manifest.js';
 import { removeLeftoverStaging } from './data-archive/staging.js';
@@ -37,6 +38,12 @@ export interface ServerOptions {
    * required with `databaseUrl`, and the same for every start on one database. At least 32 characters.
    */
   secretKey?: string;
+  /**
+   * `redis://[:password@]host:port[/db]`: the bus between several servers on one PostgreSQL database (realtime
+   * events, presence, shared limits, the node list). Every server on the database needs the same one; a server
+   * without it refuses to start beside another. Not used on SQLite, where a server always runs alone.
+   */
+  redisUrl?: string;
   /** 0 picks a free port. Default 4700. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -192,6 +199,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const lock = lockDataDir(options.dataDir, files.nativeBinding);
   removeLeftoverStaging(options.dataDir);
   let store: Store | undefined;
+  let cluster: Cluster | undefined;
   let runtime: ReturnType<typeof runtimeLoader> | undefined;
   let seeded: SeedOutcome | undefined;
   let imported: RunningServer['imported'];
@@ -206,18 +214,31 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       webSockets: security.webSockets.max,
     });
     if (tooMany) logger.warn(tooMany);
+    const version = readVersion();
+    const events = options.events ?? createEventBus();
+    const ids = createIdGenerator(clock);
+    cluster = await joinCluster({
+      store,
+      events,
+      redisUrl: options.redisUrl,
+      nodeId: ids.next('node'),
+      version,
+      startedAt: clock.now(),
+      logger,
+    });
     const infra: Infrastructure = {
       ...opened,
+      cluster,
       clock,
-      ids: createIdGenerator(clock),
+      ids,
       logger,
       mode,
       security,
       dataDir: options.dataDir,
       fetch: options.fetch ?? globalThis.fetch,
-      events: options.events ?? createEventBus(),
+      events,
       passwordHashing,
-      version: readVersion(),
+      version,
     };
     if (options.importArchive) {
       if (store.dialect !== 'postgres')
@@ -252,6 +273,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await once(server, 'listening');
   } catch (err) {
     await (await runtime?.stop())?.stop();
+    await cluster?.close();
     await store?.close();
     lock.release();
     throw err;
@@ -290,6 +312,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
             // Counted metrics are written while the database is still open.
             const recorded = running ? running.stopRecording() : Promise.resolve();
             recorded
+              .then(() => cluster?.close())
               .then(() => store?.close())
               .then(
                 () => {

@@ -3,8 +3,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { AdminClient } from '../../sdk/index.js';
-import { ADMIN_TOKEN_FILE, readAdminToken } from '../../server/backups/admin-token-file.js';
+import { ADMIN_TOKEN_FILE } from '../../server/backups/admin-token-file.js';
 import { readVersion } from '../../server/version.js';
+import { adminToken } from '../admin-token.js';
 import { action } from '../context.js';
 import { CommandError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -13,19 +14,6 @@ import { exampleSeed } from '../seed-example.js';
 import { resolveDataDir } from '../user-folders.js';
 
 const dataDirOption = '--data-dir <dir>';
-
-/** The admin token: SWITCHBOARD_ADMIN_TOKEN, else the data folder's file (where a server on this machine keeps it). */
-function adminToken(io: CliIo, dataDir: string): string {
-  if (io.env.SWITCHBOARD_ADMIN_TOKEN) return io.env.SWITCHBOARD_ADMIN_TOKEN;
-  try {
-    return readAdminToken(dataDir);
-  } catch (err) {
-    throw new CommandError(
-      `cannot read the admin token ${dataDir}/${ADMIN_TOKEN_FILE} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): ` +
-        'give the data folder of the server with --data-dir, or its token in SWITCHBOARD_ADMIN_TOKEN',
-    );
-  }
-}
 
 export function registerDataCommands(program: Command, io: CliIo): void {
   const dataDirOf = (flag: string | undefined) => resolveDataDir(flag, io.env, io.platform);

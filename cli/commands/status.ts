@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
-import { ServerClient, type User } from '../../sdk/index.js';
+import { AdminClient, ServerClient, type ServerNodeList, type User } from '../../sdk/index.js';
+import { findAdminToken } from '../admin-token.js';
 import { projectOption } from '../arguments.js';
 import type { StoredKey } from '../config-folder.js';
 import { action, type CliContext, isRefusedCredential } from '../context.js';
 import type { CliIo } from '../io.js';
+import { resolveDataDir } from '../user-folders.js';
 
 /** The name of the development key that `status --env-file` creates when it has none to show. */
 export const STATUS_KEY_NAME = 'cli status';
@@ -45,6 +47,32 @@ async function signedInUser(ctx: CliContext): Promise<User | null> {
   }
 }
 
+/** The live nodes, when the admin token is at hand (the data folder of a server on this machine, or the variable). */
+async function liveNodes(ctx: CliContext, io: CliIo, dataDir: string | undefined): Promise<ServerNodeList | null> {
+  const adminToken = findAdminToken(io, resolveDataDir(dataDir, io.env, io.platform));
+  if (!adminToken) return null;
+  try {
+    return await new AdminClient({ baseUrl: ctx.url, adminToken }).nodes();
+  } catch (err) {
+    // Another server's token, or a server from before the node list: say nothing of nodes.
+    if (isRefusedCredential(err) || (err as { status?: number }).status === 404) return null;
+    throw err;
+  }
+}
+
+function describeNodes(list: ServerNodeList): string[] {
+  const bus = { none: 'one server, no Redis', up: 'connected through Redis', down: 'Redis lost: only this node seen' };
+  return [
+    `Nodes:          ${list.data.length} live (${bus[list.bus]})`,
+    ...list.data.map(
+      (node) =>
+        `  ${node.id}  ${node.version}  started ${node.startedAt}  ` +
+        `${node.connections.realtime} realtime, ${node.connections.signaling} signaling` +
+        `${node.self ? '  (answered)' : ''}`,
+    ),
+  ];
+}
+
 export function registerStatusCommand(program: Command, io: CliIo): void {
   program
     .command('status')
@@ -54,8 +82,13 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
       'print SWITCHBOARD_URL=… and SWITCHBOARD_API_KEY=… (a development key of the project) as lines for a .env file',
     )
     .addOption(projectOption())
+    .option(
+      '--data-dir <dir>',
+      "the server's data folder, whose admin token lists the live nodes (env SWITCHBOARD_DATA_DIR; or give the " +
+        'token in SWITCHBOARD_ADMIN_TOKEN)',
+    )
     .action(
-      action(io, async (ctx, flags: { envFile?: boolean; project?: string }) => {
+      action(io, async (ctx, flags: { envFile?: boolean; project?: string; dataDir?: string }) => {
         if (flags.envFile) {
           const { key } = await developmentKey(ctx, ctx.projectId(flags.project));
           const lines = { SWITCHBOARD_URL: ctx.url, SWITCHBOARD_API_KEY: key };
@@ -69,13 +102,15 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
         const user = await signedInUser(ctx);
         const projectId = flags.project ?? ctx.folder.project(ctx.url);
         const project = user && projectId ? await ctx.client().projects.get(projectId) : null;
-        ctx.out.result({ url: ctx.url, user, project }, () =>
+        const nodes = await liveNodes(ctx, io, flags.dataDir);
+        ctx.out.result({ url: ctx.url, user, project, ...(nodes && { nodes }) }, () =>
           [
             `Server:         ${ctx.url}`,
             `Signed in as:   ${user ? `${user.email} (${user.id})` : 'nobody (run `switchboard login`)'}`,
             `Project in use: ${
               project ? `${project.name} (${project.id}), role ${project.role}` : (projectId ?? 'none')
             }`,
+            ...(nodes ? describeNodes(nodes) : []),
           ].join('\n'),
         );
       }),

@@ -11,6 +11,16 @@ import { ADMIN_TOKEN_FILE, readAdminToken } from './admin-token-file.js';
  */
 export const ADMIN_TOKEN_PREFIX = 'sbadmin_';
 
+/**
+ * The token of a server on PostgreSQL: derived from the secret key, so that every node of a cluster accepts the same
+ * one (`derived` is the key derived for it). Written to the data folder too, where the CLI looks for it.
+ */
+export function writeDerivedAdminToken(dataDir: string, derived: Buffer): string {
+  const token = `${ADMIN_TOKEN_PREFIX}${derived.toString('base64url')}`;
+  writeFileSync(join(dataDir, ADMIN_TOKEN_FILE), `${token}\n`, { mode: 0o600 });
+  return token;
+}
+
 /** Reads the token, creating it (0600) on first use. */
 export function loadOrCreateAdminToken(dataDir: string): string {
   const path = join(dataDir, ADMIN_TOKEN_FILE);

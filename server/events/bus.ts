@@ -18,8 +18,8 @@ export interface CatalogueEvent {
 
 /**
  * What happens inside the server, for the parts that react to it (caches, realtime fan-out,
- * webhook delivery). Listeners run synchronously, in the order they subscribed, after the change
- * has committed.
+ * webhook delivery). Every payload is plain data, but `chat`'s lazily built `data`, so that it can
+ * cross to the other nodes (server/cluster/relay.ts encodes that one).
  */
 export interface InternalEvents {
   'project.deleted': { projectId: string };
@@ -29,6 +29,10 @@ export interface InternalEvents {
    */
   'environment.reset': { projectId: string; environment: Environment; removed: ResetCounts };
   'api_key.revoked': { projectId: string; keyId: string };
+  /** Which endpoints of the scope are enabled, or what they subscribe to, changed: cached lists are stale. */
+  'webhook_endpoints.changed': { projectId: string; environment: Environment };
+  /** A conversation's row changed (name, metadata): cached copies are stale. */
+  'conversation.changed': { conversationId: string };
   /** A room is gone (deleted, or with its project): its participants must be disconnected. */
   'room.deleted': { projectId: string; environment: Environment; roomId: string };
   /**
@@ -98,21 +102,52 @@ export interface ConnectionInfo {
 
 export type InternalEventName = keyof InternalEvents;
 
+/**
+ * The events of this node, and of every other node of the cluster (server/cluster/relay.ts). Listeners run
+ * synchronously, in the order they subscribed: this node's events after the change has committed, another node's
+ * as they arrive from the bus.
+ */
 export interface EventBus {
+  /** To this node's listeners, then (with a cluster) to every other node's `on` listeners. */
   emit<E extends InternalEventName>(event: E, payload: InternalEvents[E]): void;
+  /** Hears the event whichever node emitted it: what keeps sockets, caches and event streams right on every node. */
   on<E extends InternalEventName>(event: E, listener: (payload: InternalEvents[E]) => void): () => void;
+  /**
+   * Hears only this node's events: for what must happen once in the cluster, by the node that made the change
+   * (queueing webhook deliveries, recording a connection, counting a metric).
+   */
+  onLocal<E extends InternalEventName>(event: E, listener: (payload: InternalEvents[E]) => void): () => void;
+  /** An event another node emitted, as the cluster's relay received it: to the `on` listeners only. */
+  receive<E extends InternalEventName>(event: E, payload: InternalEvents[E]): void;
+  /** Where this node's events go besides its own listeners: the cluster's relay, while there is one. */
+  relayTo(forward: (<E extends InternalEventName>(event: E, payload: InternalEvents[E]) => void) | undefined): void;
 }
+
+type Heard = (payload: unknown, fromAnotherNode: boolean) => void;
 
 export function createEventBus(): EventBus {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(100);
+  let forward: Parameters<EventBus['relayTo']>[0];
+  function subscribe(event: string, heard: Heard): () => void {
+    emitter.on(event, heard);
+    return () => emitter.off(event, heard);
+  }
   return {
     emit(event, payload) {
-      emitter.emit(event, payload);
+      emitter.emit(event, payload, false);
+      forward?.(event, payload);
     },
-    on(event, listener) {
-      emitter.on(event, listener);
-      return () => emitter.off(event, listener);
+    on: (event, listener) => subscribe(event, (payload) => listener(payload as never)),
+    onLocal: (event, listener) =>
+      subscribe(event, (payload, fromAnotherNode) => {
+        if (!fromAnotherNode) listener(payload as never);
+      }),
+    receive(event, payload) {
+      emitter.emit(event, payload, true);
+    },
+    relayTo(next) {
+      forward = next;
     },
   };
 }

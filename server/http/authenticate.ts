@@ -6,6 +6,7 @@ import { permissionDenied, projectNotFound, unauthenticated, validationFailed } 
 import { looksLikeApiKey } from '../keys/key-text.js';
 import { hasCapability } from '../roles/capabilities.js';
 import {
+  type AdminAuth,
   type AnyRoute,
   type ChatAuth,
   isProjectRoute,
@@ -33,6 +34,7 @@ const CREDENTIAL_NAMES = {
   'session-or-key': 'a dashboard session token or a project API key',
   rtc: 'an RTC token',
   'key-or-chat': 'a project API key or a chat token',
+  admin: "the server's admin token (the admin-token file of its data folder)",
 } as const;
 
 /**
@@ -44,11 +46,16 @@ export async function authenticate(
   app: AppContext,
   route: AnyRoute,
   req: Request,
-): Promise<SessionAuth | ProjectAuth | ProjectEnvironmentAuth | KeyAuth | RtcAuth | ChatAuth | null> {
+): Promise<SessionAuth | ProjectAuth | ProjectEnvironmentAuth | KeyAuth | RtcAuth | ChatAuth | AdminAuth | null> {
   if (route.auth === 'none') return null;
   const credential = bearerToken(req);
   const expected = CREDENTIAL_NAMES[route.auth];
   if (!credential) throw unauthenticated(`This route needs ${expected} in the Authorization header.`);
+
+  if (route.auth === 'admin') {
+    if (!app.services.backups.isAdminToken(credential)) throw unauthenticated(`This route needs ${expected}.`);
+    return { kind: 'admin' };
+  }
 
   if (route.auth === 'rtc') {
     const verified = await app.services.rtcTokens.verify(credential);

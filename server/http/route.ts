@@ -24,7 +24,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * - `key`: a project API key, which brings the environment scope.
  * - `session-or-key`: either of the two;
  * - `rtc`: an RTC token (what SDK clients already hold), which brings scope, room and identity;
- * - `key-or-chat`: an API key (a server acting for its users) or a chat token (one end user).
+ * - `key-or-chat`: an API key (a server acting for its users) or a chat token (one end user);
+ * - `admin`: the server's admin token (`sbadmin_…`), for what no project role covers (the node list).
  */
 export type AuthMode =
   | 'none'
@@ -34,7 +35,8 @@ export type AuthMode =
   | 'key'
   | 'session-or-key'
   | 'rtc'
-  | 'key-or-chat';
+  | 'key-or-chat'
+  | 'admin';
 
 /** Routes a project member calls with a session, with or without an environment. */
 export const isProjectRoute = (auth: AuthMode): auth is 'project' | 'project-environment' =>
@@ -68,6 +70,9 @@ export interface ChatAuth {
   /** The token's conversation rights floor: MEMBER unless a live-stream credential raised it. */
   chatScope: 'MEMBER' | 'MODERATOR' | 'ADMIN';
 }
+export interface AdminAuth {
+  kind: 'admin';
+}
 export interface RtcAuth {
   kind: 'rtc';
   scope: EnvironmentScope;
@@ -89,7 +94,9 @@ type AuthOf<A extends AuthMode> = A extends 'session'
             ? RtcAuth
             : A extends 'key-or-chat'
               ? KeyAuth | ChatAuth
-              : null;
+              : A extends 'admin'
+                ? AdminAuth
+                : null;
 
 /** `'/v1/projects/{id}/members/{userId}'` → `'id' | 'userId'`. */
 export type PathParams<P extends string> = P extends `${string}{${infer K}}${infer Rest}`

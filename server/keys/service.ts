@@ -27,7 +27,7 @@ interface ActiveKey {
   lastUsedAt: number | null;
 }
 
-export function createKeyService({ store, clock, ids, events }: Infrastructure, audit: AuditService) {
+export function createKeyService({ store, clock, ids, events, cluster }: Infrastructure, audit: AuditService) {
   const { db } = store;
   // The hot path of every runtime request: prepared once.
   const findByPublicId = db
@@ -44,9 +44,11 @@ export function createKeyService({ store, clock, ids, events }: Infrastructure, 
     .prepare();
   /**
    * Active keys by public id. Key authentication runs on every runtime request, and reading the key
-   * from the database was its main cost. The cache is exact, not eventually consistent: this process is
-   * the only one using the database (lockDataDir), and every way a key stops being active (revoke,
-   * project deletion) goes through here and drops the entry after its commit. Unknown ids are never cached.
+   * from the database was its main cost. The cache is exact, not eventually consistent: every way a key stops
+   * being active (revoke, project deletion) goes through here and drops the entry after its commit, on this node at
+   * once and on the others when the bus brings them the event (in well under a second). While the bus is lost, no
+   * node hears the others: the cache is not used, and it starts empty when the bus is back. Unknown ids are never
+   * cached.
    */
   const activeKeys = new Map<string, ActiveKey>();
   /**
@@ -54,17 +56,20 @@ export function createKeyService({ store, clock, ids, events }: Infrastructure, 
    * then not cached.
    */
   let drops = 0;
-  events.on('project.deleted', ({ projectId }) => {
+  const dropWhere = (gone: (key: ActiveKey) => boolean) => {
     drops++;
-    for (const [publicId, key] of activeKeys) if (key.projectId === projectId) activeKeys.delete(publicId);
-  });
+    for (const [publicId, key] of activeKeys) if (gone(key)) activeKeys.delete(publicId);
+  };
+  events.on('project.deleted', ({ projectId }) => dropWhere((key) => key.projectId === projectId));
+  events.on('api_key.revoked', ({ keyId }) => dropWhere((key) => key.id === keyId));
+  cluster.onBusChange(() => dropWhere(() => true));
 
   async function loadActiveKey(publicId: string): Promise<ActiveKey | undefined> {
     const dropsBefore = drops;
     const [row] = await findByPublicId.execute({ publicId });
     if (!row || row.revokedAt !== null) return undefined;
     const key: ActiveKey = { ...row, secretHash: Buffer.from(row.secretHash, 'hex') };
-    if (drops !== dropsBefore) return key;
+    if (drops !== dropsBefore || cluster.busStatus() === 'down') return key;
     if (activeKeys.size >= MAX_CACHED_KEYS) activeKeys.clear();
     activeKeys.set(publicId, key);
     return key;
@@ -143,7 +148,9 @@ export function createKeyService({ store, clock, ids, events }: Infrastructure, 
     async authenticate(text: string): Promise<KeyAuth | null> {
       const parsed = parseKeyText(text);
       if (!parsed) return null;
-      const key = activeKeys.get(parsed.publicId) ?? (await loadActiveKey(parsed.publicId));
+      const key =
+        (cluster.busStatus() === 'down' ? undefined : activeKeys.get(parsed.publicId)) ??
+        (await loadActiveKey(parsed.publicId));
       if (!key) return null;
       const actual = hashSecret(parsed.secret);
       if (actual.length !== key.secretHash.length || !timingSafeEqual(actual, key.secretHash)) return null;

@@ -56,7 +56,8 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
   }
 
   if (enabled) {
-    events.on('connection.opened', (c) => {
+    // Each node records its own connections and counts its own events: another node's are its to record.
+    events.onLocal('connection.opened', (c) => {
       record('a connection', (tx) =>
         tx.insert(connectionLog).values({
           id: c.id,
@@ -70,7 +71,7 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
       );
       metrics.count(c, 'connections');
     });
-    events.on('connection.closed', (c) => {
+    events.onLocal('connection.closed', (c) => {
       record('a disconnection', (tx) =>
         tx
           .update(connectionLog)
@@ -78,11 +79,11 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
           .where(and(eq(connectionLog.id, c.id), isNull(connectionLog.disconnectedAt))),
       );
     });
-    events.on('chat', (e) => {
+    events.onLocal('chat', (e) => {
       if (e.type === 'message.created') metrics.count(e, 'messages');
     });
-    events.on('webhook.attempted', (e) => metrics.count(e, e.succeeded ? 'webhook.succeeded' : 'webhook.failed'));
-    events.on('telemetry.accepted', (e) => metrics.count(e, 'telemetry', e.count));
+    events.onLocal('webhook.attempted', (e) => metrics.count(e, e.succeeded ? 'webhook.succeeded' : 'webhook.failed'));
+    events.onLocal('telemetry.accepted', (e) => metrics.count(e, 'telemetry', e.count));
     events.on('project.deleted', ({ projectId }) => metrics.forgetProject(projectId));
     events.on('environment.reset', (scope) => metrics.forgetEnvironment(scope));
   }

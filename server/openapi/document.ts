@@ -19,6 +19,7 @@ const SECURITY: Record<AuthMode, { [scheme: string]: string[] }[]> = {
   'session-or-key': [{ session: [] }, { apiKey: [] }],
   rtc: [{ rtcToken: [] }],
   'key-or-chat': [{ apiKey: [] }, { chatToken: [] }],
+  admin: [{ adminToken: [] }],
 };
 
 const errorResponse = (description: string) => ({
@@ -126,7 +127,10 @@ const TAGS = [
     name: 'Observability',
     description: 'Connections, errors, per-minute metrics, diagnostics, usage and the live event stream.',
   },
-  { name: 'Server', description: 'The server as a whole: a backup of all its data, with the admin token.' },
+  {
+    name: 'Server',
+    description: 'The server as a whole, with the admin token: a backup of all its data, the nodes that serve it.',
+  },
   {
     name: 'Webhook events',
     description: 'What this server POSTs to your webhook endpoints: one operation per event type.',

@@ -254,6 +254,13 @@ export function createSignalingHub({ clock, ids, events }: Infrastructure) {
       }
     },
 
+    /** Participants connected to this node now, in every room. */
+    participantsOnNode(): number {
+      let count = 0;
+      for (const members of rooms.values()) count += members.size;
+      return count;
+    },
+
     /**
      * Shutdown: everyone leaves now, while the database is still open (their `participant.left`
      * events are queued for webhooks), then their sockets close; the later close events find

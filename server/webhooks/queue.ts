@@ -48,7 +48,10 @@ export const subscribesTo = (endpoint: Pick<EndpointRow, 'events'>, type: string
 /** Scopes whose enabled endpoints are kept in memory; past it the cache starts over (a safety net). */
 const MAX_CACHED_SCOPES = 10_000;
 
-export function createDeliveryQueue({ store, clock, ids, logger, events }: Infrastructure, audit: AuditService) {
+export function createDeliveryQueue(
+  { store, clock, ids, logger, events, cluster }: Infrastructure,
+  audit: AuditService,
+) {
   const { db } = store;
   /** The envelope of spec 2.8, serialised once: these bytes are what every attempt sends and signs. */
   function envelope(type: string, projectId: string, environment: Environment, data: Record<string, unknown>) {
@@ -109,9 +112,8 @@ export function createDeliveryQueue({ store, clock, ids, logger, events }: Infra
   /**
    * The enabled endpoints of each scope, kept in memory: every event asks (a message POST each), and most scopes have
    * none. Exact on one server: every change to which endpoints are enabled or what they subscribe to calls
-   * `forgetEndpoints` after its commit (the webhook service; auto-disable below; a project's deletion), and a read
-   * that such a change overtook is not kept. Several servers on one database will need the bus to carry the
-   * forgetting. Saves a query per event: on PostgreSQL, one of a message POST's two round trips.
+   * `forgetEndpoints` after its commit (the webhook service; auto-disable below; a project's deletion), which the
+   * bus carries to every node, and a read that such a change overtook is not kept. Saves a query per event: on PostgreSQL, one of a message POST's two round trips.
    */
   const endpointsByScope = new Map<string, EnabledEndpoint[]>();
   /** How often each scope's endpoints were forgotten: a read kept only if this did not move while it ran. */
@@ -119,23 +121,35 @@ export function createDeliveryQueue({ store, clock, ids, logger, events }: Infra
   const scopeKey = (scope: EnvironmentScope) => `${scope.projectId} ${scope.environment}`;
   async function enabledEndpointsOf(scope: EnvironmentScope): Promise<EnabledEndpoint[]> {
     const key = scopeKey(scope);
-    const cached = endpointsByScope.get(key);
+    const trusted = cluster.busStatus() !== 'down';
+    const cached = trusted ? endpointsByScope.get(key) : undefined;
     if (cached) return cached;
     const before = forgotten.get(key) ?? 0;
     const rows = await enabledEndpoints.execute({ ...scope });
-    if ((forgotten.get(key) ?? 0) === before) {
+    if (trusted && (forgotten.get(key) ?? 0) === before) {
       if (endpointsByScope.size >= MAX_CACHED_SCOPES) endpointsByScope.clear();
       endpointsByScope.set(key, rows);
     }
     return rows;
   }
-  function forgetEndpoints(scope: EnvironmentScope): void {
+  function forgetHere(scope: EnvironmentScope): void {
     const key = scopeKey(scope);
     endpointsByScope.delete(key);
     forgotten.set(key, (forgotten.get(key) ?? 0) + 1);
   }
+  /** After a commit that changed the scope's endpoints: forgotten here at once, and on every other node. */
+  function forgetEndpoints({ projectId, environment }: EnvironmentScope): void {
+    events.emit('webhook_endpoints.changed', { projectId, environment });
+  }
+  events.on('webhook_endpoints.changed', forgetHere);
   events.on('project.deleted', ({ projectId }) => {
-    for (const environment of ENVIRONMENTS) forgetEndpoints({ projectId, environment });
+    for (const environment of ENVIRONMENTS) forgetHere({ projectId, environment });
+  });
+  // Another node's changes are heard through the bus: while it is lost the cache is not used (enabledEndpointsOf),
+  // and it starts empty when the bus is back.
+  cluster.onBusChange(() => {
+    for (const key of endpointsByScope.keys()) forgotten.set(key, (forgotten.get(key) ?? 0) + 1);
+    endpointsByScope.clear();
   });
 
   // The worker's reads, run for every delivery and attempt (hundreds a second under load): prepared once, so

@@ -230,7 +230,8 @@ export function createDeliveryWorker(
     start() {
       if (running || stopping.signal.aborted) return;
       running = true;
-      unsubscribe = events.on('catalogue', (event) => {
+      // Queued by the node whose change emitted the event: once in the cluster.
+      unsubscribe = events.onLocal('catalogue', (event) => {
         queueing = queueing.then(() => enqueue(event));
       });
       poll = setInterval(safePass, POLL_INTERVAL_MS);

@@ -49,7 +49,7 @@ export function requireRight(access: ConversationAccess, right: ConversationRigh
 /** Conversation rows kept in memory (a few hundred bytes each). */
 const MAX_CACHED_CONVERSATIONS = 10_000;
 
-export function createConversationService({ store, clock, ids, events }: Infrastructure) {
+export function createConversationService({ store, clock, ids, events, cluster }: Infrastructure) {
   const { db } = store;
   async function memberCount(conversationId: string): Promise<number> {
     const [row] = await db
@@ -96,6 +96,11 @@ export function createConversationService({ store, clock, ids, events }: Infrast
    */
   const cachedRows = new Map<string, ConversationRow>();
   /**
+   * Another node's changes arrive on the bus (`conversation.changed`, a project deleted, an environment reset): while
+   * it is lost they would not, so the cache is not used, and it starts empty when the bus is back.
+   */
+  const trusted = () => cluster.busStatus() !== 'down';
+  /**
    * Counts the changes to cached rows (an update, a project or environment deleted): a row read from the database
    * while one happened may be the old one, and is not kept.
    */
@@ -108,21 +113,21 @@ export function createConversationService({ store, clock, ids, events }: Infrast
   }
   /** The conversation if it exists in the scope: what `conversationInScope` answers, from memory when it can. */
   async function conversationIn(scope: EnvironmentScope, conversationId: string): Promise<ConversationRow | undefined> {
-    const cached = cachedRows.get(conversationId);
+    const cached = trusted() ? cachedRows.get(conversationId) : undefined;
     if (cached) return isInScope(cached, scope) ? remember(cached) : undefined;
     const changesBefore = changes;
     const [row] = await conversationInScope.execute({ ...scope, conversationId });
-    if (row && changes === changesBefore) remember(row);
+    if (row && changes === changesBefore && trusted()) remember(row);
     return row;
   }
-  events.on('project.deleted', ({ projectId }) => {
+  const forget = (stale: (row: ConversationRow) => boolean) => {
     changes++;
-    for (const [id, row] of cachedRows) if (row.projectId === projectId) cachedRows.delete(id);
-  });
-  events.on('environment.reset', (scope) => {
-    changes++;
-    for (const [id, row] of cachedRows) if (isInScope(row, scope)) cachedRows.delete(id);
-  });
+    for (const [id, row] of cachedRows) if (stale(row)) cachedRows.delete(id);
+  };
+  events.on('conversation.changed', ({ conversationId }) => forget((row) => row.id === conversationId));
+  cluster.onBusChange(() => forget(() => true));
+  events.on('project.deleted', ({ projectId }) => forget((row) => row.projectId === projectId));
+  events.on('environment.reset', (scope) => forget((row) => isInScope(row, scope)));
   const conversationsOfUser = db
     .select({ id: conversations.id })
     .from(conversationMembers)
@@ -334,8 +339,9 @@ export function createConversationService({ store, clock, ids, events }: Infrast
           .returning();
         return row;
       });
-      // Committed: from now on readers get the new row (and one read before the commit is not kept).
-      changes++;
+      // Committed: from now on readers get the new row, here and on the other nodes (and one read before the commit
+      // is not kept).
+      events.emit('conversation.changed', { conversationId: updated.id });
       return remember(updated);
     },
 

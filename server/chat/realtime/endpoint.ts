@@ -4,6 +4,7 @@ import { createSocketEndpoint } from '../../http/socket-endpoint.js';
 import type { RealtimeConnection } from './hub.js';
 import {
   REALTIME_CLOSE,
+  REALTIME_DEGRADED_REASON,
   type RealtimeClientMessage,
   type RealtimeServerMessage,
   realtimeClientMessage,
@@ -20,6 +21,10 @@ export function createRealtimeEndpoint(app: AppContext) {
       return undefined;
     }
     if (socket.readyState !== socket.OPEN) return undefined;
+    if (app.cluster.busStatus() === 'down') {
+      socket.close(REALTIME_CLOSE.tryAgainLater, REALTIME_DEGRADED_REASON);
+      return undefined;
+    }
     const scope = { projectId: claims.projectId, environment: claims.environment };
     if (!app.services.socketLimits.admitToEnvironment(socket, scope)) return undefined;
     return app.services.realtime.connect(scope, claims.userId, socket);

@@ -15,6 +15,7 @@ import { createAudience } from './audience.js';
 import { createRealtimeOutbox } from './outbox.js';
 import {
   REALTIME_CLOSE,
+  REALTIME_DEGRADED_REASON,
   type RealtimeClientMessage,
   type RealtimeEvent,
   type RealtimeServerMessage,
@@ -57,7 +58,7 @@ const userKey = (scope: EnvironmentScope, userId: string) =>
  * chat event to the connected members of its conversation.
  */
 export function createRealtimeHub(
-  { clock, ids, events, logger }: Infrastructure,
+  { clock, ids, events, logger, cluster }: Infrastructure,
   conversations: ConversationService,
   messages: MessageService,
   engagement: EngagementService,
@@ -183,10 +184,17 @@ export function createRealtimeHub(
    * typing, watches). No presence change is announced: everyone who could hear one is in the scope, leaving too.
    */
   function closeEnvironment(scope: EnvironmentScope, code: number, reason: string): void {
+    closeWhere((of) => isInScope(of, scope), code, reason);
+  }
+  /** Every socket closes, and nothing of them stays; no presence change is announced (nobody is left to hear it). */
+  function closeAll(code: number, reason: string): void {
+    closeWhere(() => true, code, reason);
+  }
+  function closeWhere(inScope: (scope: EnvironmentScope) => boolean, code: number, reason: string): void {
     const at = clock.now();
     for (const [key, userConnections] of connections) {
       const [first] = userConnections;
-      if (!first || !isInScope(first.scope, scope)) continue;
+      if (!first || !inScope(first.scope)) continue;
       connections.delete(key);
       for (const connection of userConnections) {
         for (const conversationId of audience.drop(connection)) unwatchPresence(connection, conversationId);
@@ -194,15 +202,21 @@ export function createRealtimeHub(
         connection.socket.close(code, reason);
       }
     }
-    for (const [conversationId, typers] of typing) if (isInScope(typers.scope, scope)) typing.delete(conversationId);
-    // Those still reading their conversations (which are going) never connect: their socket is closing.
+    for (const [conversationId, typers] of typing) if (inScope(typers.scope)) typing.delete(conversationId);
+    // Those still reading their conversations never connect: their socket is closing.
     for (const pending of connecting.values()) {
-      for (const { scope: of, socket } of pending) if (isInScope(of, scope)) socket.close(code, reason);
+      for (const { scope: of, socket } of pending) if (inScope(of)) socket.close(code, reason);
     }
   }
   events.on('environment.reset', (scope) =>
     closeEnvironment(scope, REALTIME_CLOSE.environmentReset, ENVIRONMENT_RESET_REASON),
   );
+  // The bus to the other nodes is lost: their events no longer arrive here, and a socket left open would miss them
+  // without knowing. Every socket closes; clients come back once the bus is (admission waits for it) and catch up
+  // with their cursors.
+  cluster.onBusChange((status) => {
+    if (status === 'down') closeAll(REALTIME_CLOSE.tryAgainLater, REALTIME_DEGRADED_REASON);
+  });
 
   const sweep = setInterval(() => {
     const now = clock.now();
@@ -361,6 +375,13 @@ export function createRealtimeHub(
       return [...(typing.get(conversationId)?.until ?? [])]
         .filter(([, expiresAt]) => expiresAt > now)
         .map(([userId, expiresAt]) => ({ userId, expiresAt: toIso(expiresAt) }));
+    },
+
+    /** Realtime connections open on this node now. */
+    count(): number {
+      let count = 0;
+      for (const set of connections.values()) count += set.size;
+      return count;
     },
 
     /** Realtime connections of one project environment, oldest first. */

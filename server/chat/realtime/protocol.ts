@@ -18,6 +18,12 @@ export const REALTIME_CLOSE = {
   unauthenticated: 4401,
 } as const;
 
+/**
+ * Why a socket closes with 1013 while the bus between the nodes (Redis) is lost, and a new one is refused: events of
+ * the other nodes would not reach it.
+ */
+export const REALTIME_DEGRADED_REASON = 'realtime degraded: the bus between the servers is lost; reconnect later';
+
 const id = z.string().min(1).max(64);
 
 /** What a client may send on `/v1/realtime`. */

@@ -1,0 +1,66 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { EventBus, InternalEventName, InternalEvents } from '../events/bus.js';
+
+/** The one channel every node publishes its events on, and listens to. */
+export const EVENTS_CHANNEL = 'switchboard:events';
+
+interface RelayedEvent {
+  node: string;
+  event: InternalEventName;
+  payload: unknown;
+}
+
+/** `chat` carries its realtime data as a function, built on demand: it crosses as the data it builds. */
+function encode(event: InternalEventName, payload: unknown): unknown {
+  if (event !== 'chat') return payload;
+  const chat = payload as InternalEvents['chat'];
+  return { ...chat, data: chat.data() };
+}
+
+function decode(event: InternalEventName, payload: unknown): never {
+  if (event !== 'chat') return payload as never;
+  const data = (payload as { data: Record<string, unknown> }).data;
+  return { ...(payload as object), data: () => data } as never;
+}
+
+/**
+ * Carries every event of this node's bus to the other nodes, and theirs to this one's `on` listeners, over Redis
+ * pub/sub: one channel, so the events of one node reach every other in the order that node emitted them. Each node
+ * hears its own events at once, from its bus; the copy that comes back from Redis is dropped. While Redis is away,
+ * events are not relayed (nor queued: the realtime side closes its sockets, whose clients catch up with their cursors
+ * once back, see cluster.ts).
+ */
+export async function relayEvents(
+  bus: EventBus,
+  { publisher, subscriber, nodeId, logger }: { publisher: Redis; subscriber: Redis; nodeId: string; logger: Logger },
+): Promise<{ stop(): void }> {
+  subscriber.on('message', (_channel: string, text: string) => {
+    let relayed: RelayedEvent;
+    try {
+      relayed = JSON.parse(text) as RelayedEvent;
+    } catch {
+      logger.warn('an unreadable event on the cluster bus was dropped');
+      return;
+    }
+    if (relayed.node === nodeId) return;
+    try {
+      bus.receive(relayed.event, decode(relayed.event, relayed.payload));
+    } catch (err) {
+      logger.error({ err, event: relayed.event, node: relayed.node }, 'a listener failed on an event of another node');
+    }
+  });
+  await subscriber.subscribe(EVENTS_CHANNEL);
+  bus.relayTo((event, payload) => {
+    if (publisher.status !== 'ready') return;
+    const message = JSON.stringify({ node: nodeId, event, payload: encode(event, payload) });
+    publisher.publish(EVENTS_CHANNEL, message).catch((err: unknown) => {
+      logger.warn({ err, event }, 'an event could not be relayed to the other nodes');
+    });
+  });
+  return {
+    stop() {
+      bus.relayTo(undefined);
+    },
+  };
+}

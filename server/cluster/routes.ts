@@ -1,0 +1,30 @@
+import { defineRoute } from '../http/route.js';
+import { nodeListSchema } from './schemas.js';
+
+export const clusterRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/server/nodes',
+    operationId: 'listServerNodes',
+    summary: 'List the live nodes',
+    description:
+      'Every server running on this database and reachable through Redis, oldest first: one, without Redis. A node ' +
+      'that stops cleanly leaves the list at once; one that dies leaves it within 15 s.',
+    tag: 'Server',
+    auth: 'admin',
+    response: nodeListSchema,
+    handler: async ({ app }) => {
+      const { cluster } = app;
+      const bus = cluster.busStatus();
+      // While the bus is lost, the others cannot be asked: this node answers for itself.
+      const nodes = bus === 'down' ? [cluster.self()] : await cluster.nodes();
+      return {
+        data: nodes.map((node) => ({
+          ...(node.id === cluster.nodeId ? cluster.self() : node),
+          self: node.id === cluster.nodeId,
+        })),
+        bus: bus === 'alone' ? ('none' as const) : bus,
+      };
+    },
+  }),
+];
