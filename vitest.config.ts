@@ -17,7 +17,7 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/cli/**', 'test/browser/dashboard/**', 'test/examples/**'],
+          exclude: ['test/cli/**', 'test/browser/dashboard/**', 'test/examples/**', 'test/cluster/**'],
         },
       },
       {
@@ -55,6 +55,21 @@ export default defineConfig({
         extends: true,
         // The CLI tests run the built binary: its own project, so that only a run with CLI tests builds.
         test: { name: 'cli', include: ['test/cli/**/*.test.ts'], globalSetup: ['test/cli/build.global-setup.ts'] },
+      },
+      {
+        extends: true,
+        // Several `switchboard serve` processes of the built CLI on one PostgreSQL database, with Debian's Redis and
+        // HAProxy (test/support/cluster.ts). Without PostgreSQL (or Redis, or HAProxy) its files say so and skip.
+        test: {
+          name: 'cluster',
+          include: ['test/cluster/**/*.test.ts'],
+          globalSetup: [
+            ...(noPostgres ? [] : ['test/support/postgres.global-setup.ts']),
+            'test/cli/build.global-setup.ts',
+          ],
+          // Three nodes, Redis and HAProxy start in a file's beforeAll, on cores shared with the other projects.
+          hookTimeout: 60_000,
+        },
       },
       {
         extends: true,

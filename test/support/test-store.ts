@@ -44,7 +44,8 @@ export async function testStoreOptions(dataDir: string): Promise<{ databaseUrl?:
   return { databaseUrl: await url, secretKey: TEST_SECRET_KEY };
 }
 
-async function createDatabase(adminUrl: string): Promise<string> {
+/** A new empty database in the PostgreSQL that `adminUrl` reaches; answers its URL. */
+export async function createDatabase(adminUrl: string): Promise<string> {
   const name = `switchboard_${process.pid}_${++created}`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
