@@ -1,0 +1,184 @@
+// Three `switchboard serve` nodes on one PostgreSQL database with Redis between them, behind HAProxy (round robin,
+// nothing sticky): what a client of one node sees of what was done through another.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { deriveKeys } from '../../server/secret-key.js';
+import { runCli } from '../support/cli.js';
+import { type Cluster, clusterMissing, startCluster } from '../support/cluster.js';
+import {
+  createConversation,
+  createKey,
+  createProject,
+  mintChatToken,
+  registerUser,
+  sendMessage,
+  type TestUser,
+} from '../support/factories.js';
+import { client } from '../support/http.js';
+import { connectRealtime, type SocketClient } from '../support/socket-client.js';
+import { TEST_SECRET_KEY } from '../support/test-store.js';
+import { eventually } from '../support/wait.js';
+
+const missing = clusterMissing(inject('postgresUrl'));
+if (missing) console.warn(`Skipping the tests across nodes: ${missing}`);
+
+/** The admin token every node accepts: derived from the cluster's secret key, as each node derives it. */
+const ADMIN_TOKEN = `sbadmin_${deriveKeys(TEST_SECRET_KEY).key('admin-token').toString('base64url')}`;
+
+describe.skipIf(missing !== undefined)('three nodes behind HAProxy with Redis between them', () => {
+  let cluster: Cluster;
+  let owner: TestUser;
+  let projectId: string;
+  let key: string;
+  const sockets: SocketClient[] = [];
+  const home = mkdtempSync(join(tmpdir(), 'switchboard-cluster-cli-'));
+
+  beforeAll(async () => {
+    cluster = await startCluster({ postgresUrl: inject('postgresUrl') as string, nodes: 3 });
+    const api = client(cluster.proxy.url);
+    owner = await registerUser(api);
+    projectId = (await createProject(api, owner)).id;
+    key = (await createKey(api, projectId, owner, 'development')).key;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await cluster?.stop();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  /** A realtime socket of `userId` on one node, around the proxy, once connected. */
+  async function connectOn(nodeIndex: number, userId: string): Promise<SocketClient> {
+    const token = await mintChatToken(client(cluster.proxy.url), key, userId);
+    const socket = connectRealtime(cluster.nodes[nodeIndex].url, token);
+    sockets.push(socket);
+    await socket.next('connected');
+    return socket;
+  }
+
+  it('pushes messages posted through one node to members connected to the others, in the order they were posted', async () => {
+    const conversation = await createConversation(client(cluster.proxy.url), key, { members: ['alice', 'bob'] });
+    const alice = await connectOn(0, 'alice');
+    const bob = await connectOn(1, 'bob');
+    const poster = client(cluster.nodes[2].url);
+    const texts = Array.from({ length: 20 }, (_, i) => `message ${i}`);
+    for (const text of texts) await sendMessage(poster, key, conversation.id, { text, senderId: 'carol' });
+
+    for (const socket of [alice, bob]) {
+      await eventually(
+        async () => socket.received.filter((frame) => frame.type === 'message.created'),
+        (frames) => frames.length === texts.length,
+        5_000,
+      );
+      const received = socket.received
+        .filter((frame) => frame.type === 'message.created' && frame.conversationId === conversation.id)
+        .map((frame) => frame.data.message.text);
+      expect(received).toEqual(texts);
+    }
+  });
+
+  it('stops a revoked API key on every node within a second', async () => {
+    const revocable = await createKey(client(cluster.proxy.url), projectId, owner, 'development');
+    // Every node has used the key, and keeps it in memory.
+    for (const node of cluster.nodes) {
+      const res = await client(node.url).get('/v1/rooms', { token: revocable.key });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const revoked = await client(cluster.nodes[0].url).delete(`/v1/projects/${projectId}/api-keys/${revocable.id}`, {
+      token: owner.token,
+    });
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(204);
+    const revokedAt = Date.now();
+    for (const node of cluster.nodes.slice(1)) {
+      await eventually(
+        async () => (await client(node.url).get('/v1/rooms', { token: revocable.key })).status,
+        (status) => status === 401,
+        1_000,
+      );
+    }
+    expect(Date.now() - revokedAt).toBeLessThan(1_000);
+  });
+
+  it('lists the live nodes to the admin token, and `switchboard status` shows them', async () => {
+    const api = client(cluster.proxy.url);
+    expect((await api.get('/v1/server/nodes', { token: owner.token })).status).toBe(401);
+    const listed = await api.get('/v1/server/nodes', { token: ADMIN_TOKEN });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.bus).toBe('up');
+    expect(listed.body.data).toHaveLength(3);
+    expect(listed.body.data.filter((node: { self: boolean }) => node.self)).toHaveLength(1);
+    for (const node of listed.body.data) {
+      expect(node).toMatchObject({ id: expect.stringMatching(/^node_/), version: expect.any(String) });
+      expect(Date.parse(node.startedAt)).not.toBeNaN();
+    }
+
+    const status = await runCli(['status', '--url', cluster.proxy.url], {
+      home,
+      env: { SWITCHBOARD_ADMIN_TOKEN: ADMIN_TOKEN },
+    });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain('Nodes:          3 live (connected through Redis)');
+    for (const node of listed.body.data) expect(status.stdout).toContain(node.id);
+  });
+
+  it('refuses to start a server without Redis beside them, saying why', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-no-redis-'));
+    try {
+      const refused = await runCli(['serve', '--port', '0', '--data-dir', dataDir], {
+        home,
+        env: { SWITCHBOARD_DATABASE_URL: cluster.databaseUrl, SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY },
+      });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('Another Switchboard server is running on this database');
+      expect(refused.stderr).toContain('SWITCHBOARD_REDIS_URL');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps writing while Redis is lost, closes and refuses realtime sockets with 1013, and recovers by itself', async () => {
+    const conversation = await createConversation(client(cluster.proxy.url), key, { members: ['dana', 'erin'] });
+    const dana = await connectOn(0, 'dana');
+    const readyz = async (url: string) => (await fetch(`${url}/readyz`)).json() as Promise<Record<string, unknown>>;
+    expect(await readyz(cluster.nodes[0].url)).toMatchObject({
+      status: 'ready',
+      realtime: { bus: 'redis', status: 'up' },
+    });
+
+    await cluster.redis.pause();
+    try {
+      expect(await dana.closed).toEqual({ code: 1013, reason: expect.stringContaining('realtime degraded') });
+      expect(await readyz(cluster.nodes[0].url)).toMatchObject({
+        status: 'degraded',
+        store: { status: 'up' },
+        realtime: { bus: 'redis', status: 'degraded' },
+      });
+      // The API goes on: the message is in PostgreSQL.
+      await sendMessage(client(cluster.nodes[1].url), key, conversation.id, { text: 'while lost', senderId: 'erin' });
+      const refused = connectRealtime(
+        cluster.nodes[0].url,
+        await mintChatToken(client(cluster.nodes[0].url), key, 'dana'),
+      );
+      expect((await refused.closed).code).toBe(1013);
+    } finally {
+      await cluster.redis.resume();
+    }
+
+    for (const node of cluster.nodes) {
+      await eventually(
+        () => readyz(node.url),
+        (body) => body.status === 'ready',
+        10_000,
+      );
+    }
+    // Back: the client catches up on what it missed, and hears what comes next from another node.
+    const back = await connectOn(0, 'dana');
+    const missed = await client(cluster.nodes[2].url).get(`/v1/chat/conversations/${conversation.id}/messages`, {
+      token: key,
+    });
+    expect(missed.body.data.map((m: { text: string }) => m.text)).toContain('while lost');
+    await sendMessage(client(cluster.nodes[2].url), key, conversation.id, { text: 'after', senderId: 'erin' });
+    expect((await back.next('message.created')).data.message.text).toBe('after');
+  }, 60_000);
+});
