@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ConsoleClient } from '../../sdk/index.js';
 import { deriveKeys } from '../../server/secret-key.js';
 import { runCli } from '../support/cli.js';
 import { type Cluster, clusterMissing, startCluster } from '../support/cluster.js';
@@ -17,6 +18,7 @@ import {
   type TestUser,
 } from '../support/factories.js';
 import { client } from '../support/http.js';
+import { watchEvents } from '../support/live-events.js';
 import { connectRealtime, type SocketClient } from '../support/socket-client.js';
 import { TEST_SECRET_KEY } from '../support/test-store.js';
 import { eventually } from '../support/wait.js';
@@ -75,6 +77,24 @@ describe.skipIf(missing !== undefined)('three nodes behind HAProxy with Redis be
         .filter((frame) => frame.type === 'message.created' && frame.conversationId === conversation.id)
         .map((frame) => frame.data.message.text);
       expect(received).toEqual(texts);
+    }
+  });
+
+  it("streams every node's events to the dashboard's live events of any node", async () => {
+    const abort = new AbortController();
+    const console = new ConsoleClient({ baseUrl: cluster.nodes[0].url, token: owner.token });
+    const watched = watchEvents(await console.observability.events(projectId, { signal: abort.signal }));
+    try {
+      const conversation = await createConversation(client(cluster.nodes[1].url), key, { members: ['frank'] });
+      const frank = await connectOn(2, 'frank');
+      await sendMessage(client(cluster.nodes[1].url), key, conversation.id, { text: 'seen', senderId: 'frank' });
+      await watched.waitFor('message.created');
+      const opened = await watched.waitFor('connection.opened', (e) => e.data.connection.identity === 'frank');
+      expect(opened.data.connection.kind).toBe('realtime');
+      frank.close();
+      await watched.waitFor('connection.closed', (e) => e.data.connection.identity === 'frank');
+    } finally {
+      abort.abort();
     }
   });
 
