@@ -467,16 +467,24 @@ export interface BenchConversation {
 }
 
 /** Over the API of the server at `url`: a conversation of `count` members and a sender, and a chat token for each member. */
-export async function prepareConversation(url: string, apiKey: string, count: number): Promise<BenchConversation> {
+export async function prepareConversation(
+  url: string,
+  apiKey: string,
+  count: number,
+  userPrefix = 'bench-user',
+): Promise<BenchConversation> {
   const senderId = SENDER_ID;
-  const users = Array.from({ length: count }, (_, i) => `bench-user-${i}`);
+  const users = Array.from({ length: count }, (_, i) => `${userPrefix}-${i}`);
   progress(`Preparing Switchboard chat: a conversation of ${count + 1} members and ${count} chat tokens …`);
   const everyone = [senderId, ...users];
   const conversation = await call<{ id: string }>(
     url,
     'POST',
     '/v1/chat/conversations',
-    { name: 'bench-chat', members: everyone.slice(0, MAX_MEMBERS_PER_CREATE).map((userId) => ({ userId })) },
+    {
+      name: `bench-chat-${userPrefix}`,
+      members: everyone.slice(0, MAX_MEMBERS_PER_CREATE).map((userId) => ({ userId })),
+    },
     apiKey,
   );
   await pool(everyone.slice(MAX_MEMBERS_PER_CREATE), SETUP_CONCURRENCY, (userId) =>

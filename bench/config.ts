@@ -32,6 +32,7 @@ export interface BenchConfig {
     | 'all'
     | 'binary'
     | 'chat'
+    | 'cluster'
     | 'core'
     | 'dashboard'
     | 'observability'
@@ -88,6 +89,7 @@ const BENCH_PARTS: readonly BenchConfig['only'][] = [
   'all',
   'binary',
   'chat',
+  'cluster',
   'core',
   'dashboard',
   'observability',

@@ -17,6 +17,8 @@
  * and the dashboard's size and time to shell (bench/dashboard.ts, BENCH_ONLY=dashboard). BENCH_ONLY=sockets10k:
  * BENCH_MANY_SOCKETS (10,000) realtime sockets on one node beside raw `ws` (bench/many-sockets.ts). Last,
  * BENCH_ONLY=postgres: Switchboard on PostgreSQL beside Express + `pg` (bench/postgres.ts, BENCH_POSTGRES_ROUNDS).
+ * BENCH_ONLY=cluster: two nodes on PostgreSQL with Redis, across-node latency and throughput (bench/cluster.ts,
+ * BENCH_CLUSTER_MEMBERS, BENCH_CLUSTER_ROUNDS, BENCH_CLUSTER_MESSAGES, BENCH_CLUSTER_SOCKETS).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -24,6 +26,7 @@ import { join } from 'node:path';
 import { runBinaryBench } from './binary.js';
 import { measureChat, printChatReport } from './chat.js';
 import { killAllServers, pinProcesses, spawnServer } from './child.js';
+import { runClusterBench } from './cluster.js';
 import { type BenchConfig, readConfig } from './config.js';
 import { runDashboardBench } from './dashboard.js';
 import { type LoadOptions, type Measurement, measure, requireAllOk } from './load.js';
@@ -199,6 +202,7 @@ async function main(): Promise<void> {
     if (config.only === 'all' || config.only === 'sockets10k') await runManySocketsBench(config);
     if (config.only === 'all') await runObservabilityBench(config, load);
     if (config.only === 'all' || config.only === 'postgres') await runPostgresBench(config, load);
+    if (config.only === 'all' || config.only === 'cluster') await runClusterBench(config, load);
     if (config.cpuProfDir) console.log(`\nServer CPU profiles (.cpuprofile) written to ${config.cpuProfDir}`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

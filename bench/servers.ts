@@ -2,7 +2,8 @@
  * The servers under test, one per process: `tsx bench/servers.ts plain`,
  * `tsx bench/servers.ts switchboard <dataDir>`, or the chat baselines `raw-insert <dbFile>` and
  * `raw-broadcast <dbFile>`; on PostgreSQL (bench/postgres.ts), `switchboard-postgres <dataDir> <url>` and its floors
- * `raw-insert-postgres <url>` and `plain-postgres <url>`. Started by `spawnServer` (bench/child.ts), never
+ * `raw-insert-postgres <url>` and `plain-postgres <url>`; a node of several (bench/cluster.ts),
+ * `switchboard-cluster <dataDir> <url> <redisUrl>`. Started by `spawnServer` (bench/child.ts), never
  * by hand: it reports its URL over IPC, so the load generator can run in another process and not
  * compete with the server for the same event loop.
  */
@@ -27,6 +28,7 @@ export type ServerKind =
   | 'raw-insert'
   | 'raw-broadcast'
   | 'switchboard-postgres'
+  | 'switchboard-cluster'
   | 'raw-insert-postgres'
   | 'plain-postgres';
 
@@ -221,11 +223,13 @@ function startSwitchboard(
   observability = true,
   maxConnections?: number,
   databaseUrl?: string,
+  redisUrl?: string,
 ): Promise<Running> {
   const security = maxConnections === undefined ? undefined : { http: { maxConnections } };
   return startServer({
     dataDir,
     ...(databaseUrl && { databaseUrl, secretKey: BENCH_SECRET_KEY }),
+    ...(redisUrl && { redisUrl }),
     port: 0,
     host: '127.0.0.1',
     logger: pino({ level: 'silent' }),
@@ -235,7 +239,7 @@ function startSwitchboard(
 }
 
 async function main(): Promise<void> {
-  const [kind, first, second] = process.argv.slice(2);
+  const [kind, first, second, third] = process.argv.slice(2);
   if (!process.send) throw new Error('bench/servers.ts must be started by bench/run.ts (it reports over IPC).');
   let running: Running;
   if (kind === 'plain') running = await startPlain();
@@ -245,6 +249,9 @@ async function main(): Promise<void> {
   else if (kind === 'switchboard-unobserved' && first) running = await startSwitchboard(first, false);
   else if (kind === 'switchboard-postgres' && first && second)
     running = await startSwitchboard(first, true, undefined, second);
+  // A node of several (bench/cluster.ts): first the data dir, second the database URL, third Redis's.
+  else if (kind === 'switchboard-cluster' && first && second && third)
+    running = await startSwitchboard(first, true, undefined, second, third);
   else if (kind === 'ws-echo') running = await startWsEcho();
   // first: the SQLite file.
   else if ((kind === 'raw-insert' || kind === 'raw-broadcast') && first)
@@ -255,7 +262,8 @@ async function main(): Promise<void> {
   else
     throw new Error(
       'Usage: servers.ts plain | ws-echo | switchboard <dataDir> [maxConnections] | raw-insert <dbFile> | raw-broadcast <dbFile> ' +
-        '| switchboard-postgres <dataDir> <url> | raw-insert-postgres <url> | plain-postgres <url> ' +
+        '| switchboard-postgres <dataDir> <url> | switchboard-cluster <dataDir> <url> <redisUrl> ' +
+        '| raw-insert-postgres <url> | plain-postgres <url> ' +
         `(got ${process.argv.slice(2).join(' ')})`,
     );
 
