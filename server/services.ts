@@ -23,6 +23,7 @@ import { createProjectService } from './projects/service.js';
 import { createRoomService } from './rooms/service.js';
 import { createSignalingHub } from './rtc/hub.js';
 import { createRtcTokenService } from './rtc/token-service.js';
+import { createLimitWindows } from './security/limit-windows.js';
 import { createSocketLimits } from './security/socket-limits.js';
 import { createTelemetryService } from './telemetry/service.js';
 import { createWebhookService } from './webhooks/service.js';
@@ -41,14 +42,15 @@ export function createServices(infra: Infrastructure, { observability = true }: 
   const chatTokens = createChatTokenService(infra);
   const recorder = createObservabilityRecorder(infra, { enabled: observability });
   const invitations = createInvitationService(infra, audit);
+  const limitWindows = createLimitWindows(infra, infra.cluster.redis);
   return {
     audit,
-    auth: createAuthService(infra, invitations, createAttemptLimits(infra.clock, infra.mode)),
+    auth: createAuthService(infra, invitations, createAttemptLimits(limitWindows, infra.mode)),
     invitations,
     projects: createProjectService(infra, audit),
     members: createMemberService(infra, audit),
     keys: createKeyService(infra, audit),
-    keyRateLimits: createKeyRateLimits(infra.clock, infra.security.keyRateLimit),
+    keyRateLimits: createKeyRateLimits(limitWindows, infra.security.keyRateLimit),
     socketLimits: createSocketLimits(infra, infra.security.webSockets),
     rooms,
     rtcTokens,

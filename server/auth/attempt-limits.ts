@@ -1,8 +1,7 @@
 import { isIP } from 'node:net';
-import type { Clock } from '../clock.js';
 import type { DeploymentMode } from '../context.js';
 import { rateLimited } from '../errors.js';
-import { createSlidingWindow } from '../security/sliding-window.js';
+import type { LimitWindows } from '../security/limit-windows.js';
 
 const MINUTE = 60_000;
 /**
@@ -20,22 +19,23 @@ const isLoopback = (address: string) =>
   address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.') || !isIP(address);
 
 /**
- * Sign-in and registration attempt limits (sliding windows, by the injected clock). In local mode the developer's
- * own machine (loopback) has no per-client limit: tests and scripts sign in from it all day.
+ * Sign-in and registration attempt limits (sliding windows, by the injected clock; counted across nodes when there
+ * are several, see limit-windows.ts). In local mode the developer's own machine (loopback) has no per-client limit:
+ * tests and scripts sign in from it all day.
  */
-export function createAttemptLimits(clock: Clock, mode: DeploymentMode) {
-  const failuresByAddress = createSlidingWindow(
-    clock,
+export function createAttemptLimits(windows: LimitWindows, mode: DeploymentMode) {
+  const failuresByAddress = windows.window(
+    'login-failures-by-address',
     LOGIN_FAILURES_PER_ADDRESS.limit,
     LOGIN_FAILURES_PER_ADDRESS.windowMs,
   );
-  const failuresByClient = createSlidingWindow(
-    clock,
+  const failuresByClient = windows.window(
+    'login-failures-by-client',
     LOGIN_FAILURES_PER_CLIENT.limit,
     LOGIN_FAILURES_PER_CLIENT.windowMs,
   );
-  const registrationsByClient = createSlidingWindow(
-    clock,
+  const registrationsByClient = windows.window(
+    'registrations-by-client',
     REGISTRATIONS_PER_CLIENT.limit,
     REGISTRATIONS_PER_CLIENT.windowMs,
   );
@@ -43,26 +43,29 @@ export function createAttemptLimits(clock: Clock, mode: DeploymentMode) {
 
   return {
     /** Throws 429 when this address or client has failed too often lately; counts nothing. */
-    beforeLogin(email: string, client: string): void {
-      const byAddress = failuresByAddress.peek(email);
+    async beforeLogin(email: string, client: string): Promise<void> {
+      // Both asked at once: in Redis, one round trip's wait rather than two.
+      const [byAddress, byClient] = await Promise.all([
+        failuresByAddress.peek(email),
+        clientLimited(client) ? failuresByClient.peek(client) : undefined,
+      ]);
       if (!byAddress.allowed) {
         throw rateLimited('Too many failed sign-ins for this address.', byAddress.retryAfterMs);
       }
-      if (!clientLimited(client)) return;
-      const byClient = failuresByClient.peek(client);
-      if (!byClient.allowed) throw rateLimited('Too many failed sign-ins from this client.', byClient.retryAfterMs);
+      if (byClient && !byClient.allowed) {
+        throw rateLimited('Too many failed sign-ins from this client.', byClient.retryAfterMs);
+      }
     },
-    loginFailed(email: string, client: string): void {
-      failuresByAddress.count(email);
-      if (clientLimited(client)) failuresByClient.count(client);
+    async loginFailed(email: string, client: string): Promise<void> {
+      await Promise.all([failuresByAddress.count(email), clientLimited(client) && failuresByClient.count(client)]);
     },
-    loginSucceeded(email: string): void {
-      failuresByAddress.reset(email);
+    async loginSucceeded(email: string): Promise<void> {
+      await failuresByAddress.reset(email);
     },
     /** Counts a registration attempt of this client, or throws 429 when it made too many lately. */
-    beforeRegistration(client: string): void {
+    async beforeRegistration(client: string): Promise<void> {
       if (!clientLimited(client)) return;
-      const decision = registrationsByClient.take(client);
+      const decision = await registrationsByClient.take(client);
       if (!decision.allowed) throw rateLimited('Too many registrations from this client.', decision.retryAfterMs);
     },
   };

@@ -86,7 +86,7 @@ export function createAuthService(
       /** The client's address, for the per-client attempt limit. */
       client: string,
     ) {
-      limits.beforeRegistration(client);
+      await limits.beforeRegistration(client);
       const email = normalizeEmail(input.email);
       const taken = () => conflict('SERVICE_EMAIL_TAKEN', `An account already uses ${email}.`);
       const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
@@ -122,16 +122,16 @@ export function createAuthService(
     /** Signs in, unless this address or client failed too often lately (429); failures are counted. */
     async login(input: { email: string; password: string }, client: string) {
       const email = normalizeEmail(input.email);
-      limits.beforeLogin(email, client);
+      await limits.beforeLogin(email, client);
       const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
       // Without an account, the same work as a real check, so timing does not reveal which addresses have one.
       const hash = user?.passwordHash ?? (await decoy());
       const verified = await verifyPassword(input.password, hash);
       if (!user || !verified) {
-        limits.loginFailed(email, client);
+        await limits.loginFailed(email, client);
         throw unauthenticated('Wrong email or password.');
       }
-      limits.loginSucceeded(email);
+      await limits.loginSucceeded(email);
       return sessionToken(user, await store.transaction((tx) => insertSession(tx, user)));
     },
 

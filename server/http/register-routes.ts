@@ -113,7 +113,11 @@ function routeHandler(app: AppContext, route: AnyRoute): RouteHandler {
   const status = route.status ?? 200;
   return async (req, res) => {
     const auth = await authenticate(app, route, req);
-    if (auth?.kind === 'key') app.services.keyRateLimits.admit(auth.keyId, res);
+    if (auth?.kind === 'key') {
+      // A promise only when the count is in Redis: a server alone awaits nothing more than it did.
+      const admitted = app.services.keyRateLimits.admit(auth.keyId, res);
+      if (admitted) await admitted;
+    }
     let observed: ObservedRequest | undefined;
     if (runtime && auth && auth.kind !== 'session' && 'scope' in auth) {
       observed = { scope: auth.scope, route: route.path, credential: auth.kind };

@@ -84,7 +84,11 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
   }, HEARTBEAT_MS);
   heartbeat.unref();
 
-  /** Each socket's token bucket: what it may still send now, and when that was worked out. */
+  /**
+   * Each socket's token bucket: what it may still send now, and when that was worked out. In this node's memory even
+   * when there are several nodes: a socket lives on one node, so its rate is counted whole there (unlike the limits of
+   * security/limit-windows.ts, whose requests a load balancer spreads over every node).
+   */
   const buckets = new WeakMap<WebSocket, { tokens: number; at: number }>();
   /** Takes a token for a message; false (after closing the socket) when the client sends too fast. */
   function withinRate(socket: WebSocket): boolean {

@@ -11,10 +11,67 @@ export interface LimitDecision {
   resetMs: number;
 }
 
-interface Counter {
+/** What a sliding window keeps per key: the counts of the current fixed window and of the one before it. */
+export interface WindowCounts {
   windowStart: number;
   current: number;
   previous: number;
+}
+
+/** A limit of `limit` events per sliding `windowMs`. */
+export interface WindowSize {
+  limit: number;
+  windowMs: number;
+}
+
+/** Start of the fixed window `now` falls in: windows are aligned on the epoch, the same on every node. */
+export const windowStartAt = (now: number, windowMs: number): number => now - (now % windowMs);
+
+/** How much of the previous fixed window the sliding window still covers at `now`, from 1 down to 0. */
+export const previousWeightAt = (now: number, windowStart: number, windowMs: number): number =>
+  1 - (now - windowStart) / windowMs;
+
+/** When the estimate drops below the limit again, if nothing more is counted. */
+function retryAfter({ limit, windowMs }: WindowSize, counts: WindowCounts, now: number): number {
+  // The current window's count alone is at the limit: it becomes the previous one, whose weight must then fall
+  // below limit / current. Otherwise the previous window's weight must fall until previous × weight + current < limit.
+  const at =
+    counts.current >= limit
+      ? counts.windowStart + windowMs + windowMs * (1 - limit / counts.current)
+      : counts.windowStart + windowMs * (1 - (limit - counts.current) / counts.previous);
+  return Math.max(1, Math.ceil(at - now) + 1);
+}
+
+/**
+ * The decision a request gets at `now` from these counts (before it is counted). Shared by the window in memory and
+ * the one in Redis (redis-sliding-window.ts), so that both answer alike to the millisecond.
+ */
+export function decideAt(size: WindowSize, counts: WindowCounts, now: number): LimitDecision {
+  const { limit, windowMs } = size;
+  const used = counts.previous * previousWeightAt(now, counts.windowStart, windowMs) + counts.current;
+  const allowed = used < limit;
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, Math.floor(limit - used - (allowed ? 1 : 0))),
+    retryAfterMs: allowed ? 0 : retryAfter(size, counts, now),
+    resetMs: counts.windowStart + (counts.current > 0 ? 2 : 1) * windowMs - now,
+  };
+}
+
+/**
+ * A sliding window as the limits use it. In memory every answer comes at once; in Redis (several nodes) as a promise:
+ * callers on a hot path take the value without awaiting when they can (keys/rate-limit.ts).
+ */
+export interface LimitWindow {
+  /** Counts one request for `key` if the limit allows it, and answers the decision. */
+  take(key: string): LimitDecision | Promise<LimitDecision>;
+  /** The decision a request would get now, counting nothing (for limits on failures, checked before the attempt). */
+  peek(key: string): LimitDecision | Promise<LimitDecision>;
+  /** Counts one event (a failure) for `key`. */
+  count(key: string): void | Promise<void>;
+  /** Forgets the key (e.g. after a successful sign-in). */
+  reset(key: string): void | Promise<void>;
 }
 
 /** Keys kept at most: past this, the counters idle longest are dropped (an attacker cycling keys cannot grow memory). */
@@ -24,13 +81,15 @@ const MAX_KEYS = 100_000;
  * A sliding-window counter per key (the approximation Cloudflare uses): the count of the current fixed window plus
  * the previous one weighted by how much of it the sliding window still covers. Two numbers per key, exact at window
  * boundaries, and driven by the injected clock so that tests move time instead of sleeping. Written here rather than
- * taken from a library because the libraries read `Date.now()` themselves.
+ * taken from a library because the libraries read `Date.now()` themselves. It counts in this process's memory: what
+ * a server alone uses, and a node of several while Redis is out of reach (limit-windows.ts).
  */
 export function createSlidingWindow(clock: Clock, limit: number, windowMs: number) {
-  const counters = new Map<string, Counter>();
+  const size: WindowSize = { limit, windowMs };
+  const counters = new Map<string, WindowCounts>();
 
-  function counterAt(key: string, now: number): Counter {
-    const windowStart = now - (now % windowMs);
+  function counterAt(key: string, now: number): WindowCounts {
+    const windowStart = windowStartAt(now, windowMs);
     let counter = counters.get(key);
     if (!counter) {
       counter = { windowStart, current: 0, previous: 0 };
@@ -45,61 +104,30 @@ export function createSlidingWindow(clock: Clock, limit: number, windowMs: numbe
     return counter;
   }
 
-  function estimate(counter: Counter, now: number): number {
-    const previousWeight = 1 - (now - counter.windowStart) / windowMs;
-    return counter.previous * previousWeight + counter.current;
-  }
-
-  /** When the estimate drops below the limit again, if nothing more is counted. */
-  function retryAfter(counter: Counter, now: number): number {
-    // The current window's count alone is at the limit: it becomes the previous one, whose weight must then fall
-    // below limit / current. Otherwise the previous window's weight must fall until previous × weight + current < limit.
-    const at =
-      counter.current >= limit
-        ? counter.windowStart + windowMs + windowMs * (1 - limit / counter.current)
-        : counter.windowStart + windowMs * (1 - (limit - counter.current) / counter.previous);
-    return Math.max(1, Math.ceil(at - now) + 1);
-  }
-
-  function decide(counter: Counter, now: number): LimitDecision {
-    const used = estimate(counter, now);
-    const allowed = used < limit;
-    return {
-      allowed,
-      limit,
-      remaining: Math.max(0, Math.floor(limit - used - (allowed ? 1 : 0))),
-      retryAfterMs: allowed ? 0 : retryAfter(counter, now),
-      resetMs: counter.windowStart + (counter.current > 0 ? 2 : 1) * windowMs - now,
-    };
-  }
-
   return {
-    /** Counts one request for `key` if the limit allows it, and answers the decision. */
     take(key: string): LimitDecision {
       const now = clock.now();
       const counter = counterAt(key, now);
-      const decision = decide(counter, now);
+      const decision = decideAt(size, counter, now);
       if (decision.allowed) counter.current += 1;
       return decision;
     },
-    /** The decision a request would get now, counting nothing (for limits on failures, checked before the attempt). */
     peek(key: string): LimitDecision {
       const now = clock.now();
       const counter = counters.get(key);
-      return decide(
-        counter ? counterAt(key, now) : { windowStart: now - (now % windowMs), current: 0, previous: 0 },
+      return decideAt(
+        size,
+        counter ? counterAt(key, now) : { windowStart: windowStartAt(now, windowMs), current: 0, previous: 0 },
         now,
       );
     },
-    /** Counts one event (a failure) for `key`. */
     count(key: string): void {
       counterAt(key, clock.now()).current += 1;
     },
-    /** Forgets the key (e.g. after a successful sign-in). */
     reset(key: string): void {
       counters.delete(key);
     },
-  };
+  } satisfies LimitWindow;
 }
 
 export type SlidingWindow = ReturnType<typeof createSlidingWindow>;

@@ -16,7 +16,8 @@ const WARN_EVERY_MS = 60_000;
 /**
  * The WebSocket limits (`--max-websockets`, `--max-websockets-per-environment`): realtime and signaling sockets
  * count together, on the server from the handshake and in an environment from the moment their token names it,
- * until they close. A socket past a limit is closed with 1013 and a reason saying which limit.
+ * until they close. A socket past a limit is closed with 1013 and a reason saying which limit. They count this node's
+ * sockets only, also when there are several nodes: they guard its own memory and open files (docs/security.md).
  */
 export function createSocketLimits({ clock, logger }: { clock: Clock; logger: Logger }, limits: WebSocketLimits) {
   let open = 0;

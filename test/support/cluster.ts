@@ -130,9 +130,14 @@ async function startNode(env: NodeJS.ProcessEnv, folders: string[]): Promise<Clu
 
 /**
  * Starts Redis, `nodes` nodes on a new database of the PostgreSQL at `postgresUrl`, then HAProxy in front of them;
- * resolves once the proxy counts every node up. A start that fails stops what it had started.
+ * resolves once the proxy counts every node up. `env` adds settings of every node (`SWITCHBOARD_KEY_RATE_LIMIT`…).
+ * A start that fails stops what it had started.
  */
-export async function startCluster(options: { postgresUrl: string; nodes?: number }): Promise<Cluster> {
+export async function startCluster(options: {
+  postgresUrl: string;
+  nodes?: number;
+  env?: Record<string, string>;
+}): Promise<Cluster> {
   const count = options.nodes ?? 3;
   const nodes: ClusterNode[] = [];
   const folders: string[] = [];
@@ -155,6 +160,7 @@ export async function startCluster(options: { postgresUrl: string; nodes?: numbe
     redis = await startRedis();
     const databaseUrl = await createDatabase(options.postgresUrl);
     const env = nodeEnvironment({
+      ...options.env,
       SWITCHBOARD_DATABASE_URL: databaseUrl,
       SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY,
       SWITCHBOARD_REDIS_URL: redis.url,
