@@ -13,6 +13,10 @@ export function limitHttpConnections(server: Server, max: number): void {
   const release = (socket: Duplex) => {
     if (counted.delete(socket)) open -= 1;
   };
+  // One listener for every socket, which finds it as `this`: upgraded sockets keep it for their whole life.
+  function onClose(this: Duplex): void {
+    release(this);
+  }
   server.on('connection', (socket: Duplex) => {
     if (open >= max) {
       socket.destroy();
@@ -20,7 +24,7 @@ export function limitHttpConnections(server: Server, max: number): void {
     }
     open += 1;
     counted.add(socket);
-    socket.once('close', () => release(socket));
+    socket.once('close', onClose);
   });
   server.on('upgrade', (_req, socket: Duplex) => release(socket));
 }

