@@ -17,7 +17,9 @@ export type IdPrefix =
   | 'req'
   | 'conn'
   | 'err'
-  | 'aud';
+  | 'aud'
+  /** A webhook worker, as the owner of the deliveries it claims. */
+  | 'node';
 
 // Crockford base32: sorts the same as a string and as a number.
 const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
