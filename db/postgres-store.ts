@@ -1,8 +1,10 @@
-import { getTableName } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/node-postgres';
+import { getTableName, type SQLWrapper, sql } from 'drizzle-orm';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import pg from 'pg';
+import { type Claim, type Claimer, type ClaimStatements, claimStatements, runClaim } from './claim.js';
 import { connectFailureReason, describePostgresUrl, StoreUnreachableError } from './postgres-url.js';
 import { insertTemplate } from './prepared-insert.js';
 import type { Queries, RowInsert, ServerSlot, ServerSlotKind, Store } from './store.js';
@@ -28,6 +30,12 @@ const CONNECT_TIMEOUT_MS = 5_000;
 
 /** Any number: every Switchboard migrates under this one advisory lock, so that concurrent starts migrate once. */
 const MIGRATION_LOCK = 4_700_024;
+
+/** The first of a claim's two advisory lock keys (the second: its group's hash); pairs are apart from single keys. */
+const CLAIM_LOCK = 4_700_025;
+
+/** A claim's candidate rows, locked as read; those another claim has locked are passed over, not waited for. */
+const skipLocked = (select: SQLWrapper) => (select as PgSelect).for('update', { skipLocked: true });
 
 /**
  * How often a transaction that PostgreSQL aborted for a conflict with another (40001, 40P01) is run at most. A row
@@ -83,6 +91,8 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
   const base = drizzle(pool);
   const outside = base as unknown as Queries;
   const context = transactionContext(outside);
+  /** Claimers made, so that each names its statements apart. */
+  let claimers = 0;
 
   return {
     dialect: 'postgres',
@@ -105,6 +115,30 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
           await new Promise((resolve) => setTimeout(resolve, pause));
         }
       }
+    },
+    claimer<T extends SQLiteTable>(table: T, claim: Claim<T>): Claimer<T> {
+      const name = `claim_${getTableName(table)}_${++claimers}`;
+      // At READ COMMITTED each statement reads what is committed when it starts: after the group's lock, the count
+      // sees every claim made before (SERIALIZABLE would read from the transaction's start, and abort on rows
+      // another claim or recording changed). Never run again: a failed claim took nothing, and the next one tries.
+      // Named statements: each pooled connection parses and plans them once.
+      const inside = async (tx: NodePgDatabase, group: string, values: Record<string, unknown>) => {
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK}, hashtext(${group}))`);
+        // PostgreSQL's builders, typed as the description's: their `prepare` takes the statement's name.
+        const statements = claimStatements(tx as unknown as Queries, table, claim, skipLocked) as unknown as {
+          [K in keyof ClaimStatements]: { prepare(name: string): ClaimStatements[K] };
+        };
+        const prepared = {
+          held: statements.held.prepare(`${name}_held`),
+          take: statements.take.prepare(`${name}_take`),
+        };
+        return runClaim<T>(prepared, claim.limit, values);
+      };
+      return (group, values) => {
+        const joined = context.current();
+        if (joined) return inside(joined as unknown as NodePgDatabase, group, values);
+        return base.transaction((tx) => inside(tx, group, values), { isolationLevel: 'read committed' });
+      };
     },
     rowInsert<T extends SQLiteTable>(table: T): RowInsert<T> {
       // Alone, a named statement run on the pool: each connection parses and plans it once.

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { type Claim, type Claimer, claimStatements, runClaim } from './claim.js';
 import { DATABASE_FILE, type DatabaseFiles, type Db, openDatabase } from './connection.js';
 import { insertTemplate } from './prepared-insert.js';
 import * as schema from './schema/index.js';
@@ -61,28 +62,37 @@ export function openSqliteStore(dataDir: string, files: DatabaseFiles): SqliteSt
     else busy = false;
   }
 
+  async function transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T> {
+    const joined = context.current();
+    if (joined) return work(joined);
+    await acquire();
+    try {
+      writer.$client.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await context.run(writing, () => work(writing));
+        writer.$client.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (writer.$client.inTransaction) writer.$client.exec('ROLLBACK');
+        throw err;
+      }
+    } finally {
+      release();
+    }
+  }
+
   return {
     dialect: 'sqlite',
     writer,
     db: context.db,
     inTransaction: () => context.current() !== undefined,
-    async transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T> {
-      const joined = context.current();
-      if (joined) return work(joined);
-      await acquire();
-      try {
-        writer.$client.exec('BEGIN IMMEDIATE');
-        try {
-          const result = await context.run(writing, () => work(writing));
-          writer.$client.exec('COMMIT');
-          return result;
-        } catch (err) {
-          if (writer.$client.inTransaction) writer.$client.exec('ROLLBACK');
-          throw err;
-        }
-      } finally {
-        release();
-      }
+    transaction,
+    claimer<T extends SQLiteTable>(table: T, claim: Claim<T>): Claimer<T> {
+      // Prepared on the writer, where every transaction runs; one at a time, so nothing counts or takes rows between
+      // a claim's two statements, and its group needs no lock.
+      const statements = claimStatements(writing, table, claim);
+      const prepared = { held: statements.held.prepare(), take: statements.take.prepare() };
+      return (_group, values) => transaction(() => runClaim<T>(prepared, claim.limit, values));
     },
     rowInsert<T extends SQLiteTable>(table: T): RowInsert<T> {
       const template = insertTemplate(writer, table);

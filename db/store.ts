@@ -1,4 +1,5 @@
 import type { BaseSQLiteDatabase, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { Claim, Claimer } from './claim.js';
 import type * as schema from './schema/index.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -41,6 +42,15 @@ export interface Store {
   inTransaction(): boolean;
   /** `insert(table).values(row)` prepared once (on SQLite bound straight to the statement, on PostgreSQL named). */
   rowInsert<T extends SQLiteTable>(table: T): RowInsert<T>;
+  /**
+   * A claim of rows of a work queue (see `Claim`), prepared once: each run takes rows for this server and answers them
+   * as updated. A row is taken by one claim only, on every server on the database, and a group never holds more than
+   * the claim's `limit`. On PostgreSQL, a short READ COMMITTED transaction: `pg_advisory_xact_lock` on the group (its
+   * claims take turns across servers, so each counts what the others took), then `UPDATE … WHERE key IN (SELECT …
+   * FOR UPDATE SKIP LOCKED) RETURNING *`. On SQLite, the same in a transaction of the one writer, without the locks
+   * (one server per database).
+   */
+  claimer<T extends SQLiteTable>(table: T, claim: Claim<T>): Claimer<T>;
   /** How many bytes the database takes (SQLite: its file and write-ahead log; PostgreSQL: the database). */
   sizeBytes(): Promise<number>;
   /** Answers when the database answers a trivial query; throws otherwise (`/readyz`). */

@@ -18,6 +18,7 @@ export type IdPrefix =
   | 'conn'
   | 'err'
   | 'aud'
+  /** A server node: its id in the cluster, and the owner of the webhook deliveries it claims. */
   | 'node';
 
 // Crockford base32: sorts the same as a string and as a number.

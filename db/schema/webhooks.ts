@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { timestamp } from './columns.js';
 import { environmentScoped } from './environment-scoped.js';
@@ -52,6 +53,13 @@ export const webhookDeliveries = sqliteTable(
     nextAttemptAt: timestamp('next_attempt_at'),
     /** How many resends were asked for: an attempt in flight across one does not overwrite it. */
     resends: integer('resends').notNull().default(0),
+    /**
+     * The worker (`node_` id, one per server process) that claimed the delivery for an attempt, and until when: no
+     * other claims it before then. Cleared when the attempt is recorded, or given up by a server that stops; a server
+     * that dies mid-attempt leaves it to expire (server/webhooks/worker.ts).
+     */
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: timestamp('lease_expires_at'),
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
   },
@@ -64,6 +72,10 @@ export const webhookDeliveries = sqliteTable(
     index('webhook_deliveries_log_type_idx').on(t.endpointId, t.eventType, t.id),
     // For the retention sweep: finished deliveries by age.
     index('webhook_deliveries_finished_idx').on(t.status, t.updatedAt),
+    // An endpoint's claimed deliveries, counted against its lane by every claim: only those leased are in it.
+    index('webhook_deliveries_lease_idx')
+      .on(t.endpointId, t.leaseExpiresAt)
+      .where(sql`${t.leaseExpiresAt} IS NOT NULL`),
   ],
 );
 

@@ -6,6 +6,13 @@
  */
 export const DELIVERY_TIMEOUT_MS = 5_000;
 
+/**
+ * How long a worker's claim on a delivery holds (server/webhooks/worker.ts): far longer than an attempt can take (the
+ * 5 s timeout, then the recording, which PostgreSQL may run again on a conflict). Only a server that died, or stalled
+ * this long, leaves a claim to expire; another server then sends the delivery again, with the same event id.
+ */
+export const DELIVERY_LEASE_MS = 60_000;
+
 /** After a failed attempt n (1-based), the next one waits RETRY_DELAYS_MS[n - 1]; past the end, FAILED. */
 export const RETRY_DELAYS_MS = [10_000, 20_000, 40_000, 80_000, 160_000, 320_000] as const;
 

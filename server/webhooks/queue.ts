@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { ENVIRONMENTS, type Environment } from '../../db/schema/environment.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/webhooks.js';
 import { type EnvironmentScope, inScopePrepared, scopeValues } from '../../db/scope.js';
@@ -9,7 +9,12 @@ import { toIso } from '../clock.js';
 import type { Infrastructure } from '../context.js';
 import { upperEnvironment } from '../environments.js';
 import type { CatalogueEvent } from '../events/bus.js';
-import { AUTO_DISABLE_AFTER_FAILURES, nextAttemptAfterFailure } from './policy.js';
+import {
+  AUTO_DISABLE_AFTER_FAILURES,
+  DELIVERY_LEASE_MS,
+  ENDPOINT_CONCURRENCY,
+  nextAttemptAfterFailure,
+} from './policy.js';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -87,6 +92,8 @@ export function createDeliveryQueue(
       lastError: null,
       nextAttemptAt: event.createdAt,
       resends: 0,
+      leaseOwner: null,
+      leaseExpiresAt: null,
       createdAt: event.createdAt,
       updatedAt: event.createdAt,
     }));
@@ -152,26 +159,23 @@ export function createDeliveryQueue(
     endpointsByScope.clear();
   });
 
+  // A value given at run time, as is: these columns store what they are given (text and integers).
+  const given = (name: string) => sql`${sql.placeholder(name)}`;
+  /** Deliveries due by `now` that no worker holds: claimed by none, or by one whose lease has run out. */
+  const dueAndFree = (now: ReturnType<typeof sql.placeholder>) =>
+    and(
+      eq(webhookDeliveries.status, 'PENDING'),
+      lte(webhookDeliveries.nextAttemptAt, now),
+      or(isNull(webhookDeliveries.leaseExpiresAt), lte(webhookDeliveries.leaseExpiresAt, now)),
+    );
+
   // The worker's reads, run for every delivery and attempt (hundreds a second under load): prepared once, so
   // that drizzle does not build their SQL again each time. Prepared on the store's reads, so outside transactions
   // only: inside one, queries go through the transaction.
   const dueEndpoints = db
     .selectDistinct({ endpointId: webhookDeliveries.endpointId })
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.status, 'PENDING'), lte(webhookDeliveries.nextAttemptAt, sql.placeholder('now'))))
-    .prepare();
-  const dueOfEndpoint = db
-    .select()
-    .from(webhookDeliveries)
-    .where(
-      and(
-        eq(webhookDeliveries.endpointId, sql.placeholder('endpointId')),
-        eq(webhookDeliveries.status, 'PENDING'),
-        lte(webhookDeliveries.nextAttemptAt, sql.placeholder('now')),
-      ),
-    )
-    .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
-    .limit(sql.placeholder('limit'))
+    .where(dueAndFree(sql.placeholder('now')))
     .prepare();
   const prepareEndpointById = (queries: Queries) =>
     queries
@@ -185,13 +189,24 @@ export function createDeliveryQueue(
       .from(webhookDeliveries)
       .where(eq(webhookDeliveries.id, sql.placeholder('id')))
       .prepare();
+  /**
+   * The lane's claim (`claimDue`), prepared once. The lane is counted across servers: the endpoint's deliveries under
+   * an unexpired lease, whoever holds them, count against ENDPOINT_CONCURRENCY, and the claims of one endpoint take
+   * turns (Store.claimer).
+   */
+  const ofEndpoint = eq(webhookDeliveries.endpointId, sql.placeholder('endpointId'));
+  const claimDeliveries = store.claimer(webhookDeliveries, {
+    key: webhookDeliveries.id,
+    free: and(ofEndpoint, dueAndFree(sql.placeholder('now'))),
+    orderBy: [asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id)],
+    set: { leaseOwner: given('owner'), leaseExpiresAt: given('leaseExpiresAt') },
+    limit: ENDPOINT_CONCURRENCY,
+    held: and(ofEndpoint, gt(webhookDeliveries.leaseExpiresAt, sql.placeholder('now'))),
+  });
   const endpointById = prepareEndpointById(db);
-  const deliveryById = prepareDeliveryById(db);
   const insertDelivery = store.rowInsert(webhookDeliveries);
   const insertAttempt = store.rowInsert(webhookAttempts);
 
-  // A value given at run time, as is: these columns store what they are given (text and integers).
-  const given = (name: string) => sql`${sql.placeholder(name)}`;
   /**
    * What the queue runs in its transactions for every event and every attempt, prepared on the transaction's
    * handle.
@@ -208,9 +223,21 @@ export function createDeliveryQueue(
         lastStatusCode: given('lastStatusCode'),
         lastError: given('lastError'),
         nextAttemptAt: given('nextAttemptAt'),
+        leaseOwner: given('leaseOwner'),
+        leaseExpiresAt: given('leaseExpiresAt'),
         updatedAt: given('updatedAt'),
       })
       .where(eq(webhookDeliveries.id, sql.placeholder('id')))
+      .prepare(),
+    /**
+     * One more failure in the endpoint's run, counted in SQL in the recording's transaction: every server records
+     * attempts of the endpoint, and each must count (not a value read earlier and written back).
+     */
+    countFailure: tx
+      .update(webhookEndpoints)
+      .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1` })
+      .where(eq(webhookEndpoints.id, sql.placeholder('id')))
+      .returning({ failures: webhookEndpoints.consecutiveFailures, enabled: webhookEndpoints.enabled })
       .prepare(),
   });
   /**
@@ -253,13 +280,13 @@ export function createDeliveryQueue(
   }
 
   async function recordAttemptNow(
-    launched: Pick<DeliveryRow, 'id' | 'resends'>,
+    launched: Pick<DeliveryRow, 'id' | 'resends' | 'leaseOwner'>,
     outcome: AttemptOutcome,
   ): Promise<void> {
     const deliveryId = launched.id;
     const now = clock.now();
     const recorded = await store.transaction(async (tx): Promise<RecordedAttempt | undefined> => {
-      const { deliveryById, endpointById, updateAfterAttempt } = statementsIn(tx);
+      const { deliveryById, endpointById, updateAfterAttempt, countFailure } = statementsIn(tx);
       const [delivery] = await deliveryById.execute({ id: deliveryId });
       // Deleted with its endpoint or project while the attempt was in flight.
       if (!delivery) return undefined;
@@ -276,6 +303,8 @@ export function createDeliveryQueue(
         : (resentDueAt ?? (succeeded ? null : nextAttemptAfterFailure(number, now)));
       const status: DeliveryRow['status'] = nextAttemptAt !== null ? 'PENDING' : succeeded ? 'SUCCEEDED' : 'FAILED';
       const result: RecordedAttempt = { delivery, attempt: number, status };
+      // The claim ends with its attempt. One that ran out meanwhile and was taken by another worker stays theirs.
+      const ours = delivery.leaseOwner === launched.leaseOwner;
       await updateAfterAttempt.execute({
         id: deliveryId,
         status,
@@ -283,6 +312,8 @@ export function createDeliveryQueue(
         lastStatusCode: outcome.statusCode,
         lastError: succeeded ? null : outcome.error,
         nextAttemptAt,
+        leaseOwner: ours ? null : delivery.leaseOwner,
+        leaseExpiresAt: ours ? null : delivery.leaseExpiresAt,
         updatedAt: now,
       });
 
@@ -292,17 +323,14 @@ export function createDeliveryQueue(
         }
         return result;
       }
-      const failures = endpoint.consecutiveFailures + 1;
-      const disable = endpoint.enabled && failures >= AUTO_DISABLE_AFTER_FAILURES;
+      const [{ failures, enabled }] = await countFailure.execute({ id: endpoint.id });
+      const disable = enabled && failures >= AUTO_DISABLE_AFTER_FAILURES;
+      if (!disable) return result;
       const reason = `Disabled after ${failures} consecutive failed attempts.`;
       await tx
         .update(webhookEndpoints)
-        .set({
-          consecutiveFailures: failures,
-          ...(disable ? { enabled: false, disabledAt: now, disabledReason: reason, updatedAt: now } : {}),
-        })
+        .set({ enabled: false, disabledAt: now, disabledReason: reason, updatedAt: now })
         .where(eq(webhookEndpoints.id, endpoint.id));
-      if (!disable) return result;
       await failPending(tx, endpoint.id, 'Endpoint disabled: retries stopped.', now);
       await audit.record(tx, {
         projectId: endpoint.projectId,
@@ -393,21 +421,36 @@ export function createDeliveryQueue(
       return (await dueEndpoints.execute({ now })).map((row) => row.endpointId);
     },
 
-    /** Up to `limit` due deliveries of one endpoint, earliest first, leaving out those in flight. */
-    async dueDeliveries(endpointId: string, now: number, inFlight: string[], limit: number): Promise<DeliveryRow[]> {
-      // Those in flight are still PENDING: read as many more, and drop them here.
-      const due = await dueOfEndpoint.execute({ endpointId, now, limit: limit + inFlight.length });
-      return due.filter((delivery) => !inFlight.includes(delivery.id)).slice(0, limit);
+    /**
+     * Claims for `owner` (a worker's `node_` id) the due deliveries of one endpoint that no worker holds, earliest
+     * first, as many as the endpoint's lane has room for, and answers them: each is then `owner`'s to send until
+     * DELIVERY_LEASE_MS from now, and no other worker's, on this server or any other on the database.
+     */
+    async claimDue(endpointId: string, now: number, owner: string): Promise<DeliveryRow[]> {
+      const claimed = await claimDeliveries(endpointId, {
+        endpointId,
+        now,
+        owner,
+        leaseExpiresAt: now + DELIVERY_LEASE_MS,
+      });
+      // An UPDATE answers its rows in no particular order.
+      return claimed.sort(
+        (a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      );
     },
 
     /**
-     * The delivery, if it still waits for the attempt it was read for (`read`): not sent since by another pass,
-     * not finished, not deleted. One read by primary key.
+     * Gives back what `owner` claimed of `deliveryIds` (attempts abandoned by a server that stops), so that the next
+     * server sends them at once rather than when their leases run out.
      */
-    async stillDue(read: Pick<DeliveryRow, 'id' | 'attempts'>, now: number): Promise<DeliveryRow | undefined> {
-      const [delivery] = await deliveryById.execute({ id: read.id });
-      if (delivery?.status !== 'PENDING' || delivery.attempts !== read.attempts) return undefined;
-      return delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= now ? delivery : undefined;
+    async releaseClaims(owner: string, deliveryIds: string[]): Promise<void> {
+      if (deliveryIds.length === 0) return;
+      await store.transaction((tx) =>
+        tx
+          .update(webhookDeliveries)
+          .set({ leaseOwner: null, leaseExpiresAt: null })
+          .where(and(inArray(webhookDeliveries.id, deliveryIds), eq(webhookDeliveries.leaseOwner, owner))),
+      );
     },
 
     async endpoint(endpointId: string): Promise<EndpointRow | undefined> {
@@ -420,10 +463,11 @@ export function createDeliveryQueue(
      * for its next retry or fails; the endpoint's run of failures is reset or grows, and at
      * AUTO_DISABLE_AFTER_FAILURES the endpoint is disabled and its pending deliveries fail. A resend
      * asked for while the attempt was in flight (`resends` moved on since `launched` was read) stands:
-     * the delivery stays due when the resend made it due, whatever this attempt came to.
+     * the delivery stays due when the resend made it due, whatever this attempt came to. The claim that `launched`
+     * was sent under ends: the delivery is free for the next claim.
      */
     recordAttempt(
-      launched: Pick<DeliveryRow, 'id' | 'endpointId' | 'resends'>,
+      launched: Pick<DeliveryRow, 'id' | 'endpointId' | 'resends' | 'leaseOwner'>,
       outcome: AttemptOutcome,
     ): Promise<void> {
       return inTurn(launched.endpointId, () => recordAttemptNow(launched, outcome));

@@ -30,13 +30,25 @@ export interface DeliveryWorker {
  * the store, so the queue, not this object, is the state: after a restart the worker picks up where the
  * last one stopped. Each endpoint has its own lane of at most ENDPOINT_CONCURRENCY attempts in
  * flight, so a slow or silent endpoint holds up only its own deliveries.
+ *
+ * Several servers may share one database (PostgreSQL), each with its worker: a delivery goes out from the worker
+ * that claimed it in the store (`queue.claimDue`: its id as the owner, a lease of DELIVERY_LEASE_MS), so once per
+ * attempt however many servers run. The lane is the endpoint's across servers: a claim counts the endpoint's
+ * deliveries under an unexpired lease, whoever holds them. Recording the attempt ends the claim; a stopping worker
+ * gives back the claims of the attempts it abandons; a server that dies leaves its claims to run out, and another
+ * server sends those deliveries again, with the same event id (at least once). `inFlight` is this worker's share:
+ * what it waits for, and a lane it knows is full without asking the store.
  */
 export function createDeliveryWorker(
-  { clock, events, fetch, logger, mode, version }: Infrastructure,
+  { clock, cluster, events, fetch, logger, mode, version }: Infrastructure,
   queue: DeliveryQueue,
   secrets: SecretBox,
 ): DeliveryWorker {
+  /** This worker, as the owner of what it claims: its node (a restart is another node, another owner). */
+  const owner = cluster.nodeId;
   const inFlight = new Map<string, { endpointId: string; done: Promise<void> }>();
+  /** Deliveries whose attempt the stop abandoned: their claims are given back. */
+  const abandoned: string[] = [];
   const stopping = new AbortController();
   const userAgent = `Switchboard-Webhooks/${version}`;
   let running = false;
@@ -54,8 +66,8 @@ export function createDeliveryWorker(
   let queueing: Promise<void> = Promise.resolve();
 
   /**
-   * Passes and the serving of new deliveries run one at a time: each reads what is due and then launches it, and two
-   * at once would both launch what they both read.
+   * Passes and the serving of new deliveries run one at a time: each claims what is due and launches it. Claims never
+   * overlap, but one after another they find the lanes this worker fills as it fills them.
    */
   let scheduling: Promise<void> = Promise.resolve();
   function exclusive(work: () => Promise<void>): Promise<void> {
@@ -81,21 +93,26 @@ export function createDeliveryWorker(
     for (const endpointId of await queue.dueEndpointIds(now)) await fillLane(endpointId, now);
   }
 
-  /** Starts the due deliveries of one endpoint that its lane has room for, earliest first. */
+  /** Claims and starts the due deliveries of one endpoint that its lane has room for, earliest first. */
   async function fillLane(endpointId: string, now: number): Promise<void> {
-    const busy = inFlightFor(endpointId);
-    const room = ENDPOINT_CONCURRENCY - busy.length;
-    if (room <= 0) return;
-    for (const delivery of await queue.dueDeliveries(endpointId, now, busy, room)) launch(delivery);
+    if (!running) return;
+    // Full with this worker's own attempts: no need to ask the store, which counts every worker's.
+    if (inFlightFor(endpointId).length >= ENDPOINT_CONCURRENCY) return;
+    for (const delivery of await queue.claimDue(endpointId, now, owner)) {
+      // Claimed again by this worker only if its lease ran out while the attempt was in flight (a stall, or a clock
+      // moved by hand): that attempt, when recorded, ends the new claim too.
+      if (!inFlight.has(delivery.id)) launch(delivery);
+    }
   }
 
   /**
-   * New deliveries and freed lanes are served without a pass. A pass reads every endpoint with a due delivery, so
-   * beside a slow endpoint it read that endpoint's growing backlog again on every event and every answer, and the
-   * healthy endpoints' deliveries waited behind those reads (webhook bench: p50 27 ms beside a 4 s endpoint against
-   * 1.7 ms without it). The poll's pass, every second, still finds the retries that came due.
+   * New deliveries and freed lanes are served without a pass: only their own lanes are claimed. A pass reads every
+   * endpoint with a due delivery, so beside a slow endpoint it read that endpoint's growing backlog again on every
+   * event and every answer, and the healthy endpoints' deliveries waited behind those reads (webhook bench: p50
+   * 27 ms beside a 4 s endpoint against 1.7 ms without it). The poll's pass, every second, still finds the retries
+   * that came due. `fresh` and `freed` hold endpoint ids, in the order they came.
    */
-  let fresh: DeliveryRow[] = [];
+  const fresh = new Set<string>();
   const freed = new Set<string>();
   let turnScheduled = false;
 
@@ -116,19 +133,14 @@ export function createDeliveryWorker(
   }
 
   async function serveWaiting(): Promise<void> {
-    const queued = fresh;
-    fresh = [];
-    const lanes = [...freed];
+    // The lanes of the new deliveries, in the order they were queued, then the lanes freed: each claims what is due
+    // on it, so a new delivery goes out now if its lane has room, else when the lane frees up (here or on another
+    // server). Another worker may have claimed it first.
+    const lanes = new Set([...fresh, ...freed]);
+    fresh.clear();
     freed.clear();
     if (!running) return;
     const now = clock.now();
-    // Already read when queued: each goes out if its lane has room, else when the lane frees up.
-    for (const delivery of queued) {
-      if (inFlight.has(delivery.id) || inFlightFor(delivery.endpointId).length >= ENDPOINT_CONCURRENCY) continue;
-      // A pass (the poll, runDue) may have sent it meanwhile.
-      const due = await queue.stillDue(delivery, now);
-      if (due) launch(due);
-    }
     for (const endpointId of lanes) await fillLane(endpointId, now);
   }
 
@@ -147,7 +159,7 @@ export function createDeliveryWorker(
       } else if (!EVENT_CATALOGUE[event.type].data.safeParse(event.data).success) {
         logger.warn({ type: event.type }, 'event data does not match its catalogue shape; delivered anyway');
       }
-      fresh.push(...queued);
+      for (const delivery of queued) fresh.add(delivery.endpointId);
       serveSoon();
     } catch (err) {
       // The change that emitted the event has committed; its caller must not fail for our sake.
@@ -163,6 +175,7 @@ export function createDeliveryWorker(
         },
         (err: unknown) => {
           if (!(err instanceof AttemptAbandoned)) throw err;
+          abandoned.push(delivery.id);
         },
       )
       .then(
@@ -174,7 +187,7 @@ export function createDeliveryWorker(
       )
       .then((recorded) => {
         inFlight.delete(delivery.id);
-        // Not refilled: a delivery that cannot be recorded waits for the next poll rather than spin.
+        // Not refilled: a delivery that cannot be recorded keeps its claim until the lease runs out, then goes again.
         if (!recorded) return;
         freed.add(delivery.endpointId);
         serveSoon();
@@ -248,7 +261,7 @@ export function createDeliveryWorker(
         // A pass serves every due delivery, so what waited to be served is its to serve. An attempt recorded while
         // the pass read (its lane freed, its delivery due again) waits in `freed`: then one more pass.
         await exclusive(() => {
-          fresh = [];
+          fresh.clear();
           freed.clear();
           return pass();
         });
@@ -268,6 +281,12 @@ export function createDeliveryWorker(
       // A pass under way launches what it read (abandoned at once), so it is awaited before what is in flight.
       await scheduling;
       await Promise.all([...inFlight.values()].map((task) => task.done));
+      // Given back, so that the next server to start sends them at once; else their leases run out first.
+      try {
+        await queue.releaseClaims(owner, abandoned);
+      } catch (err) {
+        logger.warn({ err, deliveries: abandoned.length }, 'could not give back claimed webhook deliveries');
+      }
     },
   };
 }
