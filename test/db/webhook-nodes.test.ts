@@ -19,12 +19,13 @@ import {
 } from '../support/factories.js';
 import { type Client, client } from '../support/http.js';
 import { type PostgresServer, postgresMissing, startPostgres } from '../support/postgres.js';
+import { type RedisServer, redisMissing, startRedis } from '../support/redis.js';
 import { manualClock } from '../support/server.js';
 import { withTestDatabase } from '../support/test-database.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { envelopeOf } from '../support/webhooks.js';
 
-const missing = postgresMissing();
+const missing = postgresMissing() ?? redisMissing();
 if (missing) console.warn(`Skipping the webhook tests of several servers on one database: ${missing}`);
 
 const SECRET_KEY = 'the-secret-key-of-the-webhook-nodes-test-0123456789';
@@ -38,11 +39,10 @@ interface Node {
 
 /**
  * `count` servers on the PostgreSQL database `databaseUrl`, each with a data folder of its own and all with the same
- * secret key and clock: what a deployment of several nodes starts. One after another: the first writes the key's
- * fingerprint into the empty database. Whatever else a node comes to need beside the database (a bus between nodes)
- * goes here.
+ * secret key, Redis and clock: what a deployment of several nodes starts. One after another: the first writes the
+ * key's fingerprint into the empty database.
  */
-async function startNodes(count: number, databaseUrl: string, clock: Clock): Promise<Node[]> {
+async function startNodes(count: number, databaseUrl: string, redisUrl: string, clock: Clock): Promise<Node[]> {
   const nodes: Node[] = [];
   try {
     for (let i = 0; i < count; i++) {
@@ -51,6 +51,7 @@ async function startNodes(count: number, databaseUrl: string, clock: Clock): Pro
         dataDir,
         databaseUrl,
         secretKey: SECRET_KEY,
+        redisUrl,
         clock,
         port: 0,
         host: '127.0.0.1',
@@ -78,6 +79,7 @@ const runDueEverywhere = (nodes: Node[]) => Promise.all(nodes.map((node) => node
 
 describe.skipIf(missing !== undefined)('webhooks from three servers on one PostgreSQL database', () => {
   let postgres: PostgresServer;
+  let redis: RedisServer;
   let nodes: Node[] = [];
   let receiver: WebhookReceiver | undefined;
   let databaseUrl: string;
@@ -85,8 +87,12 @@ describe.skipIf(missing !== undefined)('webhooks from three servers on one Postg
 
   beforeAll(async () => {
     postgres = await startPostgres();
+    redis = await startRedis();
   }, 60_000);
-  afterAll(() => postgres?.stop());
+  afterAll(async () => {
+    postgres?.stop();
+    await redis?.stop();
+  });
   afterEach(async () => {
     await stopNodes(nodes);
     nodes = [];
@@ -97,13 +103,12 @@ describe.skipIf(missing !== undefined)('webhooks from three servers on one Postg
   /** Three nodes on a new database, a receiver, and an endpoint for `message.created` registered on the first. */
   async function setUp() {
     databaseUrl = postgres.url(postgres.createDatabase());
-    nodes = await startNodes(3, databaseUrl, clock);
+    nodes = await startNodes(3, databaseUrl, redis.url, clock);
     receiver = await startReceiver();
     const api = nodes[0].api;
     const owner = await registerUser(api);
     const project = await createProject(api, owner);
-    // Before any event reaches the other nodes: each server keeps the enabled endpoints of a scope in memory once it
-    // has read them, and a change made on another server does not reach that memory yet (server/webhooks/queue.ts).
+    // Registered on one node: the others hear of it on the bus (and drop what they cached of the scope's endpoints).
     const webhook = await registerWebhook(api, project.id, owner, { url: receiver.url, events: ['message.created'] });
     const key = (await createKey(api, project.id, owner, 'development')).key;
     const conversation = await createConversation(api, key);
