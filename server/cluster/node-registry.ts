@@ -17,7 +17,9 @@ export const HEARTBEAT_INTERVAL_MS = 5_000;
 export const NODE_TTL_MS = 15_000;
 
 const NODES_KEY = 'switchboard:nodes';
-const nodeKey = (id: string) => `switchboard:node:${id}`;
+/** A node's record is this followed by its id: it exists while the node is alive. */
+export const NODE_KEY_PREFIX = 'switchboard:node:';
+const nodeKey = (id: string) => `${NODE_KEY_PREFIX}${id}`;
 
 /**
  * The live nodes, in Redis: each node's record expires NODE_TTL_MS after its last heartbeat, so a node that died
@@ -33,11 +35,17 @@ export function createNodeRegistry(
     await redis.multi().set(nodeKey(info.id), JSON.stringify(info), 'PX', NODE_TTL_MS).sadd(NODES_KEY, info.id).exec();
   }
   let timer: NodeJS.Timeout | undefined;
+  // Redis back (or a new one, empty): it learns at once that this node is alive, before the node serves a socket again,
+  // rather than at the next heartbeat; meanwhile the others would take it for dead and sweep its users' presence.
+  const beatAgain = () => {
+    beat().catch((err: unknown) => logger.warn({ err }, 'cluster heartbeat failed'));
+  };
   return {
     async start(): Promise<void> {
       await beat();
+      redis.on('ready', beatAgain);
       timer = setInterval(() => {
-        // While Redis is away there is nobody to tell; the next heartbeat after it returns does.
+        // While Redis is away there is nobody to tell; `beatAgain` tells it once back.
         if (redis.status !== 'ready') return;
         beat()
           .then(() => onBeat?.())
@@ -62,6 +70,7 @@ export function createNodeRegistry(
     /** Leaves the list at once (a clean stop), rather than NODE_TTL_MS later. */
     async stop(): Promise<void> {
       clearInterval(timer);
+      redis.off('ready', beatAgain);
       const { id } = self();
       if (redis.status === 'ready') await redis.multi().del(nodeKey(id)).srem(NODES_KEY, id).exec();
     },

@@ -50,6 +50,30 @@ export interface InternalEvents {
     /** On `conversation.created`: its members, whose connections hear from it from then on. */
     members?: readonly string[];
   };
+  /**
+   * A user came online (their first realtime socket on any node) or went offline (their last one closed, or the node
+   * holding it died): each node tells its own sockets in `conversationIds` (see PRESENCE_BROADCAST_LIMIT). `at` is
+   * when the deciding node saw it.
+   */
+  'presence.changed': {
+    projectId: string;
+    environment: Environment;
+    userId: string;
+    online: boolean;
+    at: number;
+    conversationIds: string[];
+  };
+  /**
+   * A user started (or renewed) or stopped typing in a conversation: each node keeps who is typing (expiring it by
+   * itself, TYPING_TTL_MS after the last start it heard) and tells its own sockets of the conversation.
+   */
+  'typing.changed': {
+    projectId: string;
+    environment: Environment;
+    conversationId: string;
+    userId: string;
+    typing: boolean;
+  };
   /** Every event of the public catalogue. */
   catalogue: CatalogueEvent;
   /** A signaling participant joined or a realtime client was admitted (observability keeps the record). */

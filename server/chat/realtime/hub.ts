@@ -12,6 +12,7 @@ import type { ConversationService } from '../conversations/service.js';
 import type { EngagementService } from '../engagement/service.js';
 import type { MessageService } from '../messages/service.js';
 import { createAudience } from './audience.js';
+import { type ClusterPresence, createClusterPresence } from './cluster-presence.js';
 import { createRealtimeOutbox } from './outbox.js';
 import {
   REALTIME_CLOSE,
@@ -31,6 +32,11 @@ export const PRESENCE_BROADCAST_LIMIT = 100;
 /** Typing stops by itself this long after the last `typing.start`. */
 export const TYPING_TTL_MS = 5_000;
 const TYPING_SWEEP_MS = 1_000;
+/**
+ * With other nodes, how often each looks for nodes gone from the node list (dead, or stopped) and declares offline the
+ * users they held: a user goes offline at most NODE_TTL_MS (15 s) plus this after their node died.
+ */
+export const PRESENCE_SWEEP_MS = 5_000;
 
 export interface RealtimeConnection {
   id: string;
@@ -52,10 +58,23 @@ const connectionInfo = (c: RealtimeConnection): ConnectionInfo => ({
 /** One end user: the same user id in another project or environment is someone else. */
 const userKey = (scope: EnvironmentScope, userId: string) =>
   `${scope.projectId}\u0000${scope.environment}\u0000${userId}`;
+/** The scope and user of a key (as Redis keeps them, cluster-presence.ts). */
+const fromUserKey = (key: string): { scope: EnvironmentScope; userId: string } => {
+  const [projectId = '', environment, ...userId] = key.split('\u0000');
+  return {
+    scope: { projectId, environment: environment as EnvironmentScope['environment'] },
+    userId: userId.join('\u0000'),
+  };
+};
 
 /**
  * The realtime side of chat: who is connected (presence), who is typing, and the fan-out of every
  * chat event to the connected members of its conversation.
+ *
+ * With other nodes (cluster.redis), each keeps its own sockets, and Redis the count each node holds of each user
+ * (cluster-presence.ts): Redis decides when a user comes online or goes offline anywhere, and the node that learns it
+ * tells every node (`presence.changed` on the bus), each node its own sockets. Typing goes to every node the same way
+ * (`typing.changed`), each keeping the whole list. Alone, the same events stay in this node, decided in memory.
  */
 export function createRealtimeHub(
   { clock, ids, events, logger, cluster }: Infrastructure,
@@ -70,6 +89,8 @@ export function createRealtimeHub(
   const typing = new Map<string, { scope: EnvironmentScope; until: Map<string, number> }>();
   /** conversationId → the sockets that asked for its presence changes, whatever its size. */
   const presenceWatchers = new Map<string, Set<RealtimeConnection>>();
+  /** Presence across the nodes: none alone, where this node's connections are all there is. */
+  const shared = cluster.redis ? createClusterPresence(cluster.redis, cluster.nodeId) : undefined;
 
   const outbox = createRealtimeOutbox();
   const send = (connection: RealtimeConnection, message: RealtimeServerMessage) =>
@@ -111,8 +132,29 @@ export function createRealtimeHub(
     if (watchers?.size === 0) presenceWatchers.delete(conversationId);
   }
 
-  /** The users with a socket in the conversation now. */
+  /** The users with a socket in the conversation now (on this node). */
   const onlineIn = (conversationId: string) => [...new Set([...audience.of(conversationId)].map((c) => c.userId))];
+
+  /**
+   * Each user's open sockets: on every node with others (this node's only if Redis cannot say: the answer is late
+   * rather than refused), on this one alone.
+   */
+  async function socketCounts(scope: EnvironmentScope, userIds: string[]): Promise<number[]> {
+    const here = () => userIds.map((userId) => connectionsOf(scope, userId).size);
+    if (!shared) return here();
+    try {
+      return await shared.counts(userIds.map((userId) => userKey(scope, userId)));
+    } catch (err) {
+      logger.warn({ err }, "presence could not be read from Redis: answered with this node's sockets only");
+      return here();
+    }
+  }
+  /** The members of the conversation with a socket on any node now. */
+  async function onlineAnywhere(scope: EnvironmentScope, conversationId: string): Promise<string[]> {
+    const memberIds = await conversations.memberIds(conversationId);
+    const counts = await socketCounts(scope, memberIds);
+    return memberIds.filter((_userId, i) => (counts[i] ?? 0) > 0);
+  }
 
   /**
    * Queues one event for every connection the conversation reaches, except those of the user `except`: built and
@@ -145,8 +187,8 @@ export function createRealtimeHub(
    * A presence change is news to the others in each of the user's conversations, not to the user: to all of them in
    * a conversation of up to PRESENCE_BROADCAST_LIMIT sockets, to those who watch its presence in a larger one.
    */
-  function announcePresence(userId: string, conversationIds: string[], online: boolean): void {
-    const data = { userId, online, at: toIso(clock.now()) };
+  function announcePresence(userId: string, conversationIds: string[], online: boolean, at: number): void {
+    const data = { userId, online, at: toIso(at) };
     for (const conversationId of conversationIds) {
       const build = (): RealtimeEvent => ({ type: 'presence.changed', conversationId, data });
       if (audience.size(conversationId) <= PRESENCE_BROADCAST_LIMIT) fanOut(conversationId, build, userId);
@@ -158,6 +200,21 @@ export function createRealtimeHub(
     }
   }
 
+  /** Tells every node, this one included, that the user came online or went offline. */
+  const emitPresence = (scope: EnvironmentScope, userId: string, online: boolean, conversationIds: string[]) =>
+    events.emit('presence.changed', { ...scope, userId, online, at: clock.now(), conversationIds });
+  events.on('presence.changed', ({ userId, online, at, conversationIds }) => {
+    if (!closed) announcePresence(userId, conversationIds, online, at);
+  });
+
+  /** Tells every node, this one included, that the user typed in the conversation (again) or stopped. */
+  const emitTyping = (scope: EnvironmentScope, conversationId: string, userId: string, active: boolean) =>
+    events.emit('typing.changed', { ...scope, conversationId, userId, typing: active });
+  events.on('typing.changed', ({ projectId, environment, conversationId, userId, typing: active }) => {
+    if (!closed) setTyping({ projectId, environment }, conversationId, userId, active);
+  });
+
+  /** Who is typing, as this node heard it (from every node): its sockets hear each start and stop. */
   function setTyping(scope: EnvironmentScope, conversationId: string, userId: string, active: boolean): void {
     let typers = typing.get(conversationId);
     const wasTyping = typers?.until.has(userId) ?? false;
@@ -184,18 +241,25 @@ export function createRealtimeHub(
    * typing, watches). No presence change is announced: everyone who could hear one is in the scope, leaving too.
    */
   function closeEnvironment(scope: EnvironmentScope, code: number, reason: string): void {
-    closeWhere((of) => isInScope(of, scope), code, reason);
+    const gone = closeWhere((of) => isInScope(of, scope), code, reason);
+    shared?.forget(gone).catch(markStale);
   }
-  /** Every socket closes, and nothing of them stays; no presence change is announced (nobody is left to hear it). */
+  /**
+   * Every socket closes, and nothing of them stays; no presence change is announced here (nobody is left to hear it).
+   * With other nodes, theirs learn it once this node writes its sockets again (see onBusChange below).
+   */
   function closeAll(code: number, reason: string): void {
     closeWhere(() => true, code, reason);
   }
-  function closeWhere(inScope: (scope: EnvironmentScope) => boolean, code: number, reason: string): void {
+  /** Answers the users (their keys) whose sockets it closed. */
+  function closeWhere(inScope: (scope: EnvironmentScope) => boolean, code: number, reason: string): string[] {
     const at = clock.now();
+    const gone: string[] = [];
     for (const [key, userConnections] of connections) {
       const [first] = userConnections;
       if (!first || !inScope(first.scope)) continue;
       connections.delete(key);
+      gone.push(key);
       for (const connection of userConnections) {
         for (const conversationId of audience.drop(connection)) unwatchPresence(connection, conversationId);
         events.emit('connection.closed', { ...connectionInfo(connection), at, code, reason });
@@ -207,6 +271,7 @@ export function createRealtimeHub(
     for (const pending of connecting.values()) {
       for (const { scope: of, socket } of pending) if (inScope(of)) socket.close(code, reason);
     }
+    return gone;
   }
   events.on('environment.reset', (scope) =>
     closeEnvironment(scope, REALTIME_CLOSE.environmentReset, ENVIRONMENT_RESET_REASON),
@@ -216,7 +281,95 @@ export function createRealtimeHub(
   // with their cursors.
   cluster.onBusChange((status) => {
     if (status === 'down') closeAll(REALTIME_CLOSE.tryAgainLater, REALTIME_DEGRADED_REASON);
+    // Those sockets closed without a word to Redis (away, or not): this node's count there is written whole again,
+    // now if Redis is there, or once it is back (with no socket, the node's users left offline everywhere then).
+    stale = true;
+    keepUp();
   });
+
+  /** Set when Redis may not have this node's sockets right (a write failed, the bus was lost): written whole next. */
+  let stale = false;
+  function markStale(err: unknown): void {
+    if (!stale)
+      logger.warn({ err }, 'presence could not be shared through Redis: this node writes it again once it can');
+    stale = true;
+  }
+
+  /**
+   * With other nodes: Redis learns how many sockets of the user this node holds now, and answers whether that made
+   * them online anywhere or offline everywhere; if so, every node is told, with the conversations to tell it in.
+   */
+  function share(scope: EnvironmentScope, userId: string, conversationIds: string[]): void {
+    if (!shared) return;
+    const key = userKey(scope, userId);
+    shared.set(key, connections.get(key)?.size ?? 0).then((online) => {
+      if (online !== undefined && !closed) emitPresence(scope, userId, online, conversationIds);
+    }, markStale);
+  }
+
+  /** Users offline everywhere whose sockets this node did not hold: their conversations are read from the database. */
+  async function announceOffline(keys: string[]): Promise<void> {
+    for (const key of keys) {
+      if (closed) return;
+      const { scope, userId } = fromUserKey(key);
+      try {
+        const conversationIds = await conversations.conversationIdsOf(scope, userId);
+        if (!closed) emitPresence(scope, userId, false, conversationIds);
+      } catch (err) {
+        // Redis has them offline already: the REST route says so, only this change is not pushed.
+        logger.warn({ err, userId }, 'a user gone offline could not be announced: their conversations were not read');
+      }
+    }
+  }
+
+  /** Writes this node's sockets whole to Redis, and tells every node of the presence changes that made. */
+  async function reregister(presence: ClusterPresence): Promise<void> {
+    const { online, offline } = await presence.replace(
+      new Map([...connections].map(([key, held]) => [key, held.size])),
+    );
+    // Later writes were sent after this one: any of them that fails sets it again.
+    stale = false;
+    for (const key of online) {
+      // Closed since: its disconnect's write, sent after, says so.
+      const held = connections.get(key);
+      if (!held || closed) continue;
+      const { scope, userId } = fromUserKey(key);
+      emitPresence(scope, userId, true, [...new Set([...held].flatMap((c) => audience.conversationsOf(c)))]);
+    }
+    await announceOffline(offline);
+  }
+
+  /**
+   * With other nodes: sweeps the nodes gone from the node list (once: the first node to sweep one finds its users),
+   * and writes this node's sockets again if Redis may not have them right, or forgot them (another node swept this
+   * one, that missed its heartbeats). One run at a time; a run asked for meanwhile follows it.
+   */
+  let upkeeping = false;
+  let upkeepAgain = false;
+  function keepUp(): void {
+    const presence = shared;
+    if (!presence || closed) return;
+    if (upkeeping) {
+      upkeepAgain = true;
+      return;
+    }
+    upkeeping = true;
+    (async () => {
+      const { offline, registered } = await presence.sweep();
+      await announceOffline(offline);
+      if (stale || (!registered && connections.size > 0)) await reregister(presence);
+    })()
+      .catch(markStale)
+      .finally(() => {
+        upkeeping = false;
+        if (upkeepAgain) {
+          upkeepAgain = false;
+          keepUp();
+        }
+      });
+  }
+  const upkeepTimer = shared ? setInterval(keepUp, PRESENCE_SWEEP_MS) : undefined;
+  upkeepTimer?.unref();
 
   const sweep = setInterval(() => {
     const now = clock.now();
@@ -266,7 +419,7 @@ export function createRealtimeHub(
         case 'typing.stop': {
           const { conversation } = await conversations.access(caller, message.conversationId);
           if (!isConnected(connection)) return;
-          setTyping(connection.scope, conversation.id, connection.userId, message.type === 'typing.start');
+          emitTyping(connection.scope, conversation.id, connection.userId, message.type === 'typing.start');
           return;
         }
         case 'read': {
@@ -281,8 +434,14 @@ export function createRealtimeHub(
           const watchers = presenceWatchers.get(conversation.id) ?? new Set();
           watchers.add(connection);
           presenceWatchers.set(conversation.id, watchers);
-          const online = onlineIn(conversation.id).filter((userId) => userId !== connection.userId);
-          send(connection, { type: 'presence.snapshot', conversationId: conversation.id, data: { online } });
+          const online = shared ? await onlineAnywhere(connection.scope, conversation.id) : onlineIn(conversation.id);
+          // Closed, or no longer a member, meanwhile (either ends the watch).
+          if (!presenceWatchers.get(conversation.id)?.has(connection)) return;
+          send(connection, {
+            type: 'presence.snapshot',
+            conversationId: conversation.id,
+            data: { online: online.filter((userId) => userId !== connection.userId) },
+          });
           return;
         }
         case 'presence.unwatch':
@@ -320,7 +479,8 @@ export function createRealtimeHub(
       // nothing can be ahead of it (what the outbox holds for this socket leaves at its next flush, later).
       sendJson(socket, { type: 'connected', connectionId: connection.id, userId, conversationIds, cursor });
       events.emit('connection.opened', { ...connectionInfo(connection), at: connection.connectedAt });
-      if (existing.size === 1) announcePresence(userId, conversationIds, true);
+      if (shared) share(scope, userId, conversationIds);
+      else if (existing.size === 1) emitPresence(scope, userId, true, conversationIds);
       return connection;
     },
 
@@ -338,14 +498,17 @@ export function createRealtimeHub(
       for (const conversationId of conversationIds) unwatchPresence(connection, conversationId);
       const remaining = connections.get(key);
       remaining?.delete(connection);
-      if (remaining && remaining.size > 0) return;
-      connections.delete(key);
-      // Conversation ids are unique across projects: these are this user's, not a namesake's elsewhere.
-      for (const conversationId of conversationIds) {
-        if (typing.get(conversationId)?.until.has(connection.userId))
-          setTyping(connection.scope, conversationId, connection.userId, false);
+      const last = !remaining || remaining.size === 0;
+      if (last) {
+        connections.delete(key);
+        // Conversation ids are unique across projects: these are this user's, not a namesake's elsewhere.
+        for (const conversationId of conversationIds) {
+          if (typing.get(conversationId)?.until.has(connection.userId))
+            emitTyping(connection.scope, conversationId, connection.userId, false);
+        }
       }
-      announcePresence(connection.userId, conversationIds, false);
+      if (shared) share(connection.scope, connection.userId, conversationIds);
+      else if (last) emitPresence(connection.scope, connection.userId, false, conversationIds);
     },
 
     /** Handles a frame after the connection's earlier ones: one at a time, in the order they arrived. */
@@ -363,13 +526,15 @@ export function createRealtimeHub(
       conversationId: string,
       scope: EnvironmentScope,
     ): Promise<{ userId: string; online: boolean; connections: number }[]> {
-      return (await conversations.memberIds(conversationId)).map((userId) => {
-        const open = connectionsOf(scope, userId).size;
+      const memberIds = await conversations.memberIds(conversationId);
+      const counts = await socketCounts(scope, memberIds);
+      return memberIds.map((userId, i) => {
+        const open = counts[i] ?? 0;
         return { userId, online: open > 0, connections: open };
       });
     },
 
-    /** Who is typing in the conversation now. */
+    /** Who is typing in the conversation now (on any node: each hears every start and stop). */
     typing(conversationId: string): { userId: string; expiresAt: string }[] {
       const now = clock.now();
       return [...(typing.get(conversationId)?.until ?? [])]
@@ -399,6 +564,7 @@ export function createRealtimeHub(
       }
       closed = true;
       clearInterval(sweep);
+      clearInterval(upkeepTimer);
       outbox.close();
       connections.clear();
       audience.clear();
