@@ -26,6 +26,7 @@ const connectionFields = (c: Connection) =>
     ['Connected', formatTime(c.connectedAt)],
     ['Disconnected', c.disconnectedAt === null ? 'still open' : formatTime(c.disconnectedAt)],
     ['Close', closeOf(c)],
+    ['Node', c.nodeId ?? '-'],
   ]);
 
 const errorFields = (e: ErrorRecord) =>

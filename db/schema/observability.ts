@@ -23,6 +23,8 @@ export const connectionLog = sqliteTable(
     disconnectedAt: timestamp('disconnected_at'),
     closeCode: integer('close_code'),
     closeReason: text('close_reason'),
+    /** The node that holds (or held) it: one of several servers on the database; null before they were named. */
+    nodeId: text('node_id'),
   },
   (t) => [
     index('connection_log_scope_idx').on(t.projectId, t.environment, t.id),

@@ -16,6 +16,7 @@ export const presentConnection = (row: ConnectionRow): z.input<typeof connection
   disconnectedAt: toIsoOrNull(row.disconnectedAt),
   closeCode: row.closeCode,
   closeReason: row.closeReason,
+  nodeId: row.nodeId,
 });
 
 export const presentErrorRecord = (row: ErrorRow): z.input<typeof errorRecordSchema> => ({

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt } from 'drizzle-orm';
+import { and, eq, isNull, lt, notInArray, or } from 'drizzle-orm';
 import { connectionLog, errorLog } from '../../db/schema/observability.js';
 import { type EnvironmentScope, scopeValues } from '../../db/scope.js';
 import type { Queries } from '../../db/store.js';
@@ -13,6 +13,8 @@ export const ERROR_RETENTION = 10_000;
 export const PRUNE_ERRORS_EVERY = 500;
 /** How often counted metrics are written to the database. */
 export const METRICS_FLUSH_MS = 5_000;
+/** How often, with several nodes, the connections of a node that died are ended in the log (with the flush). */
+const LOST_NODE_SWEEP_MS = 15_000;
 const HOUR_MS = 3_600_000;
 
 /** What the HTTP layer knows about a failed runtime request once its credential was accepted. */
@@ -32,7 +34,7 @@ export interface FailedRequest {
  * baseline only) it records nothing; the reads still answer, empty.
  */
 export function createObservabilityRecorder(infra: Infrastructure, { enabled }: { enabled: boolean }) {
-  const { store, clock, ids, events, logger } = infra;
+  const { store, clock, ids, events, logger, cluster } = infra;
   const metrics = createMetrics(infra);
   let errorsSincePrune = 0;
   let flushTimer: NodeJS.Timeout | undefined;
@@ -67,6 +69,7 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
           roomId: c.roomId,
           conversationId: c.conversationId,
           connectedAt: c.at,
+          nodeId: cluster.nodeId,
         }),
       );
       metrics.count(c, 'connections');
@@ -90,10 +93,34 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
 
   /** Closed connections past the usage horizon go (on start, then hourly with the flush). */
   let lastConnectionPrune = 0;
+  let lastLostNodeSweep = 0;
   async function pruneConnections(now: number): Promise<void> {
     lastConnectionPrune = now;
     await store.transaction((tx) =>
       tx.delete(connectionLog).where(lt(connectionLog.disconnectedAt, now - METRIC_RETENTION_MS)),
+    );
+  }
+
+  /**
+   * Ends the connections still open in the log whose node is gone: a previous run of this server that ended without
+   * closing them (alone: every open one), or a node of several that died (killed, cut off: its heartbeat expired).
+   * With several nodes, only while Redis says which are alive.
+   */
+  async function endConnectionsOfLostNodes(reason: string): Promise<void> {
+    const bus = cluster.busStatus();
+    if (bus === 'down') return;
+    const live = bus === 'alone' ? [cluster.nodeId] : (await cluster.nodes()).map((node) => node.id);
+    const now = clock.now();
+    await store.transaction((tx) =>
+      tx
+        .update(connectionLog)
+        .set({ disconnectedAt: now, closeReason: reason })
+        .where(
+          and(
+            isNull(connectionLog.disconnectedAt),
+            bus === 'alone' ? undefined : or(isNull(connectionLog.nodeId), notInArray(connectionLog.nodeId, live)),
+          ),
+        ),
     );
   }
 
@@ -102,6 +129,10 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
     try {
       await metrics.flush();
       const now = clock.now();
+      if (cluster.busStatus() === 'up' && now - lastLostNodeSweep >= LOST_NODE_SWEEP_MS) {
+        lastLostNodeSweep = now;
+        await endConnectionsOfLostNodes('node lost');
+      }
       if (now - lastConnectionPrune >= HOUR_MS) await pruneConnections(now);
     } catch (err) {
       logger.error({ err }, 'observability: metrics flush failed');
@@ -116,14 +147,8 @@ export function createObservabilityRecorder(infra: Infrastructure, { enabled }: 
      * closing them (the process died), so they end now; old closed ones beyond the usage horizon go.
      */
     async start(): Promise<void> {
-      const now = clock.now();
-      await store.transaction((tx) =>
-        tx
-          .update(connectionLog)
-          .set({ disconnectedAt: now, closeReason: 'server stopped' })
-          .where(isNull(connectionLog.disconnectedAt)),
-      );
-      await pruneConnections(now);
+      await endConnectionsOfLostNodes('server stopped');
+      await pruneConnections(clock.now());
       if (!enabled) return;
       flushTimer = setInterval(() => void safeFlush(), METRICS_FLUSH_MS);
       flushTimer.unref();

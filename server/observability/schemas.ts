@@ -59,6 +59,14 @@ export const connectionSchema = z
     disconnectedAt: timestampSchema.nullable().meta({ description: 'Null while the connection is open.' }),
     closeCode: z.number().int().nullable(),
     closeReason: z.string().nullable(),
+    nodeId: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'The node that holds (or held) it, `node_…`: with several servers on one database, which one (see ' +
+          '`GET /v1/server/nodes`). Null for connections recorded before nodes were named.',
+      }),
   })
   .meta({ id: 'Connection' });
 

@@ -142,6 +142,30 @@ describe.skipIf(missing !== undefined)('three nodes behind HAProxy with Redis be
     for (const node of listed.body.data) expect(status.stdout).toContain(node.id);
   });
 
+  it('says which node holds each connection', async () => {
+    const nodes = (await client(cluster.proxy.url).get('/v1/server/nodes', { token: ADMIN_TOKEN })).body.data as {
+      id: string;
+    }[];
+    for (const index of [0, 2]) {
+      const userId = `held-by-${index}`;
+      await connectOn(index, userId);
+      const self = await client(cluster.nodes[index].url).get('/v1/server/nodes', { token: ADMIN_TOKEN });
+      const nodeId = self.body.data.find((node: { self: boolean }) => node.self).id;
+      expect(nodes.map((node) => node.id)).toContain(nodeId);
+      // Recorded by the node that holds it, read through any.
+      const listed = await eventually(
+        async () =>
+          (
+            await client(cluster.proxy.url).get(`/v1/projects/${projectId}/connections?kind=realtime`, {
+              token: owner.token,
+            })
+          ).body.data as { identity: string; nodeId: string | null }[],
+        (data) => data.some((c) => c.identity === userId),
+      );
+      expect(listed.find((c) => c.identity === userId)?.nodeId).toBe(nodeId);
+    }
+  });
+
   it('refuses to start a server without Redis beside them, saying why', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-no-redis-'));
     try {

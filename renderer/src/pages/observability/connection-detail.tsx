@@ -78,6 +78,7 @@ export function ConnectionDetailPage() {
               ['Close code', connection.closeCode ?? '—'],
               ['Close reason', connection.closeReason || '—'],
               ['Environment', connection.environment],
+              ['Server node', connection.nodeId ?? '—'],
             ]}
           />
         </>

@@ -1,0 +1,1 @@
+ALTER TABLE `connection_log` ADD `node_id` text;

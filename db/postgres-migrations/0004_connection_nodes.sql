@@ -1,0 +1,1 @@
+ALTER TABLE "connection_log" ADD COLUMN "node_id" text COLLATE "C";
