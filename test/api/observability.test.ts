@@ -63,6 +63,7 @@ describe('connections', () => {
         disconnectedAt: null,
         closeCode: null,
         closeReason: null,
+        nodeId: expect.stringMatching(/^node_/),
       },
     ]);
     const id = list.body.data[0].id;
@@ -118,6 +119,11 @@ describe('connections', () => {
       open.push(socket);
       await socket.next('connected');
     }
+    // Recorded as each connects, in the background: all three, before paging.
+    await eventually(
+      () => get('/connections'),
+      (res) => res.body.data.length === 3,
+    );
     const first = await get('/connections?limit=2');
     expect(first.body.data.map((c: { identity: string }) => c.identity)).toEqual(['c', 'b']);
     const second = await get(`/connections?limit=2&cursor=${first.body.nextCursor}`);
