@@ -33,11 +33,20 @@ export function createNodeRegistry(
     await redis.multi().set(nodeKey(info.id), JSON.stringify(info), 'PX', NODE_TTL_MS).sadd(NODES_KEY, info.id).exec();
   }
   let timer: NodeJS.Timeout | undefined;
+  // Back from an outage longer than NODE_TTL_MS, the node's record is gone: it says it is alive again as soon as Redis
+  // is back, not up to HEARTBEAT_INTERVAL_MS later, so that another node does not take it for a lost one meanwhile
+  // and remove what it is about to hold again (server/rtc/lost-nodes.ts).
+  const beatWhenBack = () => {
+    beat()
+      .then(() => onBeat?.())
+      .catch((err: unknown) => logger.warn({ err }, 'cluster heartbeat failed'));
+  };
   return {
     async start(): Promise<void> {
       await beat();
+      redis.on('ready', beatWhenBack);
       timer = setInterval(() => {
-        // While Redis is away there is nobody to tell; the next heartbeat after it returns does.
+        // While Redis is away there is nobody to tell; the heartbeat when it is back does.
         if (redis.status !== 'ready') return;
         beat()
           .then(() => onBeat?.())
@@ -62,6 +71,7 @@ export function createNodeRegistry(
     /** Leaves the list at once (a clean stop), rather than NODE_TTL_MS later. */
     async stop(): Promise<void> {
       clearInterval(timer);
+      redis.off('ready', beatWhenBack);
       const { id } = self();
       if (redis.status === 'ready') await redis.multi().del(nodeKey(id)).srem(NODES_KEY, id).exec();
     },
