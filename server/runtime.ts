@@ -60,8 +60,9 @@ export async function createRuntime(
       services.liveEvents.close();
       await services.webhooks.worker.stop();
       // Signaling sockets close with "server shutting down".
-      signaling.close();
+      const leaving = signaling.close();
       realtime.close();
+      await leaving;
     },
     stopRecording: () => services.observability.stop(),
   };

@@ -36,16 +36,19 @@ export function createNodeRegistry(
   }
   let timer: NodeJS.Timeout | undefined;
   // Redis back (or a new one, empty): it learns at once that this node is alive, before the node serves a socket again,
-  // rather than at the next heartbeat; meanwhile the others would take it for dead and sweep its users' presence.
-  const beatAgain = () => {
-    beat().catch((err: unknown) => logger.warn({ err }, 'cluster heartbeat failed'));
+  // rather than at the next heartbeat; meanwhile the others would take it for dead and sweep what it holds (its
+  // users' presence, its signaling places: server/rtc/lost-nodes.ts).
+  const beatWhenBack = () => {
+    beat()
+      .then(() => onBeat?.())
+      .catch((err: unknown) => logger.warn({ err }, 'cluster heartbeat failed'));
   };
   return {
     async start(): Promise<void> {
       await beat();
-      redis.on('ready', beatAgain);
+      redis.on('ready', beatWhenBack);
       timer = setInterval(() => {
-        // While Redis is away there is nobody to tell; `beatAgain` tells it once back.
+        // While Redis is away there is nobody to tell; the heartbeat when it is back does.
         if (redis.status !== 'ready') return;
         beat()
           .then(() => onBeat?.())
@@ -70,7 +73,7 @@ export function createNodeRegistry(
     /** Leaves the list at once (a clean stop), rather than NODE_TTL_MS later. */
     async stop(): Promise<void> {
       clearInterval(timer);
-      redis.off('ready', beatAgain);
+      redis.off('ready', beatWhenBack);
       const { id } = self();
       if (redis.status === 'ready') await redis.multi().del(nodeKey(id)).srem(NODES_KEY, id).exec();
     },

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Environment } from '../../db/schema/environment.js';
 import type { DeliveryStatus } from '../../db/schema/webhooks.js';
 import type { ResetCounts } from '../environment-reset/service.js';
+import type { ServerMessage } from '../rtc/protocol.js';
 
 /**
  * An event of the public catalogue: what webhooks deliver (and the CLI's `tail` shows). Emitted by
@@ -74,6 +75,17 @@ export interface InternalEvents {
     userId: string;
     typing: boolean;
   };
+  /**
+   * A signaling frame for the room's sockets on whichever node holds them (server/rtc/hub.ts): for the participant
+   * `to`, or without it for everyone in the room but `except`. `about` is the connection (`conn_` id) a
+   * `participant_joined` or `participant_left` frame is news of.
+   */
+  'signaling.frame': { roomId: string; to?: string; except?: string; about?: string; message: ServerMessage };
+  /**
+   * Signaling sockets to close on whichever node holds them: the room's, or only those of `identity`, or only the
+   * connection `connection` (replaced by a newer one of its identity, which may have joined on another node).
+   */
+  'signaling.close': { roomId: string; identity?: string; connection?: string; code: number; reason: string };
   /** Every event of the public catalogue. */
   catalogue: CatalogueEvent;
   /** A signaling participant joined or a realtime client was admitted (observability keeps the record). */

@@ -393,8 +393,8 @@ export function createLiveStreamService({ store, clock, ids, events }: Infrastru
     },
 
     /**
-     * Who the stream issued credentials to, by identity, with whether each is in the room now (the signaling
-     * hub's in-memory view; a page's worth of lookups).
+     * Who the stream issued credentials to, by identity, with whether each is in the room now (on any node: the
+     * signaling hub's view; a page's worth of lookups).
      */
     async participants(
       scope: EnvironmentScope,
@@ -417,7 +417,8 @@ export function createLiveStreamService({ store, clock, ids, events }: Infrastru
         )
         .orderBy(asc(liveStreamParticipants.identity))
         .limit(query.limit + 1);
-      const connected = new Map(deps.signaling.participants(stream.roomId).map((p) => [p.identity, p.joinedAt]));
+      const inRoom = await deps.signaling.participants(stream.roomId);
+      const connected = new Map(inRoom.map((p) => [p.identity, p.joinedAt]));
       const page = toPage(
         rows.map((row) => ({ ...row, id: row.identity })),
         query.limit,

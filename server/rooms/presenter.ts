@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { toIso } from '../clock.js';
-import { type Participant, viewOf } from '../rtc/hub.js';
+import { type Member, viewOf } from '../rtc/participant.js';
 import type { participantSchema, roomSchema } from './schemas.js';
 import type { RoomRow } from './service.js';
 
@@ -14,4 +14,4 @@ export const presentRoom = (room: RoomRow, participantCount: number): z.input<ty
   createdAt: toIso(room.createdAt),
 });
 
-export const presentParticipant = (participant: Participant): z.input<typeof participantSchema> => viewOf(participant);
+export const presentParticipant = (participant: Member): z.input<typeof participantSchema> => viewOf(participant);

@@ -13,10 +13,16 @@ const tag = 'Rooms';
 /** One page of rooms with their live participant counts: the key and dashboard lists alike. */
 async function listRooms(app: AppContext, scope: EnvironmentScope, query: { limit: number; cursor?: string }) {
   const page = await app.services.rooms.list(scope, query);
+  const counts = await Promise.all(page.rows.map((r) => app.services.signaling.count(r.id)));
   return {
-    data: page.rows.map((r) => presentRoom(r, app.services.signaling.count(r.id))),
+    data: page.rows.map((r, i) => presentRoom(r, counts[i] ?? 0)),
     nextCursor: page.nextCursor,
   };
+}
+/** One room with its live participant count. */
+async function roomWithCount(app: AppContext, scope: EnvironmentScope, roomId: string) {
+  const room = await app.services.rooms.get(scope, roomId);
+  return presentRoom(room, await app.services.signaling.count(room.id));
 }
 const roomNotFound = {
   SERVICE_ROOM_NOT_FOUND: 'No such room in the key’s environment, also for another environment’s room.',
@@ -28,7 +34,7 @@ const dashboardRoomNotFound = {
 /** The room's participants connected now (the key and dashboard routes alike). */
 async function participantsOf(app: AppContext, scope: EnvironmentScope, roomId: string) {
   const room = await app.services.rooms.get(scope, roomId);
-  return { data: app.services.signaling.participants(room.id).map(presentParticipant) };
+  return { data: (await app.services.signaling.participants(room.id)).map(presentParticipant) };
 }
 
 /** A minted token as both minting routes answer it. */
@@ -82,8 +88,7 @@ export const roomRoutes = [
     auth: 'key',
     response: roomSchema,
     errors: roomNotFound,
-    handler: async ({ app, auth, params }) =>
-      presentRoom(await app.services.rooms.get(auth.scope, params.id), app.services.signaling.count(params.id)),
+    handler: ({ app, auth, params }) => roomWithCount(app, auth.scope, params.id),
   }),
   defineRoute({
     method: 'delete',
@@ -172,8 +177,7 @@ export const roomRoutes = [
     capability: 'project:read',
     response: roomSchema,
     errors: dashboardRoomNotFound,
-    handler: async ({ app, auth, params }) =>
-      presentRoom(await app.services.rooms.get(auth.scope, params.roomId), app.services.signaling.count(params.roomId)),
+    handler: ({ app, auth, params }) => roomWithCount(app, auth.scope, params.roomId),
   }),
   defineRoute({
     method: 'delete',

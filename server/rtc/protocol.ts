@@ -8,7 +8,10 @@ export const CLOSE = {
   /** Normal leave, or the server shutting down (1001). */
   normal: 1000,
   goingAway: 1001,
-  /** The server, or the token's environment, is at its WebSocket limit: join again later. */
+  /**
+   * The server, or the token's environment, is at its WebSocket limit, or the server lost the bus to the others (see
+   * SIGNALING_DEGRADED_REASON): join again later.
+   */
   tryAgainLater: CLOSE_TRY_AGAIN_LATER,
   /** No token in the handshake. */
   badRequest: 4400,
@@ -31,6 +34,13 @@ export const CLOSE = {
   /** The client stopped answering pings, or could not keep up with what was sent to it. */
   unresponsive: 4408,
 } as const;
+
+/**
+ * The close reason of signaling sockets while this node has lost the bus to the other nodes (Redis): it can neither
+ * relay to their participants nor count who is in a room, so its sockets close with `tryAgainLater` and new ones are
+ * refused until the bus is back.
+ */
+export const SIGNALING_DEGRADED_REASON = 'signaling degraded: the bus between the servers is lost; join again later';
 
 const MAX_SDP = 64 * 1024;
 const identity = z.string().min(1).max(128);

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { createSocketEndpoint } from '../http/socket-endpoint.js';
 import type { RoomRow } from '../rooms/service.js';
 import type { CloseInfo, Participant } from './hub.js';
-import { CLOSE, type ClientMessage, clientMessage, type ServerMessage } from './protocol.js';
+import { CLOSE, type ClientMessage, clientMessage, type ServerMessage, SIGNALING_DEGRADED_REASON } from './protocol.js';
 
 export const SIGNALING_PATH = '/v1/rtc';
 
@@ -43,8 +43,12 @@ export function createSignalingEndpoint(app: AppContext) {
       return undefined;
     }
     if (socket.readyState !== socket.OPEN) return undefined;
+    if (app.cluster.busStatus() === 'down') {
+      socket.close(CLOSE.tryAgainLater, SIGNALING_DEGRADED_REASON);
+      return undefined;
+    }
     if (!app.services.socketLimits.admitToEnvironment(socket, scope)) return undefined;
-    const joined = app.services.signaling.join(
+    const joined = await app.services.signaling.join(
       {
         identity: claims.identity,
         name: claims.name,
@@ -59,6 +63,12 @@ export function createSignalingEndpoint(app: AppContext) {
       socket.close(CLOSE.roomFull, `room ${room.name} is full (${room.maxParticipants} participants)`);
       return undefined;
     }
+    if (joined === 'unavailable') {
+      socket.close(CLOSE.tryAgainLater, SIGNALING_DEGRADED_REASON);
+      return undefined;
+    }
+    // Closed while its place was taken: it joined and left already.
+    if (joined === 'closed') return undefined;
     return joined;
   }
 
@@ -71,15 +81,17 @@ export function createSignalingEndpoint(app: AppContext) {
     socketLimits: app.services.socketLimits,
     admit,
     onMessage: (participant, message) => app.services.signaling.handle(participant, message),
-    onClose: (participant, code, reason) => app.services.signaling.leave(participant, { code, reason }),
+    onClose: (participant, code, reason) => void app.services.signaling.leave(participant, { code, reason }),
     protocolError: (message, code): ServerMessage => ({ type: 'error', code, message }),
   });
 
   return {
     handleUpgrade: endpoint.handleUpgrade,
-    close() {
-      app.services.signaling.closeAll(CLOSE.goingAway, 'server shutting down');
+    /** Resolves once the participants' places in Redis are given up (with a cluster). */
+    async close(): Promise<void> {
+      const leaving = app.services.signaling.closeAll(CLOSE.goingAway, 'server shutting down');
       endpoint.close();
+      await leaving;
     },
   };
 }
