@@ -1,8 +1,18 @@
 // A node killed with SIGKILL while clients post through the load balancer: whatever was acknowledged survives.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Cluster, clusterMissing, startCluster } from '../support/cluster.js';
-import { createConversation, createKey, createProject, registerUser } from '../support/factories.js';
+import {
+  createConversation,
+  createKey,
+  createProject,
+  registerUser,
+  registerWebhook,
+  sendMessage,
+  type TestUser,
+} from '../support/factories.js';
 import { client } from '../support/http.js';
+import { eventually } from '../support/wait.js';
+import { startReceiver } from '../support/webhook-receiver.js';
 
 const missing = clusterMissing(inject('postgresUrl'));
 if (missing) console.warn(`Skipping the node-death tests: ${missing}`);
@@ -10,14 +20,59 @@ if (missing) console.warn(`Skipping the node-death tests: ${missing}`);
 describe.skipIf(missing !== undefined)('a node killed under load', () => {
   let cluster: Cluster;
   let key: string;
+  let owner: TestUser;
+  let projectId: string;
   beforeAll(async () => {
     cluster = await startCluster({ postgresUrl: inject('postgresUrl') as string, nodes: 3 });
     const api = client(cluster.proxy.url);
-    const owner = await registerUser(api);
-    const project = await createProject(api, owner);
-    key = (await createKey(api, project.id, owner, 'development')).key;
+    owner = await registerUser(api);
+    projectId = (await createProject(api, owner)).id;
+    key = (await createKey(api, projectId, owner, 'development')).key;
   });
   afterAll(() => cluster?.stop());
+
+  it('loses no pending webhook delivery: what the dead node had in flight goes out from another once its lease ends', async () => {
+    const api = client(cluster.proxy.url);
+    const receiver = await startReceiver();
+    try {
+      // Every attempt is held open until the node is dead: some are in flight on it when it dies.
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      receiver.reply(async () => {
+        await held;
+        return { status: 200, body: 'ok' };
+      });
+      const webhook = await registerWebhook(api, projectId, owner, { url: receiver.url, events: ['message.created'] });
+      const conversation = await createConversation(api, key, { members: ['hana'] });
+      // Through each node in turn: each queues and claims its own deliveries.
+      for (let i = 0; i < 9; i++)
+        await sendMessage(client(cluster.nodes[i % 3].url), key, conversation.id, { text: `m${i}`, senderId: 'hana' });
+      // Four lanes' worth in flight across the nodes (the endpoint's concurrency), the node of one of them killed.
+      await receiver.waitForRequests(4, 10_000);
+      await cluster.nodes[0].kill('SIGKILL');
+      release();
+
+      const deliveries = async () =>
+        (
+          await api.get(`/v1/projects/${projectId}/webhooks/${webhook.id}/deliveries?limit=100`, {
+            token: owner.token,
+          })
+        ).body.data as { eventId: string; status: string }[];
+      // The lease is 60 s; the poll that finds it ended runs every second.
+      const done = await eventually(
+        deliveries,
+        (list) => list.length === 9 && list.every((d) => d.status === 'SUCCEEDED'),
+        90_000,
+      );
+      const received = new Set(receiver.requests.map((r) => String(r.headers['service-event-id'])));
+      for (const delivery of done) expect(received).toContain(delivery.eventId);
+    } finally {
+      await receiver.close();
+      await cluster.nodes[0].restart();
+    }
+  }, 120_000);
 
   it('loses no acknowledged message', async () => {
     const api = client(cluster.proxy.url);
