@@ -285,13 +285,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }, RUNTIME_START_DELAY_MS);
   early.unref();
   const sockets = new Set<Socket>();
-  // One listener for every socket (it finds it as `this`), not a closure each: WebSockets keep it for their life.
+  // One listener for every socket (it finds it as `this`), not a closure each, and `on` (a socket closes once; `once`
+  // wraps each listener): WebSockets keep it for their life.
   function forget(this: Socket): void {
     sockets.delete(this);
   }
   server.on('connection', (socket) => {
     sockets.add(socket);
-    socket.once('close', forget);
+    socket.on('close', forget);
   });
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;

@@ -13,7 +13,8 @@ export function limitHttpConnections(server: Server, max: number): void {
   const release = (socket: Duplex) => {
     if (counted.delete(socket)) open -= 1;
   };
-  // One listener for every socket, which finds it as `this`: upgraded sockets keep it for their whole life.
+  // One listener for every socket, which finds it as `this`; added with `on` (a socket closes once, and `once` wraps
+  // each listener), and taken off an upgraded socket, which would keep it for its whole life.
   function onClose(this: Duplex): void {
     release(this);
   }
@@ -24,7 +25,10 @@ export function limitHttpConnections(server: Server, max: number): void {
     }
     open += 1;
     counted.add(socket);
-    socket.once('close', onClose);
+    socket.on('close', onClose);
   });
-  server.on('upgrade', (_req, socket: Duplex) => release(socket));
+  server.on('upgrade', (_req, socket: Duplex) => {
+    release(socket);
+    socket.off('close', onClose);
+  });
 }

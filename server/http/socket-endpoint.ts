@@ -49,7 +49,7 @@ export interface SocketEndpointOptions<Session, Message> {
   /** What clients may send, validated before `onMessage`. */
   messageSchema: z.ZodType<Message>;
   /** The server's WebSocket limits: a socket past the server's is closed with 1013 before `admit`. */
-  socketLimits: Pick<SocketLimits, 'admitToServer'>;
+  socketLimits: Pick<SocketLimits, 'admitToServer' | 'release'>;
   /**
    * Decides, after the handshake, whether the client with this credential may stay: returns its session,
    * or closes the socket itself (with a code and reason the client can show) and returns undefined. A
@@ -147,8 +147,10 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
   function onError(this: WebSocket): void {
     this.terminate();
   }
+  /** A socket's one close listener (`on`: a socket closes once, and `once` wraps each listener). */
   function onClose(this: WebSocket, code: number, reason: Buffer): void {
     awaitingPong.delete(this);
+    options.socketLimits.release(this);
     const session = sessions.get(this);
     if (session !== undefined) options.onClose(session, code, reason.toString());
   }
@@ -158,6 +160,7 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
     const token = handshakeToken(req);
     wss.handleUpgrade(req, rawSocket, head, (socket) => {
       if (!options.socketLimits.admitToServer(socket)) return;
+      socket.on('close', onClose);
       socket.on('pong', onPong);
       socket.on('message', onMessage);
       socket.on('error', onError);
@@ -170,7 +173,6 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
         .then((session) => {
           if (session === undefined) return;
           sessions.set(socket, session);
-          socket.once('close', onClose);
         })
         .catch((err: unknown) => {
           options.logger.error({ err }, 'socket admission failed');

@@ -47,13 +47,14 @@ export function createSignalingEndpoint(app: AppContext) {
       socket.close(CLOSE.tryAgainLater, SIGNALING_DEGRADED_REASON);
       return undefined;
     }
-    if (!app.services.socketLimits.admitToEnvironment(socket, scope)) return undefined;
+    const shared = app.services.socketLimits.admitToEnvironment(socket, scope);
+    if (!shared) return undefined;
     const joined = await app.services.signaling.join(
       {
         identity: claims.identity,
         name: claims.name,
         permissions,
-        scope,
+        scope: shared,
         room: { id: room.id, name: room.name },
         socket,
       },

@@ -21,8 +21,8 @@ const WARN_EVERY_MS = 60_000;
  */
 export function createSocketLimits({ clock, logger }: { clock: Clock; logger: Logger }, limits: WebSocketLimits) {
   let open = 0;
-  /** `projectId \0 environment` → sockets open in that environment. */
-  const inEnvironment = new Map<string, number>();
+  /** `projectId \0 environment` → that environment's scope and its sockets open now. */
+  const inEnvironment = new Map<string, { key: string; scope: EnvironmentScope; open: number }>();
   const warnedAt = new Map<string, number>();
 
   function refuse(socket: WebSocket, reason: string, limit: string, details: Record<string, unknown>): false {
@@ -36,50 +36,57 @@ export function createSocketLimits({ clock, logger }: { clock: Clock; logger: Lo
     return false;
   }
 
-  // Listeners shared by every socket, which find it as `this` (one closure per socket was ≈200 B of its heap).
-  function leaveServer(): void {
-    open -= 1;
-  }
   /** The environment each admitted socket counts in. */
-  const environmentOf = new WeakMap<WebSocket, string>();
-  function leaveEnvironment(this: WebSocket): void {
-    const key = environmentOf.get(this);
-    if (key === undefined) return;
-    const left = (inEnvironment.get(key) ?? 1) - 1;
-    if (left === 0) inEnvironment.delete(key);
-    else inEnvironment.set(key, left);
-  }
+  const environmentOf = new WeakMap<WebSocket, { key: string; open: number }>();
 
   return {
-    /** At the handshake: counts the socket on the server, or closes it with 1013 and answers false. */
+    /**
+     * At the handshake: counts the socket on the server, or closes it with 1013 and answers false. The caller calls
+     * `release` when a counted socket closes (from the socket's one close listener: a listener each, with its
+     * closure or `once` wrapper, was ≈600 B of an idle socket's heap).
+     */
     admitToServer(socket: WebSocket): boolean {
       if (open >= limits.max)
         return refuse(socket, `server at its limit of ${limits.max} WebSockets, retry later`, 'server', {
           limit: limits.max,
         });
       open += 1;
-      socket.once('close', leaveServer);
       return true;
     },
 
+    /** A socket `admitToServer` counted has closed: it counts no more, on the server or in its environment. */
+    release(socket: WebSocket): void {
+      open -= 1;
+      const environment = environmentOf.get(socket);
+      if (environment === undefined) return;
+      environment.open -= 1;
+      if (environment.open === 0) inEnvironment.delete(environment.key);
+    },
+
     /**
-     * Once the socket's token names its environment, before it joins anything: counts it there, or closes it with
-     * 1013 and answers false. Called while the socket is open.
+     * Once the socket's token names its environment, before it joins anything: counts it there and answers the
+     * environment's one scope object, which the socket's session keeps (10,000 sockets of one environment share it,
+     * rather than each keep a copy of its strings); or closes it with 1013 and answers undefined. Called while the
+     * socket is open.
      */
-    admitToEnvironment(socket: WebSocket, scope: EnvironmentScope): boolean {
-      const key = `${scope.projectId}\u0000${scope.environment}`;
-      const count = inEnvironment.get(key) ?? 0;
-      if (count >= limits.perEnvironment)
-        return refuse(
+    admitToEnvironment(socket: WebSocket, { projectId, environment }: EnvironmentScope): EnvironmentScope | undefined {
+      // Joined, not concatenated: a flat string, where a template literal keeps its parts.
+      const key = [projectId, environment].join('\u0000');
+      const counted = inEnvironment.get(key) ?? { key, scope: { projectId, environment }, open: 0 };
+      if (counted.open >= limits.perEnvironment) {
+        refuse(
           socket,
-          `${scope.environment} environment at its limit of ${limits.perEnvironment} WebSockets, retry later`,
+          `${environment} environment at its limit of ${limits.perEnvironment} WebSockets, retry later`,
           key,
-          { limit: limits.perEnvironment, ...scope },
+          { limit: limits.perEnvironment, projectId, environment },
         );
-      inEnvironment.set(key, count + 1);
-      environmentOf.set(socket, key);
-      socket.once('close', leaveEnvironment);
-      return true;
+        return undefined;
+      }
+      counted.open += 1;
+      inEnvironment.set(key, counted);
+      // Counted out by `release`, when the socket closes.
+      environmentOf.set(socket, counted);
+      return counted.scope;
     },
   };
 }

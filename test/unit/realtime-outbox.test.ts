@@ -188,4 +188,23 @@ describe('realtime outbox', () => {
     expect(leaving.lines()).toEqual(['{"n":1}']);
     expect(audience.conversationsOf(leaving.recipient)).toEqual([]);
   });
+
+  it("keeps a connection's conversations right whether it is in a few or many", () => {
+    const audience = createAudience<string>();
+    const ids = Array.from({ length: 40 }, (_, i) => `conv_${i}`);
+    for (const id of [...ids, ...ids]) audience.add('socket', id);
+    expect(audience.conversationsOf('socket').sort()).toEqual([...ids].sort());
+    audience.remove('socket', 'conv_3');
+    expect(audience.conversationsOf('socket')).not.toContain('conv_3');
+    expect(audience.size('conv_3')).toBe(0);
+    expect(audience.drop('socket')).toHaveLength(39);
+    expect(audience.conversationsOf('socket')).toEqual([]);
+    for (const id of ids) expect(audience.size(id)).toBe(0);
+
+    audience.add('few', 'conv_a');
+    audience.add('few', 'conv_b');
+    audience.add('few', 'conv_a');
+    audience.remove('few', 'conv_a');
+    expect(audience.conversationsOf('few')).toEqual(['conv_b']);
+  });
 });

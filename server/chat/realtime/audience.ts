@@ -7,9 +7,18 @@
  * audience of the events queued for it): a later change copies it first. Sets not handed out since their
  * last change are changed in place, so a storm of connections with no events in between copies nothing.
  */
+/**
+ * A connection's conversations are kept in an array while they are few, a set beyond: most users are in a few
+ * conversations, and a set of one took ≈150 bytes of each idle socket's heap against an array's ≈50.
+ */
+const FEW_CONVERSATIONS = 16;
+type ConversationIds = string[] | Set<string>;
+
+const includes = (ids: ConversationIds, id: string) => (Array.isArray(ids) ? ids.includes(id) : ids.has(id));
+
 export function createAudience<Connection>() {
   const byConversation = new Map<string, Set<Connection>>();
-  const byConnection = new Map<Connection, Set<string>>();
+  const byConnection = new Map<Connection, ConversationIds>();
   const handedOut = new WeakSet<Set<Connection>>();
   const EMPTY: ReadonlySet<Connection> = new Set();
 
@@ -46,12 +55,12 @@ export function createAudience<Connection>() {
       // nothing to change, so no copy of a handed-out set.
       if (byConversation.get(conversationId)?.has(connection)) return;
       writable(conversationId).add(connection);
-      let conversationIds = byConnection.get(connection);
-      if (!conversationIds) {
-        conversationIds = new Set();
-        byConnection.set(connection, conversationIds);
-      }
-      conversationIds.add(conversationId);
+      const conversationIds = byConnection.get(connection);
+      if (!conversationIds) byConnection.set(connection, [conversationId]);
+      else if (includes(conversationIds, conversationId)) return;
+      else if (!Array.isArray(conversationIds)) conversationIds.add(conversationId);
+      else if (conversationIds.length < FEW_CONVERSATIONS) conversationIds.push(conversationId);
+      else byConnection.set(connection, new Set([...conversationIds, conversationId]));
     },
 
     remove(connection: Connection, conversationId: string): void {
@@ -60,7 +69,13 @@ export function createAudience<Connection>() {
         connections.delete(connection);
         if (connections.size === 0) byConversation.delete(conversationId);
       }
-      byConnection.get(connection)?.delete(conversationId);
+      const conversationIds = byConnection.get(connection);
+      if (!conversationIds) return;
+      if (!Array.isArray(conversationIds)) conversationIds.delete(conversationId);
+      else {
+        const at = conversationIds.indexOf(conversationId);
+        if (at >= 0) conversationIds.splice(at, 1);
+      }
     },
 
     /** Forgets a closed connection; answers the conversations it heard from. */

@@ -25,8 +25,8 @@ export function createRealtimeEndpoint(app: AppContext) {
       socket.close(REALTIME_CLOSE.tryAgainLater, REALTIME_DEGRADED_REASON);
       return undefined;
     }
-    const scope = { projectId: claims.projectId, environment: claims.environment };
-    if (!app.services.socketLimits.admitToEnvironment(socket, scope)) return undefined;
+    const scope = app.services.socketLimits.admitToEnvironment(socket, claims);
+    if (!scope) return undefined;
     return app.services.realtime.connect(scope, claims.userId, socket);
   }
 

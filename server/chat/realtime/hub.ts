@@ -57,7 +57,8 @@ const connectionInfo = (c: RealtimeConnection): ConnectionInfo => ({
 
 /** One end user: the same user id in another project or environment is someone else. */
 const userKey = (scope: EnvironmentScope, userId: string) =>
-  `${scope.projectId}\u0000${scope.environment}\u0000${userId}`;
+  // Joined, not concatenated: one flat string for each user online, where a template literal keeps its parts.
+  [scope.projectId, scope.environment, userId].join('\u0000');
 /** The scope and user of a key (as Redis keeps them, cluster-presence.ts). */
 const fromUserKey = (key: string): { scope: EnvironmentScope; userId: string } => {
   const [projectId = '', environment, ...userId] = key.split('\u0000');
