@@ -3,69 +3,35 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { ConsoleClient } from '../../sdk/index.js';
-import { deriveKeys } from '../../server/secret-key.js';
 import { runCli } from '../support/cli.js';
-import { type Cluster, clusterMissing, startCluster } from '../support/cluster.js';
-import {
-  createConversation,
-  createKey,
-  createProject,
-  mintChatToken,
-  registerUser,
-  sendMessage,
-  type TestUser,
-} from '../support/factories.js';
+import { clusterMissing } from '../support/cluster.js';
+import { CLUSTER_ADMIN_TOKEN, useClusterProject } from '../support/cluster-project.js';
+import { createConversation, createKey, mintChatToken, sendMessage } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { watchEvents } from '../support/live-events.js';
-import { connectRealtime, type SocketClient } from '../support/socket-client.js';
+import { connectRealtime } from '../support/socket-client.js';
 import { TEST_SECRET_KEY } from '../support/test-store.js';
 import { eventually } from '../support/wait.js';
 
 const missing = clusterMissing(inject('postgresUrl'));
 if (missing) console.warn(`Skipping the tests across nodes: ${missing}`);
 
-/** The admin token every node accepts: derived from the cluster's secret key, as each node derives it. */
-const ADMIN_TOKEN = `sbadmin_${deriveKeys(TEST_SECRET_KEY).key('admin-token').toString('base64url')}`;
-
 describe.skipIf(missing !== undefined)('three nodes behind HAProxy with Redis between them', () => {
-  let cluster: Cluster;
-  let owner: TestUser;
-  let projectId: string;
-  let key: string;
-  const sockets: SocketClient[] = [];
+  const project = useClusterProject();
   const home = mkdtempSync(join(tmpdir(), 'switchboard-cluster-cli-'));
-
-  beforeAll(async () => {
-    cluster = await startCluster({ postgresUrl: inject('postgresUrl') as string, nodes: 3 });
-    const api = client(cluster.proxy.url);
-    owner = await registerUser(api);
-    projectId = (await createProject(api, owner)).id;
-    key = (await createKey(api, projectId, owner, 'development')).key;
-  });
-  afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await cluster?.stop();
-    rmSync(home, { recursive: true, force: true });
-  });
-
-  /** A realtime socket of `userId` on one node, around the proxy, once connected. */
-  async function connectOn(nodeIndex: number, userId: string): Promise<SocketClient> {
-    const token = await mintChatToken(client(cluster.proxy.url), key, userId);
-    const socket = connectRealtime(cluster.nodes[nodeIndex].url, token);
-    sockets.push(socket);
-    await socket.next('connected');
-    return socket;
-  }
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
 
   it('pushes messages posted through one node to members connected to the others, in the order they were posted', async () => {
-    const conversation = await createConversation(client(cluster.proxy.url), key, { members: ['alice', 'bob'] });
-    const alice = await connectOn(0, 'alice');
-    const bob = await connectOn(1, 'bob');
-    const poster = client(cluster.nodes[2].url);
+    const conversation = await createConversation(client(project.cluster.proxy.url), project.key, {
+      members: ['alice', 'bob'],
+    });
+    const alice = await project.connectRealtimeOn(0, 'alice');
+    const bob = await project.connectRealtimeOn(1, 'bob');
+    const poster = client(project.cluster.nodes[2].url);
     const texts = Array.from({ length: 20 }, (_, i) => `message ${i}`);
-    for (const text of texts) await sendMessage(poster, key, conversation.id, { text, senderId: 'carol' });
+    for (const text of texts) await sendMessage(poster, project.key, conversation.id, { text, senderId: 'carol' });
 
     for (const socket of [alice, bob]) {
       await eventually(
@@ -82,12 +48,17 @@ describe.skipIf(missing !== undefined)('three nodes behind HAProxy with Redis be
 
   it("streams every node's events to the dashboard's live events of any node", async () => {
     const abort = new AbortController();
-    const console = new ConsoleClient({ baseUrl: cluster.nodes[0].url, token: owner.token });
-    const watched = watchEvents(await console.observability.events(projectId, { signal: abort.signal }));
+    const console = new ConsoleClient({ baseUrl: project.cluster.nodes[0].url, token: project.owner.token });
+    const watched = watchEvents(await console.observability.events(project.projectId, { signal: abort.signal }));
     try {
-      const conversation = await createConversation(client(cluster.nodes[1].url), key, { members: ['frank'] });
-      const frank = await connectOn(2, 'frank');
-      await sendMessage(client(cluster.nodes[1].url), key, conversation.id, { text: 'seen', senderId: 'frank' });
+      const conversation = await createConversation(client(project.cluster.nodes[1].url), project.key, {
+        members: ['frank'],
+      });
+      const frank = await project.connectRealtimeOn(2, 'frank');
+      await sendMessage(client(project.cluster.nodes[1].url), project.key, conversation.id, {
+        text: 'seen',
+        senderId: 'frank',
+      });
       await watched.waitFor('message.created');
       const opened = await watched.waitFor('connection.opened', (e) => e.data.connection.identity === 'frank');
       expect(opened.data.connection.kind).toBe('realtime');
@@ -99,18 +70,26 @@ describe.skipIf(missing !== undefined)('three nodes behind HAProxy with Redis be
   });
 
   it('stops a revoked API key on every node within a second', async () => {
-    const revocable = await createKey(client(cluster.proxy.url), projectId, owner, 'development');
+    const revocable = await createKey(
+      client(project.cluster.proxy.url),
+      project.projectId,
+      project.owner,
+      'development',
+    );
     // Every node has used the key, and keeps it in memory.
-    for (const node of cluster.nodes) {
+    for (const node of project.cluster.nodes) {
       const res = await client(node.url).get('/v1/rooms', { token: revocable.key });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
-    const revoked = await client(cluster.nodes[0].url).delete(`/v1/projects/${projectId}/api-keys/${revocable.id}`, {
-      token: owner.token,
-    });
+    const revoked = await client(project.cluster.nodes[0].url).delete(
+      `/v1/projects/${project.projectId}/api-keys/${revocable.id}`,
+      {
+        token: project.owner.token,
+      },
+    );
     expect(revoked.status, JSON.stringify(revoked.body)).toBe(204);
     const revokedAt = Date.now();
-    for (const node of cluster.nodes.slice(1)) {
+    for (const node of project.cluster.nodes.slice(1)) {
       await eventually(
         async () => (await client(node.url).get('/v1/rooms', { token: revocable.key })).status,
         (status) => status === 401,
@@ -121,9 +100,9 @@ describe.skipIf(missing !== undefined)('three nodes behind HAProxy with Redis be
   });
 
   it('lists the live nodes to the admin token, and `switchboard status` shows them', async () => {
-    const api = client(cluster.proxy.url);
-    expect((await api.get('/v1/server/nodes', { token: owner.token })).status).toBe(401);
-    const listed = await api.get('/v1/server/nodes', { token: ADMIN_TOKEN });
+    const api = client(project.cluster.proxy.url);
+    expect((await api.get('/v1/server/nodes', { token: project.owner.token })).status).toBe(401);
+    const listed = await api.get('/v1/server/nodes', { token: CLUSTER_ADMIN_TOKEN });
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
     expect(listed.body.bus).toBe('up');
     expect(listed.body.data).toHaveLength(3);
@@ -133,9 +112,9 @@ describe.skipIf(missing !== undefined)('three nodes behind HAProxy with Redis be
       expect(Date.parse(node.startedAt)).not.toBeNaN();
     }
 
-    const status = await runCli(['status', '--url', cluster.proxy.url], {
+    const status = await runCli(['status', '--url', project.cluster.proxy.url], {
       home,
-      env: { SWITCHBOARD_ADMIN_TOKEN: ADMIN_TOKEN },
+      env: { SWITCHBOARD_ADMIN_TOKEN: CLUSTER_ADMIN_TOKEN },
     });
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toContain('Nodes:          3 live (connected through Redis)');
@@ -143,21 +122,24 @@ describe.skipIf(missing !== undefined)('three nodes behind HAProxy with Redis be
   });
 
   it('says which node holds each connection', async () => {
-    const nodes = (await client(cluster.proxy.url).get('/v1/server/nodes', { token: ADMIN_TOKEN })).body.data as {
+    const nodes = (await client(project.cluster.proxy.url).get('/v1/server/nodes', { token: CLUSTER_ADMIN_TOKEN })).body
+      .data as {
       id: string;
     }[];
     for (const index of [0, 2]) {
       const userId = `held-by-${index}`;
-      await connectOn(index, userId);
-      const self = await client(cluster.nodes[index].url).get('/v1/server/nodes', { token: ADMIN_TOKEN });
+      await project.connectRealtimeOn(index, userId);
+      const self = await client(project.cluster.nodes[index].url).get('/v1/server/nodes', {
+        token: CLUSTER_ADMIN_TOKEN,
+      });
       const nodeId = self.body.data.find((node: { self: boolean }) => node.self).id;
       expect(nodes.map((node) => node.id)).toContain(nodeId);
       // Recorded by the node that holds it, read through any.
       const listed = await eventually(
         async () =>
           (
-            await client(cluster.proxy.url).get(`/v1/projects/${projectId}/connections?kind=realtime`, {
-              token: owner.token,
+            await client(project.cluster.proxy.url).get(`/v1/projects/${project.projectId}/connections?kind=realtime`, {
+              token: project.owner.token,
             })
           ).body.data as { identity: string; nodeId: string | null }[],
         (data) => data.some((c) => c.identity === userId),
@@ -171,7 +153,7 @@ describe.skipIf(missing !== undefined)('three nodes behind HAProxy with Redis be
     try {
       const refused = await runCli(['serve', '--port', '0', '--data-dir', dataDir], {
         home,
-        env: { SWITCHBOARD_DATABASE_URL: cluster.databaseUrl, SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY },
+        env: { SWITCHBOARD_DATABASE_URL: project.cluster.databaseUrl, SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY },
       });
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('Another Switchboard server is running on this database');
@@ -182,34 +164,39 @@ describe.skipIf(missing !== undefined)('three nodes behind HAProxy with Redis be
   });
 
   it('keeps writing while Redis is lost, closes and refuses realtime sockets with 1013, and recovers by itself', async () => {
-    const conversation = await createConversation(client(cluster.proxy.url), key, { members: ['dana', 'erin'] });
-    const dana = await connectOn(0, 'dana');
+    const conversation = await createConversation(client(project.cluster.proxy.url), project.key, {
+      members: ['dana', 'erin'],
+    });
+    const dana = await project.connectRealtimeOn(0, 'dana');
     const readyz = async (url: string) => (await fetch(`${url}/readyz`)).json() as Promise<Record<string, unknown>>;
-    expect(await readyz(cluster.nodes[0].url)).toMatchObject({
+    expect(await readyz(project.cluster.nodes[0].url)).toMatchObject({
       status: 'ready',
       realtime: { bus: 'redis', status: 'up' },
     });
 
-    await cluster.redis.pause();
+    await project.cluster.redis.pause();
     try {
       expect(await dana.closed).toEqual({ code: 1013, reason: expect.stringContaining('realtime degraded') });
-      expect(await readyz(cluster.nodes[0].url)).toMatchObject({
+      expect(await readyz(project.cluster.nodes[0].url)).toMatchObject({
         status: 'degraded',
         store: { status: 'up' },
         realtime: { bus: 'redis', status: 'degraded' },
       });
       // The API goes on: the message is in PostgreSQL.
-      await sendMessage(client(cluster.nodes[1].url), key, conversation.id, { text: 'while lost', senderId: 'erin' });
+      await sendMessage(client(project.cluster.nodes[1].url), project.key, conversation.id, {
+        text: 'while lost',
+        senderId: 'erin',
+      });
       const refused = connectRealtime(
-        cluster.nodes[0].url,
-        await mintChatToken(client(cluster.nodes[0].url), key, 'dana'),
+        project.cluster.nodes[0].url,
+        await mintChatToken(client(project.cluster.nodes[0].url), project.key, 'dana'),
       );
       expect((await refused.closed).code).toBe(1013);
     } finally {
-      await cluster.redis.resume();
+      await project.cluster.redis.resume();
     }
 
-    for (const node of cluster.nodes) {
+    for (const node of project.cluster.nodes) {
       await eventually(
         () => readyz(node.url),
         (body) => body.status === 'ready',
@@ -217,12 +204,18 @@ describe.skipIf(missing !== undefined)('three nodes behind HAProxy with Redis be
       );
     }
     // Back: the client catches up on what it missed, and hears what comes next from another node.
-    const back = await connectOn(0, 'dana');
-    const missed = await client(cluster.nodes[2].url).get(`/v1/chat/conversations/${conversation.id}/messages`, {
-      token: key,
-    });
+    const back = await project.connectRealtimeOn(0, 'dana');
+    const missed = await client(project.cluster.nodes[2].url).get(
+      `/v1/chat/conversations/${conversation.id}/messages`,
+      {
+        token: project.key,
+      },
+    );
     expect(missed.body.data.map((m: { text: string }) => m.text)).toContain('while lost');
-    await sendMessage(client(cluster.nodes[2].url), key, conversation.id, { text: 'after', senderId: 'erin' });
+    await sendMessage(client(project.cluster.nodes[2].url), project.key, conversation.id, {
+      text: 'after',
+      senderId: 'erin',
+    });
     expect((await back.next('message.created')).data.message.text).toBe('after');
   }, 60_000);
 });

@@ -1,9 +1,10 @@
 // The abuse limits of three nodes behind HAProxy (round robin): counted once for the cluster in Redis, so that a
 // client spreading its attempts over the nodes gets no more than it would from one; per node while Redis is lost.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { LOGIN_FAILURES_PER_ADDRESS } from '../../server/auth/attempt-limits.js';
-import { type Cluster, clusterMissing, startCluster } from '../support/cluster.js';
-import { createKey, createProject, expectError, PASSWORD, registerUser, type TestUser } from '../support/factories.js';
+import { clusterMissing } from '../support/cluster.js';
+import { useClusterProject } from '../support/cluster-project.js';
+import { createKey, expectError, PASSWORD, registerUser, type TestUser } from '../support/factories.js';
 import { SERVED_BY } from '../support/haproxy.js';
 import { type ApiResponse, type Client, client } from '../support/http.js';
 import { eventually } from '../support/wait.js';
@@ -36,25 +37,13 @@ const login = (api: Client, email: string, password: string) =>
   api.post('/v1/auth/login', { body: { email, password } });
 
 describe.skipIf(missing !== undefined)('abuse limits across three nodes behind HAProxy', () => {
-  let cluster: Cluster;
+  const project = useClusterProject({ env: { SWITCHBOARD_KEY_RATE_LIMIT: String(KEY_LIMIT) }, withKey: false });
   let proxy: Client;
   let nodes: Client[];
-  let owner: TestUser;
-  let projectId: string;
 
-  beforeAll(async () => {
-    cluster = await startCluster({
-      postgresUrl: inject('postgresUrl') as string,
-      nodes: 3,
-      env: { SWITCHBOARD_KEY_RATE_LIMIT: String(KEY_LIMIT) },
-    });
-    proxy = client(cluster.proxy.url);
-    nodes = cluster.nodes.map((node) => client(node.url));
-    owner = await registerUser(proxy);
-    projectId = (await createProject(proxy, owner)).id;
-  });
-  afterAll(async () => {
-    await cluster?.stop();
+  beforeAll(() => {
+    proxy = client(project.cluster.proxy.url);
+    nodes = project.cluster.nodes.map((node) => client(node.url));
   });
 
   /** Fails `FAILURES` sign-ins of a new account through `api`, then answers the account. */
@@ -67,7 +56,7 @@ describe.skipIf(missing !== undefined)('abuse limits across three nodes behind H
 
   /** Spends a new key's limit through the proxy: each request passes, with what remains of the cluster's count. */
   async function spendKeyThroughProxy(): Promise<string> {
-    const { key } = await createKey(proxy, projectId, owner, 'development');
+    const { key } = await createKey(proxy, project.projectId, project.owner, 'development');
     const remaining: string[] = [];
     const servedBy = new Set<string>();
     for (let i = 0; i < KEY_LIMIT; i++) {
@@ -105,11 +94,11 @@ describe.skipIf(missing !== undefined)('abuse limits across three nodes behind H
   }, 90_000);
 
   it('holds the limits per node while Redis is lost, never answering 500, and across nodes again once it is back', async () => {
-    const keys = await Promise.all([1, 2].map(() => createKey(proxy, projectId, owner, 'development')));
+    const keys = await Promise.all([1, 2].map(() => createKey(proxy, project.projectId, project.owner, 'development')));
     await roomInWindow(LOGIN_FAILURES_PER_ADDRESS.windowMs, 45_000);
     await roomInWindow(MINUTE, 45_000);
 
-    await cluster.redis.pause();
+    await project.cluster.redis.pause();
     try {
       // Node 0 holds both limits by itself…
       const user = await failSignIns(() => nodes[0]);
@@ -127,9 +116,9 @@ describe.skipIf(missing !== undefined)('abuse limits across three nodes behind H
       // Through the proxy every request is answered.
       for (let i = 0; i < 6; i++) expect((await proxy.get('/v1/rooms', { token: keys[1].key })).status).toBe(200);
     } finally {
-      await cluster.redis.resume();
+      await project.cluster.redis.resume();
     }
-    for (const node of cluster.nodes) {
+    for (const node of project.cluster.nodes) {
       await eventually(
         async () => (await fetch(`${node.url}/readyz`)).json() as Promise<{ status: string }>,
         (body) => body.status === 'ready',
@@ -144,7 +133,7 @@ describe.skipIf(missing !== undefined)('abuse limits across three nodes behind H
     await roomInWindow(MINUTE);
     const key = await spendKeyThroughProxy();
     await refusedByEveryNode((api) => api.get('/v1/rooms', { token: key }));
-    for (const node of cluster.nodes) {
+    for (const node of project.cluster.nodes) {
       expect(node.output()).toContain('the limits cannot reach Redis');
       expect(node.output()).toContain('the limits reach Redis again');
     }

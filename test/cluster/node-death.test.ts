@@ -1,15 +1,8 @@
 // A node killed with SIGKILL while clients post through the load balancer: whatever was acknowledged survives.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type Cluster, clusterMissing, startCluster } from '../support/cluster.js';
-import {
-  createConversation,
-  createKey,
-  createProject,
-  registerUser,
-  registerWebhook,
-  sendMessage,
-  type TestUser,
-} from '../support/factories.js';
+import { describe, expect, inject, it } from 'vitest';
+import { clusterMissing } from '../support/cluster.js';
+import { useClusterProject } from '../support/cluster-project.js';
+import { createConversation, registerWebhook, sendMessage } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { eventually } from '../support/wait.js';
 import { startReceiver } from '../support/webhook-receiver.js';
@@ -18,21 +11,10 @@ const missing = clusterMissing(inject('postgresUrl'));
 if (missing) console.warn(`Skipping the node-death tests: ${missing}`);
 
 describe.skipIf(missing !== undefined)('a node killed under load', () => {
-  let cluster: Cluster;
-  let key: string;
-  let owner: TestUser;
-  let projectId: string;
-  beforeAll(async () => {
-    cluster = await startCluster({ postgresUrl: inject('postgresUrl') as string, nodes: 3 });
-    const api = client(cluster.proxy.url);
-    owner = await registerUser(api);
-    projectId = (await createProject(api, owner)).id;
-    key = (await createKey(api, projectId, owner, 'development')).key;
-  });
-  afterAll(() => cluster?.stop());
+  const project = useClusterProject();
 
   it('loses no pending webhook delivery: what the dead node had in flight goes out from another once its lease ends', async () => {
-    const api = client(cluster.proxy.url);
+    const api = client(project.cluster.proxy.url);
     const receiver = await startReceiver();
     try {
       // Every attempt is held open until the node is dead: some are in flight on it when it dies.
@@ -44,20 +26,26 @@ describe.skipIf(missing !== undefined)('a node killed under load', () => {
         await held;
         return { status: 200, body: 'ok' };
       });
-      const webhook = await registerWebhook(api, projectId, owner, { url: receiver.url, events: ['message.created'] });
-      const conversation = await createConversation(api, key, { members: ['hana'] });
+      const webhook = await registerWebhook(api, project.projectId, project.owner, {
+        url: receiver.url,
+        events: ['message.created'],
+      });
+      const conversation = await createConversation(api, project.key, { members: ['hana'] });
       // Through each node in turn: each queues and claims its own deliveries.
       for (let i = 0; i < 9; i++)
-        await sendMessage(client(cluster.nodes[i % 3].url), key, conversation.id, { text: `m${i}`, senderId: 'hana' });
+        await sendMessage(client(project.cluster.nodes[i % 3].url), project.key, conversation.id, {
+          text: `m${i}`,
+          senderId: 'hana',
+        });
       // Four lanes' worth in flight across the nodes (the endpoint's concurrency), the node of one of them killed.
       await receiver.waitForRequests(4, 10_000);
-      await cluster.nodes[0].kill('SIGKILL');
+      await project.cluster.nodes[0].kill('SIGKILL');
       release();
 
       const deliveries = async () =>
         (
-          await api.get(`/v1/projects/${projectId}/webhooks/${webhook.id}/deliveries?limit=100`, {
-            token: owner.token,
+          await api.get(`/v1/projects/${project.projectId}/webhooks/${webhook.id}/deliveries?limit=100`, {
+            token: project.owner.token,
           })
         ).body.data as { eventId: string; status: string }[];
       // The lease is 60 s; the poll that finds it ended runs every second.
@@ -70,13 +58,13 @@ describe.skipIf(missing !== undefined)('a node killed under load', () => {
       for (const delivery of done) expect(received).toContain(delivery.eventId);
     } finally {
       await receiver.close();
-      await cluster.nodes[0].restart();
+      await project.cluster.nodes[0].restart();
     }
   }, 120_000);
 
   it('loses no acknowledged message', async () => {
-    const api = client(cluster.proxy.url);
-    const conversation = await createConversation(api, key, { members: ['gina'] });
+    const api = client(project.cluster.proxy.url);
+    const conversation = await createConversation(api, project.key, { members: ['gina'] });
     const acknowledged: string[] = [];
     let refused = 0;
     let sent = 0;
@@ -86,9 +74,9 @@ describe.skipIf(missing !== undefined)('a node killed under load', () => {
       while (!stop) {
         const text = `lane ${lane} #${sent++}`;
         try {
-          const res = await fetch(`${cluster.proxy.url}/v1/chat/conversations/${conversation.id}/messages`, {
+          const res = await fetch(`${project.cluster.proxy.url}/v1/chat/conversations/${conversation.id}/messages`, {
             method: 'POST',
-            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            headers: { authorization: `Bearer ${project.key}`, 'content-type': 'application/json' },
             body: JSON.stringify({ text, senderId: 'gina' }),
           });
           if (res.status === 201) acknowledged.push(text);
@@ -101,7 +89,7 @@ describe.skipIf(missing !== undefined)('a node killed under load', () => {
     const posting = Promise.all([0, 1, 2, 3].map(poster));
     // Under way, then one node dies mid-request.
     while (acknowledged.length < 40) await new Promise((resolve) => setTimeout(resolve, 10));
-    await cluster.nodes[1].kill('SIGKILL');
+    await project.cluster.nodes[1].kill('SIGKILL');
     const killedAt = acknowledged.length;
     while (acknowledged.length < killedAt + 40) await new Promise((resolve) => setTimeout(resolve, 10));
     stop = true;
@@ -112,7 +100,7 @@ describe.skipIf(missing !== undefined)('a node killed under load', () => {
     do {
       const page = await api.get(
         `/v1/chat/conversations/${conversation.id}/messages?limit=100${cursor ? `&before=${cursor}` : ''}`,
-        { token: key },
+        { token: project.key },
       );
       expect(page.status, JSON.stringify(page.body)).toBe(200);
       stored.push(...page.body.data.map((m: { text: string }) => m.text));

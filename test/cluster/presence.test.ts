@@ -1,21 +1,18 @@
 // Presence and typing across three `switchboard serve` nodes with Redis between them, behind HAProxy: a user is
 // online while connected to any node, and goes offline within 30 s of their node dying.
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { PRESENCE_SWEEP_MS } from '../../server/chat/realtime/hub.js';
-import { deriveKeys } from '../../server/secret-key.js';
-import { type Cluster, clusterMissing, startCluster } from '../support/cluster.js';
-import { createConversation, createKey, createProject, mintChatToken, registerUser } from '../support/factories.js';
+import { clusterMissing } from '../support/cluster.js';
+import { CLUSTER_ADMIN_TOKEN, useClusterProject } from '../support/cluster-project.js';
+import { createConversation } from '../support/factories.js';
 import { client } from '../support/http.js';
-import { connectRealtime, type SocketClient } from '../support/socket-client.js';
-import { TEST_SECRET_KEY } from '../support/test-store.js';
+import type { SocketClient } from '../support/socket-client.js';
 import { eventually } from '../support/wait.js';
 
 const missing = clusterMissing(inject('postgresUrl'));
 if (missing) console.warn(`Skipping the tests of presence across nodes: ${missing}`);
 
-/** The admin token every node accepts (as across-nodes.test.ts derives it). */
-const ADMIN_TOKEN = `sbadmin_${deriveKeys(TEST_SECRET_KEY).key('admin-token').toString('base64url')}`;
 /** What the issue allows between a node's death and its users going offline everywhere. */
 const OFFLINE_AFTER_DEATH_MS = 30_000;
 
@@ -26,37 +23,15 @@ interface Presence {
 }
 
 describe.skipIf(missing !== undefined)('presence and typing across nodes', () => {
-  let cluster: Cluster;
-  let key: string;
-  const sockets: SocketClient[] = [];
+  const project = useClusterProject();
 
-  beforeAll(async () => {
-    cluster = await startCluster({ postgresUrl: inject('postgresUrl') as string, nodes: 3 });
-    const api = client(cluster.proxy.url);
-    const owner = await registerUser(api);
-    const projectId = (await createProject(api, owner)).id;
-    key = (await createKey(api, projectId, owner, 'development')).key;
-  });
-  afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await cluster?.stop();
-  });
-
-  /** A realtime socket of `userId` on one node, around the proxy, once connected. */
-  async function connectOn(nodeIndex: number, userId: string): Promise<SocketClient> {
-    const token = await mintChatToken(client(cluster.proxy.url), key, userId);
-    const socket = connectRealtime(cluster.nodes[nodeIndex].url, token);
-    sockets.push(socket);
-    await socket.next('connected');
-    return socket;
-  }
   async function close(socket: SocketClient): Promise<void> {
     socket.close();
     await socket.closed;
   }
   /** The conversation's presence as the REST route answers it, through the proxy unless a node is given. */
-  async function presence(conversationId: string, url = cluster.proxy.url): Promise<Presence[]> {
-    const res = await client(url).get(`/v1/chat/conversations/${conversationId}/presence`, { token: key });
+  async function presence(conversationId: string, url = project.cluster.proxy.url): Promise<Presence[]> {
+    const res = await client(url).get(`/v1/chat/conversations/${conversationId}/presence`, { token: project.key });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return [...res.body.data].sort((a: Presence, b: Presence) => a.userId.localeCompare(b.userId));
   }
@@ -67,15 +42,17 @@ describe.skipIf(missing !== undefined)('presence and typing across nodes', () =>
       .map((frame) => frame.data.online as boolean);
 
   it('announces a user connecting to one node to members on another, and counts both on any node', async () => {
-    const conversation = await createConversation(client(cluster.proxy.url), key, { members: ['alice', 'bob'] });
-    const alice = await connectOn(0, 'alice');
-    const bob = await connectOn(1, 'bob');
+    const conversation = await createConversation(client(project.cluster.proxy.url), project.key, {
+      members: ['alice', 'bob'],
+    });
+    const alice = await project.connectRealtimeOn(0, 'alice');
+    const bob = await project.connectRealtimeOn(1, 'bob');
     expect((await alice.next('presence.changed')).data).toMatchObject({ userId: 'bob', online: true });
     expect(await presence(conversation.id)).toEqual([
       { userId: 'alice', online: true, connections: 1 },
       { userId: 'bob', online: true, connections: 1 },
     ]);
-    for (const node of cluster.nodes) expect(await presence(conversation.id, node.url)).toHaveLength(2);
+    for (const node of project.cluster.nodes) expect(await presence(conversation.id, node.url)).toHaveLength(2);
 
     // A watch on node 1 sees alice, whose socket is on node 0.
     bob.send({ type: 'presence.watch', conversationId: conversation.id });
@@ -92,10 +69,12 @@ describe.skipIf(missing !== undefined)('presence and typing across nodes', () =>
   });
 
   it('keeps a user with sockets on two nodes online until the last one closes', async () => {
-    const conversation = await createConversation(client(cluster.proxy.url), key, { members: ['carol', 'dana'] });
-    const dana = await connectOn(2, 'dana');
-    const carolOn0 = await connectOn(0, 'carol');
-    const carolOn1 = await connectOn(1, 'carol');
+    const conversation = await createConversation(client(project.cluster.proxy.url), project.key, {
+      members: ['carol', 'dana'],
+    });
+    const dana = await project.connectRealtimeOn(2, 'dana');
+    const carolOn0 = await project.connectRealtimeOn(0, 'carol');
+    const carolOn1 = await project.connectRealtimeOn(1, 'carol');
     await eventually(
       () => presence(conversation.id),
       (list) => list.find((p) => p.userId === 'carol')?.connections === 2,
@@ -110,7 +89,7 @@ describe.skipIf(missing !== undefined)('presence and typing across nodes', () =>
       5_000,
     );
     // Typing through node 0 reaches dana after anything node 0 told before it: no offline for carol came first.
-    const carolAgainOn0 = await connectOn(0, 'carol');
+    const carolAgainOn0 = await project.connectRealtimeOn(0, 'carol');
     carolAgainOn0.send({ type: 'typing.start', conversationId: conversation.id });
     await dana.next('typing.started');
     expect(changesOf(dana, 'carol')).toEqual([true]);
@@ -132,22 +111,27 @@ describe.skipIf(missing !== undefined)('presence and typing across nodes', () =>
   });
 
   it('relays typing from one node to members on another, and lists it on every node', async () => {
-    const conversation = await createConversation(client(cluster.proxy.url), key, { members: ['gina', 'hugo'] });
-    const gina = await connectOn(0, 'gina');
-    const hugo = await connectOn(1, 'hugo');
+    const conversation = await createConversation(client(project.cluster.proxy.url), project.key, {
+      members: ['gina', 'hugo'],
+    });
+    const gina = await project.connectRealtimeOn(0, 'gina');
+    const hugo = await project.connectRealtimeOn(1, 'hugo');
     hugo.send({ type: 'typing.start', conversationId: conversation.id });
     expect((await gina.next('typing.started')).data).toEqual({ userId: 'hugo' });
-    for (const node of cluster.nodes) {
-      const typing = await client(node.url).get(`/v1/chat/conversations/${conversation.id}/typing`, { token: key });
+    for (const node of project.cluster.nodes) {
+      const typing = await client(node.url).get(`/v1/chat/conversations/${conversation.id}/typing`, {
+        token: project.key,
+      });
       expect(typing.status, JSON.stringify(typing.body)).toBe(200);
       expect(typing.body.data).toEqual([{ userId: 'hugo', expiresAt: expect.any(String) }]);
     }
     hugo.send({ type: 'typing.stop', conversationId: conversation.id });
     expect((await gina.next('typing.stopped')).data).toEqual({ userId: 'hugo' });
-    for (const node of cluster.nodes) {
+    for (const node of project.cluster.nodes) {
       await eventually(
         async () =>
-          (await client(node.url).get(`/v1/chat/conversations/${conversation.id}/typing`, { token: key })).body.data,
+          (await client(node.url).get(`/v1/chat/conversations/${conversation.id}/typing`, { token: project.key })).body
+            .data,
         (data) => data.length === 0,
       );
     }
@@ -156,16 +140,18 @@ describe.skipIf(missing !== undefined)('presence and typing across nodes', () =>
   });
 
   it("clears what Redis had of a node's sockets when that node loses its bus and comes back", async () => {
-    const conversation = await createConversation(client(cluster.proxy.url), key, { members: ['mona', 'nora'] });
-    const nora = await connectOn(2, 'nora');
-    const mona = await connectOn(0, 'mona');
+    const conversation = await createConversation(client(project.cluster.proxy.url), project.key, {
+      members: ['mona', 'nora'],
+    });
+    const nora = await project.connectRealtimeOn(2, 'nora');
+    const mona = await project.connectRealtimeOn(0, 'mona');
     expect((await nora.next('presence.changed')).data).toMatchObject({ userId: 'mona', online: true });
 
     // Node 0 alone loses Redis (its two connections cut; Redis keeps everything): its sockets close, and once it is
     // back, what it had written of them is gone, and mona is offline for nora.
-    const nodes = await client(cluster.nodes[0].url).get('/v1/server/nodes', { token: ADMIN_TOKEN });
+    const nodes = await client(project.cluster.nodes[0].url).get('/v1/server/nodes', { token: CLUSTER_ADMIN_TOKEN });
     const nodeId = nodes.body.data.find((node: { self: boolean }) => node.self).id as string;
-    const redis = new Redis(cluster.redis.url);
+    const redis = new Redis(project.cluster.redis.url);
     try {
       const clients = (await redis.client('LIST')) as string;
       const ids = [...clients.matchAll(/^id=(\d+) .* name=(\S+)/gm)]
@@ -184,11 +170,11 @@ describe.skipIf(missing !== undefined)('presence and typing across nodes', () =>
     ]);
 
     await eventually(
-      async () => ((await (await fetch(`${cluster.nodes[0].url}/readyz`)).json()) as { status: string }).status,
+      async () => ((await (await fetch(`${project.cluster.nodes[0].url}/readyz`)).json()) as { status: string }).status,
       (status) => status === 'ready',
       10_000,
     );
-    const back = await connectOn(0, 'mona');
+    const back = await project.connectRealtimeOn(0, 'mona');
     expect((await nora.next('presence.changed')).data).toMatchObject({ userId: 'mona', online: true });
     expect((await presence(conversation.id)).map((p) => p.connections)).toEqual([1, 1]);
     await close(back);
@@ -197,14 +183,14 @@ describe.skipIf(missing !== undefined)('presence and typing across nodes', () =>
 
   // Last: node 1 stays dead, node 2 stopped.
   it('takes the users of a killed node offline everywhere within 30 s, once, and keeps those still on another', async () => {
-    const conversation = await createConversation(client(cluster.proxy.url), key, {
+    const conversation = await createConversation(client(project.cluster.proxy.url), project.key, {
       members: ['ivan', 'jane', 'kim', 'lena'],
     });
-    const ivan = await connectOn(0, 'ivan');
-    const jane = await connectOn(2, 'jane');
-    await connectOn(1, 'kim');
-    await connectOn(1, 'lena');
-    await connectOn(0, 'lena');
+    const ivan = await project.connectRealtimeOn(0, 'ivan');
+    const jane = await project.connectRealtimeOn(2, 'jane');
+    await project.connectRealtimeOn(1, 'kim');
+    await project.connectRealtimeOn(1, 'lena');
+    await project.connectRealtimeOn(0, 'lena');
     for (const socket of [ivan, jane]) {
       await eventually(
         async () => changesOf(socket, 'kim'),
@@ -213,7 +199,7 @@ describe.skipIf(missing !== undefined)('presence and typing across nodes', () =>
       );
     }
 
-    await cluster.nodes[1].kill('SIGKILL');
+    await project.cluster.nodes[1].kill('SIGKILL');
     const killedAt = Date.now();
     await eventually(
       async () => changesOf(ivan, 'kim'),
@@ -242,7 +228,7 @@ describe.skipIf(missing !== undefined)('presence and typing across nodes', () =>
     console.info(`kim went offline ${offlineAfter} ms after node 1 was killed`);
 
     // A node stopped cleanly leaves the node list at once: its users go offline at the next check of another.
-    await cluster.nodes[2].kill('SIGTERM');
+    await project.cluster.nodes[2].kill('SIGTERM');
     const stoppedAt = Date.now();
     await eventually(
       async () => changesOf(ivan, 'jane'),

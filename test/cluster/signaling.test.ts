@@ -1,16 +1,10 @@
 // Signaling across three `switchboard serve` nodes with Redis between them: participants of one room connected to
 // different nodes find each other, exchange frames, are counted once against maxParticipants, replace each other, and
 // leave when their node dies.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type Cluster, clusterMissing, startCluster } from '../support/cluster.js';
-import {
-  createKey,
-  createLiveStream,
-  createProject,
-  mintRtcToken,
-  registerUser,
-  type TestUser,
-} from '../support/factories.js';
+import { describe, expect, inject, it } from 'vitest';
+import { clusterMissing } from '../support/cluster.js';
+import { useClusterProject } from '../support/cluster-project.js';
+import { createLiveStream, mintRtcToken } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { connectSignaling, type SocketClient, sdp } from '../support/socket-client.js';
 import { eventually } from '../support/wait.js';
@@ -19,29 +13,13 @@ const missing = clusterMissing(inject('postgresUrl'));
 if (missing) console.warn(`Skipping the signaling tests across nodes: ${missing}`);
 
 describe.skipIf(missing !== undefined)('signaling across three nodes', () => {
-  let cluster: Cluster;
-  let owner: TestUser;
-  let projectId: string;
-  let key: string;
-  const sockets: SocketClient[] = [];
+  const project = useClusterProject();
 
-  beforeAll(async () => {
-    cluster = await startCluster({ postgresUrl: inject('postgresUrl') as string, nodes: 3 });
-    const api = client(cluster.proxy.url);
-    owner = await registerUser(api);
-    projectId = (await createProject(api, owner)).id;
-    key = (await createKey(api, projectId, owner, 'development')).key;
-  });
-  afterAll(async () => {
-    for (const socket of sockets) socket.close();
-    await cluster?.stop();
-  });
-
-  const api = () => client(cluster.proxy.url);
+  const api = () => client(project.cluster.proxy.url);
 
   async function room(maxParticipants?: number): Promise<{ id: string; name: string }> {
     const res = await api().post('/v1/rooms', {
-      token: key,
+      token: project.key,
       body: { name: `room-${Math.random()}`, maxParticipants },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -50,12 +28,12 @@ describe.skipIf(missing !== undefined)('signaling across three nodes', () => {
 
   /** A signaling socket of `identity` on one node, around the proxy (not yet joined). */
   async function connectOn(nodeIndex: number, roomId: string, identity: string, rights: Record<string, unknown> = {}) {
-    const { token } = await mintRtcToken(api(), key, roomId, { identity, ...rights });
+    const { token } = await mintRtcToken(api(), project.key, roomId, { identity, ...rights });
     return connectWith(nodeIndex, token);
   }
   function connectWith(nodeIndex: number, token: string): SocketClient {
-    const socket = connectSignaling(cluster.nodes[nodeIndex].url, token);
-    sockets.push(socket);
+    const socket = connectSignaling(project.cluster.nodes[nodeIndex].url, token);
+    project.sockets.push(socket);
     return socket;
   }
   /** Joined on that node. */
@@ -66,11 +44,12 @@ describe.skipIf(missing !== undefined)('signaling across three nodes', () => {
   }
   const identities = (participants: { identity: string }[]) => participants.map((p) => p.identity);
   const listed = async (nodeIndex: number, roomId: string) =>
-    (await client(cluster.nodes[nodeIndex].url).get(`/v1/rooms/${roomId}/participants`, { token: key })).body.data as {
+    (await client(project.cluster.nodes[nodeIndex].url).get(`/v1/rooms/${roomId}/participants`, { token: project.key }))
+      .body.data as {
       identity: string;
     }[];
   const countOn = async (nodeIndex: number, roomId: string) =>
-    (await client(cluster.nodes[nodeIndex].url).get(`/v1/rooms/${roomId}`, { token: key })).body
+    (await client(project.cluster.nodes[nodeIndex].url).get(`/v1/rooms/${roomId}`, { token: project.key })).body
       .participantCount as number;
 
   it('relays offers, answers, ICE candidates and data between participants on different nodes', async () => {
@@ -156,7 +135,7 @@ describe.skipIf(missing !== undefined)('signaling across three nodes', () => {
       const { id } = await room(2);
       await joinOn(0, id, 'first');
       const tokens = await Promise.all(
-        ['left', 'right'].map(async (identity) => (await mintRtcToken(api(), key, id, { identity })).token),
+        ['left', 'right'].map(async (identity) => (await mintRtcToken(api(), project.key, id, { identity })).token),
       );
       const racing = [connectWith(1, tokens[0]), connectWith(2, tokens[1])];
       const outcomes = await Promise.all(
@@ -193,13 +172,13 @@ describe.skipIf(missing !== undefined)('signaling across three nodes', () => {
   it('closes a room’s participants on every node when it is deleted, or its live stream ends or drops a host', async () => {
     const { id } = await room();
     const inRoom = [await joinOn(0, id, 'a'), await joinOn(1, id, 'b'), await joinOn(2, id, 'c')];
-    const deleted = await client(cluster.nodes[0].url).delete(`/v1/rooms/${id}`, { token: key });
+    const deleted = await client(project.cluster.nodes[0].url).delete(`/v1/rooms/${id}`, { token: project.key });
     expect(deleted.status).toBe(204);
     for (const socket of inRoom) expect((await socket.closed).code).toBe(4410);
 
-    const stream = await createLiveStream(api(), key);
+    const stream = await createLiveStream(api(), project.key);
     const credential = async (path: string, body: Record<string, unknown>) => {
-      const res = await api().post(`/v1/live-streams/${stream.id}/${path}`, { token: key, body });
+      const res = await api().post(`/v1/live-streams/${stream.id}/${path}`, { token: project.key, body });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return res.body.rtc.token as string;
     };
@@ -207,9 +186,9 @@ describe.skipIf(missing !== undefined)('signaling across three nodes', () => {
     const viewer = connectWith(2, await credential('viewer-tokens', { identity: 'viewer' }));
     await host.next('joined');
     await viewer.next('joined');
-    const participants = await client(cluster.nodes[0].url).get(
-      `/v1/projects/${projectId}/live-streams/${stream.id}/participants`,
-      { token: owner.token },
+    const participants = await client(project.cluster.nodes[0].url).get(
+      `/v1/projects/${project.projectId}/live-streams/${stream.id}/participants`,
+      { token: project.owner.token },
     );
     expect(participants.status, JSON.stringify(participants.body)).toBe(200);
     expect(
@@ -220,30 +199,37 @@ describe.skipIf(missing !== undefined)('signaling across three nodes', () => {
     ]);
 
     expect(
-      (await client(cluster.nodes[0].url).delete(`/v1/live-streams/${stream.id}/hosts/host`, { token: key })).status,
+      (
+        await client(project.cluster.nodes[0].url).delete(`/v1/live-streams/${stream.id}/hosts/host`, {
+          token: project.key,
+        })
+      ).status,
     ).toBe(204);
     expect(await host.closed).toEqual({ code: 4403, reason: 'removed as a host' });
-    expect((await client(cluster.nodes[0].url).post(`/v1/live-streams/${stream.id}/end`, { token: key })).status).toBe(
-      200,
-    );
+    expect(
+      (await client(project.cluster.nodes[0].url).post(`/v1/live-streams/${stream.id}/end`, { token: project.key }))
+        .status,
+    ).toBe(200);
     expect(await viewer.closed).toEqual({ code: 4410, reason: 'the live stream ended' });
   });
 
   it('closes and refuses signaling sockets with 1013 while Redis is lost, and counts places again once it is back', async () => {
     const { id } = await room(1);
     const alice = await joinOn(0, id, 'alice');
-    const { token } = await mintRtcToken(api(), key, id, { identity: 'bob' });
-    await cluster.redis.pause();
+    const { token } = await mintRtcToken(api(), project.key, id, { identity: 'bob' });
+    await project.cluster.redis.pause();
     try {
       expect(await alice.closed).toEqual({ code: 1013, reason: expect.stringContaining('signaling degraded') });
       expect((await connectWith(1, token).closed).code).toBe(1013);
       // The REST routes go on, with what the node knows.
-      const read = await client(cluster.nodes[2].url).get(`/v1/rooms/${id}/participants`, { token: key });
+      const read = await client(project.cluster.nodes[2].url).get(`/v1/rooms/${id}/participants`, {
+        token: project.key,
+      });
       expect(read.status, JSON.stringify(read.body)).toBe(200);
     } finally {
-      await cluster.redis.resume();
+      await project.cluster.redis.resume();
     }
-    for (const node of cluster.nodes) {
+    for (const node of project.cluster.nodes) {
       await eventually(
         async () => (await fetch(`${node.url}/readyz`)).json() as Promise<{ status: string }>,
         (body) => body.status === 'ready',
@@ -262,7 +248,7 @@ describe.skipIf(missing !== undefined)('signaling across three nodes', () => {
     await joinOn(2, id, 'lost');
     await alice.next('participant_joined');
     const killedAt = Date.now();
-    await cluster.nodes[2].kill('SIGKILL');
+    await project.cluster.nodes[2].kill('SIGKILL');
 
     expect(await alice.next('participant_left', 30_000)).toEqual({ type: 'participant_left', identity: 'lost' });
     expect(Date.now() - killedAt).toBeLessThan(30_000);
