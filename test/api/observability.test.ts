@@ -139,7 +139,11 @@ describe('errors', () => {
     const res = await api.get('/v1/rooms/room_missing', { token: keys.production });
     expectError(res, 404, 'SERVICE_ROOM_NOT_FOUND');
 
-    const list = await get('/errors?environment=production');
+    // Written in the background, after the answer.
+    const list = await eventually(
+      () => get('/errors?environment=production'),
+      (res) => res.body.data?.length > 0,
+    );
     expect(list.status).toBe(200);
     expect(list.body.data).toEqual([
       {
@@ -182,7 +186,13 @@ describe('errors', () => {
     // Session routes are the dashboard's, not the runtime's.
     expectError(await get('/rooms?environment=nope'), 400, 'SERVICE_VALIDATION_FAILED');
 
-    const errors = (await get('/errors')).body.data;
+    // Written in the background, after the answers: both, before the list is compared.
+    const errors = (
+      await eventually(
+        () => get('/errors'),
+        (res) => res.body.data?.length >= 2,
+      )
+    ).body.data;
     expect(errors.map((e: { credential: string; route: string }) => [e.credential, e.route])).toEqual([
       ['rtc', '/v1/telemetry/events'],
       ['chat', '/v1/chat/conversations'],
