@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { ConsoleClient } from '../../sdk/index.js';
 import { runCli } from '../support/cli.js';
-import { clusterMissing } from '../support/cluster.js';
+import { clusterMissing, everyNodeReady } from '../support/cluster.js';
 import { CLUSTER_ADMIN_TOKEN, useClusterProject } from '../support/cluster-project.js';
 import { createConversation, createKey, mintChatToken, sendMessage } from '../support/factories.js';
 import { client } from '../support/http.js';
@@ -196,13 +196,7 @@ describe.skipIf(missing !== undefined)('three nodes behind HAProxy with Redis be
       await project.cluster.redis.resume();
     }
 
-    for (const node of project.cluster.nodes) {
-      await eventually(
-        () => readyz(node.url),
-        (body) => body.status === 'ready',
-        10_000,
-      );
-    }
+    await everyNodeReady(project.cluster);
     // Back: the client catches up on what it missed, and hears what comes next from another node.
     const back = await project.connectRealtimeOn(0, 'dana');
     const missed = await client(project.cluster.nodes[2].url).get(

@@ -2,12 +2,11 @@
 // client spreading its attempts over the nodes gets no more than it would from one; per node while Redis is lost.
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { LOGIN_FAILURES_PER_ADDRESS } from '../../server/auth/attempt-limits.js';
-import { clusterMissing } from '../support/cluster.js';
+import { clusterMissing, everyNodeReady } from '../support/cluster.js';
 import { useClusterProject } from '../support/cluster-project.js';
 import { createKey, expectError, PASSWORD, registerUser, type TestUser } from '../support/factories.js';
 import { SERVED_BY } from '../support/haproxy.js';
 import { type ApiResponse, type Client, client } from '../support/http.js';
-import { eventually } from '../support/wait.js';
 
 const missing = clusterMissing(inject('postgresUrl'));
 if (missing) console.warn(`Skipping the limits across nodes: ${missing}`);
@@ -118,13 +117,7 @@ describe.skipIf(missing !== undefined)('abuse limits across three nodes behind H
     } finally {
       await project.cluster.redis.resume();
     }
-    for (const node of project.cluster.nodes) {
-      await eventually(
-        async () => (await fetch(`${node.url}/readyz`)).json() as Promise<{ status: string }>,
-        (body) => body.status === 'ready',
-        10_000,
-      );
-    }
+    await everyNodeReady(project.cluster);
 
     // Counted across the nodes again.
     await roomInWindow(LOGIN_FAILURES_PER_ADDRESS.windowMs);

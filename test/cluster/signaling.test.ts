@@ -2,7 +2,7 @@
 // different nodes find each other, exchange frames, are counted once against maxParticipants, replace each other, and
 // leave when their node dies.
 import { describe, expect, inject, it } from 'vitest';
-import { clusterMissing } from '../support/cluster.js';
+import { clusterMissing, everyNodeReady } from '../support/cluster.js';
 import { useClusterProject } from '../support/cluster-project.js';
 import { createLiveStream, mintRtcToken } from '../support/factories.js';
 import { client } from '../support/http.js';
@@ -229,13 +229,7 @@ describe.skipIf(missing !== undefined)('signaling across three nodes', () => {
     } finally {
       await project.cluster.redis.resume();
     }
-    for (const node of project.cluster.nodes) {
-      await eventually(
-        async () => (await fetch(`${node.url}/readyz`)).json() as Promise<{ status: string }>,
-        (body) => body.status === 'ready',
-        10_000,
-      );
-    }
+    await everyNodeReady(project.cluster);
     await joinOn(1, id, 'bob');
     const carol = await connectOn(2, id, 'carol');
     expect((await carol.closed).code).toBe(4429);

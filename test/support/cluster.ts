@@ -128,6 +128,17 @@ async function startNode(env: NodeJS.ProcessEnv, folders: string[]): Promise<Clu
   return node;
 }
 
+/** Waits until every running node's `/readyz` says `ready` again (after Redis came back, its bus is up). */
+export async function everyNodeReady(cluster: Cluster, timeoutMs = 10_000): Promise<void> {
+  for (const node of cluster.nodes.filter((n) => n.running)) {
+    await eventually(
+      async () => (await fetch(`${node.url}/readyz`)).json() as Promise<{ status: string }>,
+      (body) => body.status === 'ready',
+      timeoutMs,
+    );
+  }
+}
+
 /**
  * Starts Redis, `nodes` nodes on a new database of the PostgreSQL at `postgresUrl`, then HAProxy in front of them;
  * resolves once the proxy counts every node up. `env` adds settings of every node (`SWITCHBOARD_KEY_RATE_LIMIT`…).
