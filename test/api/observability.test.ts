@@ -48,7 +48,11 @@ describe('connections', () => {
     open.push(socket);
     await socket.next('joined');
 
-    const list = await get('/connections');
+    // The connection log is written in the background, after the socket is answered.
+    const list = await eventually(
+      () => get('/connections'),
+      (res) => res.body.data.length > 0,
+    );
     expect(list.status).toBe(200);
     expect(list.body.nextCursor).toBeNull();
     expect(list.body.data).toEqual([
@@ -89,8 +93,10 @@ describe('connections', () => {
     open.push(socket);
     const connected = await socket.next('connected');
 
-    const detail = await get(`/connections/${connected.connectionId}?environment=staging`);
-    expect(detail.status).toBe(200);
+    const detail = await eventually(
+      () => get(`/connections/${connected.connectionId}?environment=staging`),
+      (res) => res.status === 200,
+    );
     expect(detail.body).toMatchObject({
       id: connected.connectionId,
       kind: 'realtime',
