@@ -10,5 +10,6 @@ export * from './rooms.js';
 export * from './server-secrets.js';
 export * from './sessions.js';
 export * from './telemetry.js';
+export * from './test-tools.js';
 export * from './users.js';
 export * from './webhooks.js';

@@ -131,6 +131,8 @@ export const {
   liveStreamParticipants,
   liveStreams,
   connectionLog,
+  environmentClocks,
+  environmentFaults,
   errorLog,
   metricBuckets,
   projectMembers,

@@ -100,6 +100,11 @@ export const webhookAttempts = sqliteTable(
     requestHeaders: text('request_headers', { mode: 'json' }).$type<Record<string, string>>(),
     /** The first bytes of the response body (up to 4 KB), as text. */
     responseBody: text('response_body'),
+    /**
+     * Set when a fault injected into the environment shaped this attempt (server/faults): e.g. `webhook.failure`
+     * (not sent, recorded as failed), `webhook.duplicate` (a second copy). Null for a real attempt.
+     */
+    injectedFault: text('injected_fault'),
   },
   (t) => [primaryKey({ columns: [t.deliveryId, t.number] })],
 );

@@ -293,7 +293,7 @@ export function createDeliveryQueue(
       const [endpoint] = await endpointById.execute({ id: delivery.endpointId });
       if (!endpoint) return undefined;
       const number = delivery.attempts + 1;
-      await insertAttempt({ deliveryId, number, ...outcome });
+      await insertAttempt({ deliveryId, number, injectedFault: null, ...outcome });
 
       const succeeded = isSuccess(outcome);
       const resentDueAt =
