@@ -26,25 +26,31 @@ import { createRtcTokenService } from './rtc/token-service.js';
 import { createLimitWindows } from './security/limit-windows.js';
 import { createSocketLimits } from './security/socket-limits.js';
 import { createTelemetryService } from './telemetry/service.js';
+import { createEnvironmentClocks } from './test-clock/clocks.js';
+import { createTestClockService } from './test-clock/service.js';
 import { createWebhookService } from './webhooks/service.js';
 
 /** Domain services: where the rules live. Routes only parse, authorize, call one of these, present. */
 /** `observability: false` turns recording off: for the benchmark's baseline only (ServerOptions). */
 export function createServices(infra: Infrastructure, { observability = true }: { observability?: boolean } = {}) {
   const audit = createAuditService(infra);
+  /** Each environment's now (its test clock): what is timed within an environment asks it. */
+  const clocks = createEnvironmentClocks(infra);
   const rooms = createRoomService(infra, audit);
   const conversations = createConversationService(infra);
   const attachments = createAttachmentService(infra, conversations);
   const messages = createMessageService(infra, conversations, attachments);
   const engagement = createEngagementService(infra, messages);
-  const rtcTokens = createRtcTokenService(infra, rooms, audit);
+  const rtcTokens = createRtcTokenService(infra, rooms, audit, clocks);
   const signaling = createSignalingHub(infra);
-  const chatTokens = createChatTokenService(infra);
-  const recorder = createObservabilityRecorder(infra, { enabled: observability });
+  const chatTokens = createChatTokenService(infra, clocks);
+  const recorder = createObservabilityRecorder(infra, clocks, { enabled: observability });
   const invitations = createInvitationService(infra, audit);
   const limitWindows = createLimitWindows(infra, infra.cluster.redis);
   return {
     audit,
+    clocks,
+    testClock: createTestClockService(infra, audit, clocks),
     auth: createAuthService(infra, invitations, createAttemptLimits(limitWindows, infra.mode)),
     invitations,
     projects: createProjectService(infra, audit),
@@ -65,9 +71,9 @@ export function createServices(infra: Infrastructure, { observability = true }: 
     attachments,
     environmentReset: createEnvironmentResetService(infra, audit, attachments),
     attachmentCleanup: createAttachmentCleanupJob(infra, attachments),
-    webhooks: createWebhookService(infra, audit),
+    webhooks: createWebhookService(infra, audit, clocks),
     observability: recorder,
-    observabilityReads: createObservabilityService(infra, recorder.metrics),
+    observabilityReads: createObservabilityService(infra, recorder.metrics, clocks),
     backups: createBackupService(infra, () => recorder.flush()),
     liveEvents: createLiveEventFeed(infra),
   };

@@ -1,5 +1,5 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
-import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { decodeJwt, type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../clock.js';
 
 const ISSUER = 'switchboard';
@@ -10,8 +10,14 @@ export type VerifiedJwt = { ok: true; payload: JWTPayload } | { ok: false; reaso
 export type JwtSecret = Uint8Array | (() => Promise<Uint8Array>);
 
 /**
+ * The time a token is checked at, from its claims (not yet verified: only to find the environment whose clock
+ * counts); a forged claim still fails the signature.
+ */
+export type TimeOfClaims = (claims: JWTPayload) => Promise<number>;
+
+/**
  * HS256 JWTs of one kind (its own key and audience, so that a token of one kind never passes for
- * another), timed by the injected clock.
+ * another), timed by the injected clock, or by the time the caller gives (an environment's test clock).
  */
 export function createJwtCodec(secret: JwtSecret, clock: Clock, audience: string) {
   // A KeyObject, made once: given raw bytes, jose would import the key again on every sign and verify.
@@ -21,25 +27,32 @@ export function createJwtCodec(secret: JwtSecret, clock: Clock, audience: string
     return key;
   };
   return {
-    async sign(claims: Record<string, unknown>, subject: string, expiresAt: number, tokenId?: string): Promise<string> {
+    async sign(
+      claims: Record<string, unknown>,
+      subject: string,
+      expiresAt: number,
+      tokenId?: string,
+      issuedAt = clock.now(),
+    ): Promise<string> {
       const jwt = new SignJWT(claims)
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuer(ISSUER)
         .setAudience(audience)
         .setSubject(subject)
-        .setIssuedAt(Math.floor(clock.now() / 1000))
+        .setIssuedAt(Math.floor(issuedAt / 1000))
         .setExpirationTime(Math.floor(expiresAt / 1000));
       if (tokenId) jwt.setJti(tokenId);
       return jwt.sign(await keyObject());
     },
 
-    async verify(token: string): Promise<VerifiedJwt> {
+    async verify(token: string, timeOf?: TimeOfClaims): Promise<VerifiedJwt> {
       try {
+        const now = timeOf ? await timeOf(decodeJwt(token)) : clock.now();
         const { payload } = await jwtVerify(token, await keyObject(), {
           algorithms: ['HS256'],
           issuer: ISSUER,
           audience,
-          currentDate: new Date(clock.now()),
+          currentDate: new Date(now),
         });
         return { ok: true, payload };
       } catch (err) {
@@ -50,6 +63,20 @@ export function createJwtCodec(secret: JwtSecret, clock: Clock, audience: string
     },
   };
 }
+
+/**
+ * The `timeOf` of tokens scoped by `prj` and `env` claims: their environment's now. A token without them is checked
+ * at real time (and then refused for lacking them).
+ */
+export const environmentTimeOf =
+  (
+    nowOf: (scope: { projectId: string; environment: 'development' | 'staging' | 'production' }) => Promise<number>,
+    clock: Clock,
+  ): TimeOfClaims =>
+  async (claims) =>
+    typeof claims.prj === 'string' && isEnvironmentClaim(claims.env)
+      ? nowOf({ projectId: claims.prj, environment: claims.env })
+      : clock.now();
 
 export const isEnvironmentClaim = (value: unknown): value is 'development' | 'staging' | 'production' =>
   value === 'development' || value === 'staging' || value === 'production';

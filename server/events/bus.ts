@@ -29,6 +29,12 @@ export interface InternalEvents {
    * kept in memory for it (sockets, presence, typing, participants, cached rows, unflushed counts) goes too.
    */
   'environment.reset': { projectId: string; environment: Environment; removed: ResetCounts };
+  /**
+   * An environment's test clock was advanced (`advancedByMs` > 0) or reset to real time (`offsetMs` 0): the copies of
+   * the clocks in memory are dropped, the webhook worker looks for the retries that came due, typing indicators
+   * whose time passed stop (server/test-clock).
+   */
+  'environment.clock_changed': { projectId: string; environment: Environment; offsetMs: number; advancedByMs: number };
   'api_key.revoked': { projectId: string; keyId: string };
   /** Which endpoints of the scope are enabled, or what they subscribe to, changed: cached lists are stale. */
   'webhook_endpoints.changed': { projectId: string; environment: Environment };

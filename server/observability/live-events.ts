@@ -128,6 +128,13 @@ export function createLiveEventFeed({ events, clock, logger }: Infrastructure) {
   events.on('environment.reset', ({ removed, ...scope }) =>
     publish(scope, () => ({ type: 'environment.reset', at: toIso(clock.now()), data: { removed } })),
   );
+  events.on('environment.clock_changed', ({ offsetMs, advancedByMs, ...scope }) =>
+    publish(scope, () => ({
+      type: 'environment.clock_changed',
+      at: toIso(clock.now()),
+      data: { offsetMs, advancedByMs },
+    })),
+  );
   events.on('project.deleted', ({ projectId }) => {
     for (const [key, watching] of sinks) if (key.startsWith(`${projectId} `)) endAll(key, watching);
   });

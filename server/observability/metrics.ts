@@ -4,6 +4,7 @@ import { projects } from '../../db/schema/projects.js';
 import { type EnvironmentScope, inScope, isInScope } from '../../db/scope.js';
 import type { Queries } from '../../db/store.js';
 import type { Infrastructure } from '../context.js';
+import type { EnvironmentClocks } from '../test-clock/clocks.js';
 
 export const METRIC_NAMES = [
   'requests',
@@ -37,7 +38,10 @@ export type MetricValues = Map<MetricName, Map<number, number>>;
  * `flush()` adds what was counted to `metric_buckets` in one transaction, and reads merge the
  * table with what is not flushed yet, so a read never lags behind the counting.
  */
-export function createMetrics({ store, clock, logger }: Pick<Infrastructure, 'store' | 'clock' | 'logger'>) {
+export function createMetrics(
+  { store, clock, logger }: Pick<Infrastructure, 'store' | 'clock' | 'logger'>,
+  clocks: Pick<EnvironmentClocks, 'peekOffset' | 'offset'>,
+) {
   const { db } = store;
   let pending = new Map<string, Pending>();
   /** What the flush under way writes; what the forget* calls below drop meanwhile is not written. */
@@ -55,8 +59,24 @@ export function createMetrics({ store, clock, logger }: Pick<Infrastructure, 'st
     return run;
   }
 
+  /**
+   * Counts in the minute of the environment's clock (its test clock, advanced or not). Known in memory nearly always;
+   * just after a clock changed (or while the bus is down) it is read first, and the count lands a moment later.
+   */
   function count(scope: EnvironmentScope, name: MetricName, n = 1): void {
-    const minute = minuteOf(clock.now());
+    const at = clock.now();
+    const offset = clocks.peekOffset(scope);
+    if (offset !== undefined) {
+      countIn(scope, name, minuteOf(at + offset), n);
+      return;
+    }
+    clocks.offset(scope).then(
+      (later) => countIn(scope, name, minuteOf(at + later), n),
+      () => countIn(scope, name, minuteOf(at), n),
+    );
+  }
+
+  function countIn(scope: EnvironmentScope, name: MetricName, minute: number, n: number): void {
     const key = `${scope.projectId}\u0000${scope.environment}\u0000${name}\u0000${minute}`;
     const entry = pending.get(key);
     if (entry) entry.value += n;

@@ -5,6 +5,7 @@ import type { Queries } from '../../db/store.js';
 import type { Infrastructure } from '../context.js';
 import type { ServiceError } from '../errors.js';
 import { keepNewest } from '../shared/scoped-page.js';
+import type { EnvironmentClocks } from '../test-clock/clocks.js';
 import { createMetrics, METRIC_RETENTION_MS } from './metrics.js';
 
 /** Per project environment, older error records beyond this many are dropped. */
@@ -33,9 +34,13 @@ export interface FailedRequest {
  * errors of runtime routes, and per-minute counters. With `enabled: false` (the benchmark's
  * baseline only) it records nothing; the reads still answer, empty.
  */
-export function createObservabilityRecorder(infra: Infrastructure, { enabled }: { enabled: boolean }) {
+export function createObservabilityRecorder(
+  infra: Infrastructure,
+  clocks: EnvironmentClocks,
+  { enabled }: { enabled: boolean },
+) {
   const { store, clock, ids, events, logger, cluster } = infra;
-  const metrics = createMetrics(infra);
+  const metrics = createMetrics(infra, clocks);
   let errorsSincePrune = 0;
   let flushTimer: NodeJS.Timeout | undefined;
 

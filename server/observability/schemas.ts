@@ -200,6 +200,17 @@ export const liveEventSchema = z
         'closed; `removed` counts what went.',
     ),
     liveEvent(
+      z.literal('environment.clock_changed'),
+      z.object({
+        offsetMs: z
+          .int()
+          .min(0)
+          .meta({ description: 'How far ahead of real time the clock now runs; 0 after a reset.' }),
+        advancedByMs: z.int().min(0).meta({ description: 'How far it was just advanced; 0 for a reset.' }),
+      }),
+      'The environment’s test clock was advanced or reset to real time (`/v1/projects/{id}/environment/clock`).',
+    ),
+    liveEvent(
       z.enum(EVENT_TYPES),
       z.record(z.string(), z.unknown()).meta({
         description:

@@ -6,6 +6,7 @@ import { type EnvironmentScope, inScope } from '../../db/scope.js';
 import type { Infrastructure } from '../context.js';
 import { notFound } from '../errors.js';
 import { newestFirstPage } from '../shared/scoped-page.js';
+import type { EnvironmentClocks } from '../test-clock/clocks.js';
 import { type Metrics, MINUTE_MS, minuteOf, sumOf } from './metrics.js';
 
 export type ConnectionRow = typeof connectionLog.$inferSelect;
@@ -25,7 +26,12 @@ export function monthPeriod(month: string | undefined, now: number) {
 }
 
 /** The reads behind the observability routes; every query is scoped to one project environment. */
-export function createObservabilityService({ store, clock }: Infrastructure, metrics: Metrics) {
+/** `clocks`: the metric windows end at the environment's now (its test clock). */
+export function createObservabilityService(
+  { store, clock }: Infrastructure,
+  metrics: Metrics,
+  clocks: EnvironmentClocks,
+) {
   const { db } = store;
   const startedAt = clock.now();
 
@@ -66,7 +72,7 @@ export function createObservabilityService({ store, clock }: Infrastructure, met
 
     /** The last `minutes` minutes up to and including the current one, zero-filled. */
     async metrics(scope: EnvironmentScope, minutes: number) {
-      const to = minuteOf(clock.now());
+      const to = minuteOf(await clocks.now(scope));
       const from = to - (minutes - 1) * MINUTE_MS;
       const values = await metrics.read(scope, from, to);
       const minuteStarts = Array.from({ length: minutes }, (_, i) => from + i * MINUTE_MS);
@@ -101,7 +107,7 @@ export function createObservabilityService({ store, clock }: Infrastructure, met
         .where(inScope(connectionLog, scope, isNull(connectionLog.disconnectedAt)))
         .groupBy(connectionLog.kind)
         .orderBy(asc(connectionLog.kind));
-      const to = minuteOf(now);
+      const to = minuteOf(await clocks.now(scope));
       const from = to - (RECENT_MINUTES - 1) * MINUTE_MS;
       const recent = await metrics.read(scope, from, to);
       const requests = sumOf(recent, ['requests']);

@@ -1,19 +1,28 @@
 import type { EnvironmentScope } from '../../db/scope.js';
 import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
+import { environmentTimeOf } from '../auth/jwt.js';
 import { toIso, wholeSeconds } from '../clock.js';
 import type { Infrastructure } from '../context.js';
 import { randomString } from '../ids.js';
 import type { RoomService } from '../rooms/service.js';
 import { madeFromKey } from '../secrets.js';
+import type { EnvironmentClocks } from '../test-clock/clocks.js';
 import { type RequestedPermissions, resolvePermissions } from './permissions.js';
 import { RTC_TOKEN_DEFAULT_TTL_SECONDS } from './schemas.js';
 import { createRtcTokens } from './tokens.js';
 
-export function createRtcTokenService({ store, keys, clock }: Infrastructure, rooms: RoomService, audit: AuditService) {
+/** RTC tokens, issued and checked by their environment's clock (a test clock advanced past `exp` expires them). */
+export function createRtcTokenService(
+  { store, keys, clock }: Infrastructure,
+  rooms: RoomService,
+  audit: AuditService,
+  clocks: EnvironmentClocks,
+) {
   const tokens = madeFromKey(keys.signingKey('rtc-signing-key'), (key) => createRtcTokens(key, clock));
+  const timeOf = environmentTimeOf(clocks.now, clock);
   return {
-    verify: async (token: string) => (await tokens()).verify(token),
+    verify: async (token: string) => (await tokens()).verify(token, timeOf),
 
     /**
      * A token for a room of the credential's own environment: another environment's room is a 404. Audited when a
@@ -27,16 +36,20 @@ export function createRtcTokenService({ store, keys, clock }: Infrastructure, ro
     ) {
       const room = await rooms.get(scope, roomId);
       const permissions = resolvePermissions(input);
-      const expiresAt = wholeSeconds(clock.now() + (input.ttlSeconds ?? RTC_TOKEN_DEFAULT_TTL_SECONDS) * 1000);
-      const token = await (await tokens()).sign({
-        ...scope,
-        ...permissions,
-        roomId: room.id,
-        identity: input.identity,
-        name: input.name ?? null,
-        tokenId: randomString(16),
-        expiresAt,
-      });
+      const now = await clocks.now(scope);
+      const expiresAt = wholeSeconds(now + (input.ttlSeconds ?? RTC_TOKEN_DEFAULT_TTL_SECONDS) * 1000);
+      const token = await (await tokens()).sign(
+        {
+          ...scope,
+          ...permissions,
+          roomId: room.id,
+          identity: input.identity,
+          name: input.name ?? null,
+          tokenId: randomString(16),
+          expiresAt,
+        },
+        now,
+      );
       if (auditedBy) {
         // Minting writes nothing else: the entry is the record that a token exists.
         await store.transaction((tx) =>

@@ -1,5 +1,5 @@
 import type { Environment } from '../../db/schema/environment.js';
-import { createJwtCodec, isEnvironmentClaim } from '../auth/jwt.js';
+import { createJwtCodec, isEnvironmentClaim, type TimeOfClaims } from '../auth/jwt.js';
 import type { Clock } from '../clock.js';
 import type { RtcPermissions } from './permissions.js';
 
@@ -21,7 +21,8 @@ export interface RtcTokenClaims extends RtcPermissions {
 export function createRtcTokens(secret: Uint8Array, clock: Clock) {
   const codec = createJwtCodec(secret, clock, 'switchboard:rtc');
   return {
-    sign(claims: RtcTokenClaims): Promise<string> {
+    /** Issued at `issuedAt`: the environment's now. */
+    sign(claims: RtcTokenClaims, issuedAt: number): Promise<string> {
       return codec.sign(
         {
           prj: claims.projectId,
@@ -38,14 +39,16 @@ export function createRtcTokens(secret: Uint8Array, clock: Clock) {
         claims.identity,
         claims.expiresAt,
         claims.tokenId,
+        issuedAt,
       );
     },
 
     /** The claims, or why the token is refused: `expired` or `invalid`. */
     async verify(
       token: string,
+      timeOf?: TimeOfClaims,
     ): Promise<{ ok: true; claims: RtcTokenClaims } | { ok: false; reason: 'expired' | 'invalid' }> {
-      const verified = await codec.verify(token);
+      const verified = await codec.verify(token, timeOf);
       if (!verified.ok) return verified;
       const p = verified.payload;
       if (

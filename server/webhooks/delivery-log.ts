@@ -19,7 +19,7 @@ const deliveryNotFound = (webhookId: string, deliveryId: string) =>
   notFound('SERVICE_WEBHOOK_DELIVERY_NOT_FOUND', `No delivery ${deliveryId} of webhook endpoint ${webhookId}.`);
 
 /** What users see of deliveries and may ask of them: the log, a resend, a test event. */
-export function createDeliveryLog({ store, clock }: Infrastructure, queue: DeliveryQueue, worker: DeliveryWorker) {
+export function createDeliveryLog({ store }: Infrastructure, queue: DeliveryQueue, worker: DeliveryWorker) {
   const { db } = store;
   async function attemptsOf(deliveryIds: string[]): Promise<Map<string, AttemptRow[]>> {
     const byDelivery = new Map<string, AttemptRow[]>(deliveryIds.map((id) => [id, []]));
@@ -96,7 +96,7 @@ export function createDeliveryLog({ store, clock }: Infrastructure, queue: Deliv
      * (counting `resends` is what tells the recording of that attempt not to overwrite it).
      */
     async resend(scope: EnvironmentScope, webhookId: string, deliveryId: string): Promise<DeliveryWithAttempts> {
-      const now = clock.now();
+      const now = await queue.environmentNow(scope);
       const delivery = await store.transaction(async (tx) => {
         assertEnabled(await findEndpoint(tx, scope, webhookId));
         const [row] = await tx

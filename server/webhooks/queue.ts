@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { ENVIRONMENTS, type Environment } from '../../db/schema/environment.js';
+import { environmentClocks } from '../../db/schema/test-tools.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/webhooks.js';
 import { type EnvironmentScope, inScopePrepared, scopeValues } from '../../db/scope.js';
 import type { Queries } from '../../db/store.js';
@@ -9,12 +10,18 @@ import { toIso } from '../clock.js';
 import type { Infrastructure } from '../context.js';
 import { upperEnvironment } from '../environments.js';
 import type { CatalogueEvent } from '../events/bus.js';
+import type { EnvironmentClocks } from '../test-clock/clocks.js';
 import {
   AUTO_DISABLE_AFTER_FAILURES,
   DELIVERY_LEASE_MS,
   ENDPOINT_CONCURRENCY,
   nextAttemptAfterFailure,
 } from './policy.js';
+
+/**
+ * Times of deliveries and attempts (created, attempted, next attempt due) are their environment's (its test clock's,
+ * server/test-clock); leases are the server's, real time, as they hold between servers.
+ */
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -42,6 +49,12 @@ interface RecordedAttempt {
   disabledAfter?: number;
 }
 
+/** The delivery an attempt was made of, as the worker claimed it. */
+type LaunchedDelivery = Pick<
+  DeliveryRow,
+  'id' | 'endpointId' | 'projectId' | 'environment' | 'resends' | 'leaseOwner' | 'nextAttemptAt'
+>;
+
 /** Whether an endpoint takes events of `type`: an empty list means every type. */
 export const subscribesTo = (endpoint: Pick<EndpointRow, 'events'>, type: string) =>
   endpoint.events.length === 0 || endpoint.events.includes(type);
@@ -56,12 +69,21 @@ const MAX_CACHED_SCOPES = 10_000;
 export function createDeliveryQueue(
   { store, clock, ids, logger, events, cluster }: Infrastructure,
   audit: AuditService,
+  clocks: EnvironmentClocks,
 ) {
   const { db } = store;
-  /** The envelope of spec 2.8, serialised once: these bytes are what every attempt sends and signs. */
-  function envelope(type: string, projectId: string, environment: Environment, data: Record<string, unknown>) {
+  /**
+   * The envelope of spec 2.8, serialised once: these bytes are what every attempt sends and signs. `createdAt` is
+   * the environment's now.
+   */
+  function envelope(
+    type: string,
+    projectId: string,
+    environment: Environment,
+    data: Record<string, unknown>,
+    createdAt: number,
+  ) {
     const eventId = ids.next('evt');
-    const createdAt = clock.now();
     const payload = JSON.stringify({
       id: eventId,
       type,
@@ -161,11 +183,22 @@ export function createDeliveryQueue(
 
   // A value given at run time, as is: these columns store what they are given (text and integers).
   const given = (name: string) => sql`${sql.placeholder(name)}`;
-  /** Deliveries due by `now` that no worker holds: claimed by none, or by one whose lease has run out. */
+  /**
+   * How far the delivery's environment runs ahead of real time (its test clock; 0 without one), and the most any
+   * does: the first for the exact test, the second a bound on `next_attempt_at` that keeps the due index in use.
+   * Named in full, as the outer table's columns must not be taken for the inner's.
+   */
+  const offsetOfDelivery = sql`coalesce((select ec.offset_ms from environment_clocks ec where ec.project_id = ${sql.raw('"webhook_deliveries"."project_id"')} and ec.environment = ${sql.raw('"webhook_deliveries"."environment"')}), 0)`;
+  const largestOffset = sql`(select coalesce(max(${environmentClocks.offsetMs}), 0) from ${environmentClocks})`;
+  /**
+   * Deliveries due by their environment's now (real `now` plus its clock's offset) that no worker holds: claimed by
+   * none, or by one whose lease has run out by the server's `now`.
+   */
   const dueAndFree = (now: ReturnType<typeof sql.placeholder>) =>
     and(
       eq(webhookDeliveries.status, 'PENDING'),
-      lte(webhookDeliveries.nextAttemptAt, now),
+      lte(webhookDeliveries.nextAttemptAt, sql`${now} + ${largestOffset}`),
+      lte(sql`${webhookDeliveries.nextAttemptAt} - ${offsetOfDelivery}`, now),
       or(isNull(webhookDeliveries.leaseExpiresAt), lte(webhookDeliveries.leaseExpiresAt, now)),
     );
 
@@ -279,12 +312,18 @@ export function createDeliveryQueue(
     return run;
   }
 
-  async function recordAttemptNow(
-    launched: Pick<DeliveryRow, 'id' | 'resends' | 'leaseOwner'>,
-    outcome: AttemptOutcome,
-  ): Promise<void> {
+  async function recordAttemptNow(launched: LaunchedDelivery, outcome: AttemptOutcome): Promise<void> {
     const deliveryId = launched.id;
-    const now = clock.now();
+    // In the environment's time, as the delivery's other times are; the signature sent kept real time.
+    const offset = await clocks.offset(launched);
+    const now = clock.now() + offset;
+    const attemptedAt = outcome.attemptedAt + offset;
+    /**
+     * Where an environment's test clock was advanced, the next retry counts from when this attempt was due rather
+     * than from now: retries that an advance made due then go out one after another at once, and advancing the clock
+     * by the whole schedule runs it to its end. On real time, from now (a server that was down does not burst).
+     */
+    const scheduledFrom = offset > 0 && launched.nextAttemptAt !== null ? Math.min(launched.nextAttemptAt, now) : now;
     const recorded = await store.transaction(async (tx): Promise<RecordedAttempt | undefined> => {
       const { deliveryById, endpointById, updateAfterAttempt, countFailure } = statementsIn(tx);
       const [delivery] = await deliveryById.execute({ id: deliveryId });
@@ -293,14 +332,14 @@ export function createDeliveryQueue(
       const [endpoint] = await endpointById.execute({ id: delivery.endpointId });
       if (!endpoint) return undefined;
       const number = delivery.attempts + 1;
-      await insertAttempt({ deliveryId, number, injectedFault: null, ...outcome });
+      await insertAttempt({ deliveryId, number, injectedFault: null, ...outcome, attemptedAt });
 
       const succeeded = isSuccess(outcome);
       const resentDueAt =
         delivery.resends !== launched.resends && delivery.status === 'PENDING' ? delivery.nextAttemptAt : null;
       const nextAttemptAt = !endpoint.enabled
         ? null
-        : (resentDueAt ?? (succeeded ? null : nextAttemptAfterFailure(number, now)));
+        : (resentDueAt ?? (succeeded ? null : nextAttemptAfterFailure(number, scheduledFrom)));
       const status: DeliveryRow['status'] = nextAttemptAt !== null ? 'PENDING' : succeeded ? 'SUCCEEDED' : 'FAILED';
       const result: RecordedAttempt = { delivery, attempt: number, status };
       // The claim ends with its attempt. One that ran out meanwhile and was taken by another worker stays theirs.
@@ -363,12 +402,14 @@ export function createDeliveryQueue(
       statusCode: outcome.statusCode,
       error: outcome.error,
       succeeded: isSuccess(outcome),
-      at: outcome.attemptedAt,
+      at: attemptedAt,
     });
   }
 
   return {
     failPending,
+    /** The environment's now (its test clock), in which the queue's times are kept. */
+    environmentNow: (scope: EnvironmentScope) => clocks.now(scope),
     /** Call after the commit of any change to an endpoint's `enabled` or `events`, or its creation or deletion. */
     forgetEndpoints,
 
@@ -382,20 +423,21 @@ export function createDeliveryQueue(
       // Read outside a transaction first: most events go to no endpoint, and they write nothing.
       const matching = (await enabledEndpointsOf(scope)).filter((endpoint) => subscribesTo(endpoint, event.type));
       if (matching.length === 0) return [];
+      const now = await clocks.now(scope);
       return store.transaction(async (tx) => {
         // Read again in the transaction: an endpoint disabled since (its pending deliveries failed) gets none.
         const endpoints = (await statementsIn(tx).enabledEndpoints.execute(scope)).filter((endpoint) =>
           subscribesTo(endpoint, event.type),
         );
         if (endpoints.length === 0) return [];
-        const built = envelope(event.type, event.projectId, event.environment, event.data);
+        const built = envelope(event.type, event.projectId, event.environment, event.data, now);
         return insertDeliveries(endpoints, event.type, built);
       });
     },
 
     /** Queues a new event for one endpoint only, whatever its subscriptions (the test-event route). */
     async enqueueFor(endpoint: EndpointRow, type: string, data: Record<string, unknown>): Promise<DeliveryRow> {
-      const built = envelope(type, endpoint.projectId, endpoint.environment, data);
+      const built = envelope(type, endpoint.projectId, endpoint.environment, data, await clocks.now(endpoint));
       const [delivery] = await store.transaction(() => insertDeliveries([endpoint], type, built));
       return delivery;
     },
@@ -466,10 +508,7 @@ export function createDeliveryQueue(
      * the delivery stays due when the resend made it due, whatever this attempt came to. The claim that `launched`
      * was sent under ends: the delivery is free for the next claim.
      */
-    recordAttempt(
-      launched: Pick<DeliveryRow, 'id' | 'endpointId' | 'resends' | 'leaseOwner'>,
-      outcome: AttemptOutcome,
-    ): Promise<void> {
+    recordAttempt(launched: LaunchedDelivery, outcome: AttemptOutcome): Promise<void> {
       return inTurn(launched.endpointId, () => recordAttemptNow(launched, outcome));
     },
   };

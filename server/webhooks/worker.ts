@@ -54,7 +54,7 @@ export function createDeliveryWorker(
   let running = false;
   let passScheduled = false;
   let poll: NodeJS.Timeout | undefined;
-  let unsubscribe: (() => void) | undefined;
+  let unsubscribe: (() => void)[] = [];
 
   const inFlightFor = (endpointId: string) =>
     [...inFlight].filter(([, task]) => task.endpointId === endpointId).map(([deliveryId]) => deliveryId);
@@ -244,9 +244,13 @@ export function createDeliveryWorker(
       if (running || stopping.signal.aborted) return;
       running = true;
       // Queued by the node whose change emitted the event: once in the cluster.
-      unsubscribe = events.onLocal('catalogue', (event) => {
-        queueing = queueing.then(() => enqueue(event));
-      });
+      unsubscribe = [
+        events.onLocal('catalogue', (event) => {
+          queueing = queueing.then(() => enqueue(event));
+        }),
+        // An environment's test clock moved on (on any node): the retries it made due go out now, not at the poll.
+        events.on('environment.clock_changed', kick),
+      ];
       poll = setInterval(safePass, POLL_INTERVAL_MS);
       poll.unref();
       kick();
@@ -273,7 +277,7 @@ export function createDeliveryWorker(
     async stop() {
       if (!running) return;
       running = false;
-      unsubscribe?.();
+      for (const stop of unsubscribe) stop();
       clearInterval(poll);
       stopping.abort();
       // The events emitted before are queued while the store is still open; they are sent after a restart.

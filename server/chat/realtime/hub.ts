@@ -372,15 +372,31 @@ export function createRealtimeHub(
   const upkeepTimer = shared ? setInterval(keepUp, PRESENCE_SWEEP_MS) : undefined;
   upkeepTimer?.unref();
 
-  const sweep = setInterval(() => {
+  /** Typing indicators past their time stop (of the environment `only`, or all). */
+  function sweepTyping(only?: EnvironmentScope): void {
     const now = clock.now();
     for (const [conversationId, { scope, until }] of typing) {
+      if (only && !isInScope(scope, only)) continue;
       for (const [userId, expiresAt] of until) {
         if (expiresAt <= now) setTyping(scope, conversationId, userId, false);
       }
     }
-  }, TYPING_SWEEP_MS);
+  }
+  const sweep = setInterval(sweepTyping, TYPING_SWEEP_MS);
   sweep.unref();
+  /**
+   * The environment's test clock was advanced: its typing indicators are that much nearer their end (kept in real
+   * time, they move back by the advance), and those it took past their end stop now. A reset moves nothing back.
+   */
+  events.on('environment.clock_changed', ({ advancedByMs, ...change }) => {
+    if (closed || advancedByMs <= 0) return;
+    const scope = { projectId: change.projectId, environment: change.environment };
+    for (const typers of typing.values()) {
+      if (!isInScope(typers.scope, scope)) continue;
+      for (const [userId, expiresAt] of typers.until) typers.until.set(userId, expiresAt - advancedByMs);
+    }
+    sweepTyping(scope);
+  });
 
   /** The user's conversations, as the database has them, corrected by the changes heard while reading them. */
   async function conversationIdsOf(scope: EnvironmentScope, userId: string, socket: WebSocket): Promise<string[]> {
