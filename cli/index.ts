@@ -5,6 +5,7 @@ import { DEFAULT_BASE_URL } from '../sdk/index.js';
 import { readVersion } from '../server/version.js';
 import { registerAuditCommand } from './commands/audit.js';
 import { registerAuthCommands } from './commands/auth.js';
+import { registerClockCommands } from './commands/clock.js';
 import { registerDataCommands } from './commands/data.js';
 import { registerEnvCommands } from './commands/env.js';
 import { registerKeyCommands } from './commands/keys.js';
@@ -49,6 +50,7 @@ registerWebhookCommands(program, io);
 registerTailCommand(program, io);
 registerObservabilityCommands(program, io);
 registerEnvCommands(program, io);
+registerClockCommands(program, io);
 
 // A promise chain rather than a top-level await: the single executable runs this file bundled as CommonJS.
 program.parseAsync(process.argv).catch((err: unknown) => {

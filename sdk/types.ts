@@ -61,6 +61,13 @@ export type ProjectList = ResponseOf<'listProjects'>;
 export type Capability = Project['capabilities'][number];
 /** What `environments.reset` removed: `{environment, resetAt, removed: {rooms, conversations, messages, …}}`. */
 export type EnvironmentReset = ResponseOf<'resetEnvironment'>;
+/**
+ * An environment's test clock: `{environment, now, offsetMs, advancedAt}`, `now` being real time plus `offsetMs`
+ * (`environments.clock`, `advanceClock`, `resetClock`).
+ */
+export type EnvironmentClock = ResponseOf<'getEnvironmentClock'>;
+/** What `environments.advanceClock` sends: how many seconds forward (1 to 400 days' worth). */
+export type AdvanceClockInput = BodyOf<'advanceEnvironmentClock'>;
 
 export type AddMemberInput = BodyOf<'addMember'>;
 export type UpdateMemberInput = BodyOf<'updateMember'>;

@@ -1,5 +1,5 @@
 import type { Transport } from '../transport.js';
-import type { Environment, EnvironmentReset } from '../types.js';
+import type { AdvanceClockInput, Environment, EnvironmentClock, EnvironmentReset } from '../types.js';
 
 /** A project's environments as a whole: the tools for testing an app against development or staging. */
 export class EnvironmentsResource {
@@ -13,6 +13,45 @@ export class EnvironmentsResource {
    */
   reset(projectId: string, options: { environment: Environment }): Promise<EnvironmentReset> {
     return this.transport.call('resetEnvironment', {
+      params: { id: projectId },
+      query: { environment: options.environment },
+    });
+  }
+
+  /**
+   * The environment's clock: `now` is real time plus `offsetMs`, the amount its test clock was advanced by (0 and
+   * `advancedAt: null` on real time; always so for production). Any member who can read the project.
+   */
+  clock(projectId: string, options: { environment: Environment }): Promise<EnvironmentClock> {
+    return this.transport.call('getEnvironmentClock', {
+      params: { id: projectId },
+      query: { environment: options.environment },
+    });
+  }
+
+  /**
+   * Moves a development or staging environment's test clock forward by `seconds`: webhook retries that came due go
+   * out at once (in order, the whole schedule if the advance covers it), tokens past their expiry are refused, typing
+   * indicators lapse, metric windows move on. Answers the clock. Production is refused (403
+   * `SERVICE_PRODUCTION_ENVIRONMENT`). OWNER and ADMIN only (`project:write`).
+   */
+  advanceClock(
+    projectId: string,
+    options: { environment: Environment; seconds: AdvanceClockInput['seconds'] },
+  ): Promise<EnvironmentClock> {
+    return this.transport.call('advanceEnvironmentClock', {
+      params: { id: projectId },
+      query: { environment: options.environment },
+      body: { seconds: options.seconds },
+    });
+  }
+
+  /**
+   * Puts the environment back on real time; what was stamped in its future stays so. Production is refused (403
+   * `SERVICE_PRODUCTION_ENVIRONMENT`). OWNER and ADMIN only (`project:write`).
+   */
+  resetClock(projectId: string, options: { environment: Environment }): Promise<EnvironmentClock> {
+    return this.transport.call('resetEnvironmentClock', {
       params: { id: projectId },
       query: { environment: options.environment },
     });

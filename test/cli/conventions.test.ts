@@ -49,6 +49,10 @@ const COMMANDS = [
   ['diagnostics'],
   ['env'],
   ['env', 'reset'],
+  ['clock'],
+  ['clock', 'show'],
+  ['clock', 'advance'],
+  ['clock', 'reset'],
 ];
 
 describe.concurrent('switchboard conventions', () => {
