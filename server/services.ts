@@ -11,6 +11,8 @@ import { createRealtimeHub } from './chat/realtime/hub.js';
 import { createChatTokenService } from './chat/tokens/service.js';
 import type { Infrastructure } from './context.js';
 import { createEnvironmentResetService } from './environment-reset/service.js';
+import { createFaultRules } from './faults/rules.js';
+import { createFaultService } from './faults/service.js';
 import { createKeyRateLimits } from './keys/rate-limit.js';
 import { createKeyService } from './keys/service.js';
 import { createLiveStreamService } from './live-streams/service.js';
@@ -29,8 +31,14 @@ import { createTelemetryService } from './telemetry/service.js';
 import { createWebhookService } from './webhooks/service.js';
 
 /** Domain services: where the rules live. Routes only parse, authorize, call one of these, present. */
-/** `observability: false` turns recording off: for the benchmark's baseline only (ServerOptions). */
-export function createServices(infra: Infrastructure, { observability = true }: { observability?: boolean } = {}) {
+/**
+ * `observability: false` turns recording off: for the benchmark's baseline only (ServerOptions). `random` draws the
+ * shares of injected faults (Math.random unless a test fixes it).
+ */
+export function createServices(
+  infra: Infrastructure,
+  { observability = true, random = Math.random }: { observability?: boolean; random?: () => number } = {},
+) {
   const audit = createAuditService(infra);
   const rooms = createRoomService(infra, audit);
   const conversations = createConversationService(infra);
@@ -43,6 +51,8 @@ export function createServices(infra: Infrastructure, { observability = true }: 
   const recorder = createObservabilityRecorder(infra, { enabled: observability });
   const invitations = createInvitationService(infra, audit);
   const limitWindows = createLimitWindows(infra, infra.cluster.redis);
+  const realtime = createRealtimeHub(infra, conversations, messages, engagement);
+  const faultRules = createFaultRules(infra, random);
   return {
     audit,
     auth: createAuthService(infra, invitations, createAttemptLimits(limitWindows, infra.mode)),
@@ -60,12 +70,13 @@ export function createServices(infra: Infrastructure, { observability = true }: 
     conversations,
     messages,
     engagement,
-    realtime: createRealtimeHub(infra, conversations, messages, engagement),
+    realtime,
     liveStreams: createLiveStreamService(infra, { audit, rooms, conversations, rtcTokens, chatTokens, signaling }),
     attachments,
     environmentReset: createEnvironmentResetService(infra, audit, attachments),
     attachmentCleanup: createAttachmentCleanupJob(infra, attachments),
-    webhooks: createWebhookService(infra, audit),
+    faults: createFaultService(infra, audit, faultRules, { realtime, signaling }),
+    webhooks: createWebhookService(infra, audit, faultRules),
     observability: recorder,
     observabilityReads: createObservabilityService(infra, recorder.metrics),
     backups: createBackupService(infra, () => recorder.flush()),
