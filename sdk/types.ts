@@ -61,6 +61,17 @@ export type ProjectList = ResponseOf<'listProjects'>;
 export type Capability = Project['capabilities'][number];
 /** What `environments.reset` removed: `{environment, resetAt, removed: {rooms, conversations, messages, …}}`. */
 export type EnvironmentReset = ResponseOf<'resetEnvironment'>;
+/** A fault injected into an environment: `{id, environment, kind, percent, delayMs, createdAt, expiresAt}`. */
+export type Fault = ResponseOf<'createEnvironmentFault'>;
+/** `webhook.duplicate`, `webhook.out_of_order`, `webhook.delay`, `webhook.failure`, `api.unavailable`, `api.latency`. */
+export type FaultKind = Fault['kind'];
+/** `{kind, percent?, delayMs?, expiresInSeconds?}`. */
+export type FaultInput = BodyOf<'createEnvironmentFault'>;
+export type FaultList = ResponseOf<'listEnvironmentFaults'>;
+export type RemovedFaults = ResponseOf<'clearEnvironmentFaults'>;
+/** `{percent?, kind?: 'realtime' | 'signaling' | 'all'}`. */
+export type DropSocketsInput = BodyOf<'dropEnvironmentSockets'>;
+export type DroppedSockets = ResponseOf<'dropEnvironmentSockets'>;
 
 export type AddMemberInput = BodyOf<'addMember'>;
 export type UpdateMemberInput = BodyOf<'updateMember'>;
