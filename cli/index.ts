@@ -7,6 +7,7 @@ import { registerAuditCommand } from './commands/audit.js';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerDataCommands } from './commands/data.js';
 import { registerEnvCommands } from './commands/env.js';
+import { registerFaultCommands } from './commands/faults.js';
 import { registerKeyCommands } from './commands/keys.js';
 import { registerMemberCommands } from './commands/members.js';
 import { registerObservabilityCommands } from './commands/observability.js';
@@ -49,6 +50,7 @@ registerWebhookCommands(program, io);
 registerTailCommand(program, io);
 registerObservabilityCommands(program, io);
 registerEnvCommands(program, io);
+registerFaultCommands(program, io);
 
 // A promise chain rather than a top-level await: the single executable runs this file bundled as CommonJS.
 program.parseAsync(process.argv).catch((err: unknown) => {

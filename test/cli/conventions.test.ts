@@ -49,6 +49,12 @@ const COMMANDS = [
   ['diagnostics'],
   ['env'],
   ['env', 'reset'],
+  ['faults'],
+  ['faults', 'list'],
+  ['faults', 'add'],
+  ['faults', 'remove'],
+  ['faults', 'clear'],
+  ['faults', 'drop-sockets'],
 ];
 
 describe.concurrent('switchboard conventions', () => {
