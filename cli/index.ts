@@ -8,6 +8,7 @@ import { registerAuthCommands } from './commands/auth.js';
 import { registerClockCommands } from './commands/clock.js';
 import { registerDataCommands } from './commands/data.js';
 import { registerEnvCommands } from './commands/env.js';
+import { registerFaultCommands } from './commands/faults.js';
 import { registerKeyCommands } from './commands/keys.js';
 import { registerMemberCommands } from './commands/members.js';
 import { registerObservabilityCommands } from './commands/observability.js';
@@ -51,6 +52,7 @@ registerTailCommand(program, io);
 registerObservabilityCommands(program, io);
 registerEnvCommands(program, io);
 registerClockCommands(program, io);
+registerFaultCommands(program, io);
 
 // A promise chain rather than a top-level await: the single executable runs this file bundled as CommonJS.
 program.parseAsync(process.argv).catch((err: unknown) => {

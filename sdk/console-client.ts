@@ -1,6 +1,7 @@
 import { AuditResource } from './console/audit.js';
 import { AuthResource } from './console/auth.js';
 import { EnvironmentsResource } from './console/environments.js';
+import { FaultsResource } from './console/faults.js';
 import { ChatInspectionResource, ProjectLiveStreamsResource, ProjectRoomsResource } from './console/inspection.js';
 import { KeysResource } from './console/keys.js';
 import { MembersResource } from './console/members.js';
@@ -23,6 +24,7 @@ export class ConsoleClient {
   readonly auth: AuthResource;
   readonly projects: ProjectsResource;
   readonly environments: EnvironmentsResource;
+  readonly faults: FaultsResource;
   readonly members: MembersResource;
   readonly keys: KeysResource;
   readonly audit: AuditResource;
@@ -37,6 +39,7 @@ export class ConsoleClient {
     this.auth = new AuthResource(this.transport);
     this.projects = new ProjectsResource(this.transport);
     this.environments = new EnvironmentsResource(this.transport);
+    this.faults = new FaultsResource(this.transport);
     this.members = new MembersResource(this.transport);
     this.keys = new KeysResource(this.transport);
     this.audit = new AuditResource(this.transport);

@@ -1,4 +1,4 @@
-import type { Environment, EnvironmentReset, ProjectRole, WebhookDeliveryStatus } from './types.js';
+import type { Environment, EnvironmentReset, FaultKind, ProjectRole, WebhookDeliveryStatus } from './types.js';
 
 /**
  * The values of the API's enums, for clients that list them (a dashboard's role picker, an environment switcher).
@@ -19,6 +19,16 @@ export const WEBHOOK_DELIVERY_STATUSES = [
   'SUCCEEDED',
   'FAILED',
 ] as const satisfies readonly WebhookDeliveryStatus[];
+
+/** What can be injected into an environment (`faults.add`), in the API's order. */
+export const FAULT_KINDS = [
+  'webhook.duplicate',
+  'webhook.out_of_order',
+  'webhook.delay',
+  'webhook.failure',
+  'api.unavailable',
+  'api.latency',
+] as const satisfies readonly FaultKind[];
 
 /**
  * What an environment reset counts (the `removed` of `environments.reset`), in the API's order, each named for people:
@@ -52,7 +62,9 @@ export const resetCounts = (removed: EnvironmentReset['removed']): [label: strin
 type Missing<All, Listed> = Exclude<All, Listed> extends never ? true : { missing: Exclude<All, Listed> };
 const everyEnvironment: Missing<Environment, (typeof ENVIRONMENTS)[number]> = true;
 const everyRole: Missing<ProjectRole, (typeof PROJECT_ROLES)[number]> = true;
+const everyFaultKind: Missing<FaultKind, (typeof FAULT_KINDS)[number]> = true;
 const everyDeliveryStatus: Missing<WebhookDeliveryStatus, (typeof WEBHOOK_DELIVERY_STATUSES)[number]> = true;
 void everyEnvironment;
 void everyDeliveryStatus;
+void everyFaultKind;
 void everyRole;

@@ -20,10 +20,12 @@ export {
   type WebSocketConstructor,
   type WebSocketLike,
 } from './chat-client.js';
+export type { FaultsResource } from './console/faults.js';
 export type { LiveEventStream, LiveEventsOptions, ObservabilityResource } from './console/observability.js';
 export { ConsoleClient, type ConsoleClientOptions } from './console-client.js';
 export {
   ENVIRONMENTS,
+  FAULT_KINDS,
   PROJECT_ROLES,
   RESET_COUNT_LABELS,
   resetCounts,

@@ -68,6 +68,17 @@ export type EnvironmentReset = ResponseOf<'resetEnvironment'>;
 export type EnvironmentClock = ResponseOf<'getEnvironmentClock'>;
 /** What `environments.advanceClock` sends: how many seconds forward (1 to 400 days' worth). */
 export type AdvanceClockInput = BodyOf<'advanceEnvironmentClock'>;
+/** A fault injected into an environment: `{id, environment, kind, percent, delayMs, createdAt, expiresAt}`. */
+export type Fault = ResponseOf<'createEnvironmentFault'>;
+/** `webhook.duplicate`, `webhook.out_of_order`, `webhook.delay`, `webhook.failure`, `api.unavailable`, `api.latency`. */
+export type FaultKind = Fault['kind'];
+/** `{kind, percent?, delayMs?, expiresInSeconds?}`. */
+export type FaultInput = BodyOf<'createEnvironmentFault'>;
+export type FaultList = ResponseOf<'listEnvironmentFaults'>;
+export type RemovedFaults = ResponseOf<'clearEnvironmentFaults'>;
+/** `{percent?, kind?: 'realtime' | 'signaling' | 'all'}`. */
+export type DropSocketsInput = BodyOf<'dropEnvironmentSockets'>;
+export type DroppedSockets = ResponseOf<'dropEnvironmentSockets'>;
 
 export type AddMemberInput = BodyOf<'addMember'>;
 export type UpdateMemberInput = BodyOf<'updateMember'>;

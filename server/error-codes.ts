@@ -37,7 +37,7 @@ export const ERROR_CODES = {
   SERVICE_URL_EXPIRED: { status: 403, when: 'An attachment upload or download URL past its expiry' },
   SERVICE_PRODUCTION_ENVIRONMENT: {
     status: 403,
-    when: 'A testing tool asked of the production environment, which they never touch (environment reset, test clock)',
+    when: 'A testing tool asked of the production environment, which they never touch (environment reset, test clock, fault injection)',
   },
   SERVICE_PROJECT_NOT_FOUND: { status: 404, when: 'No such project, or the caller is not a member' },
   SERVICE_USER_NOT_FOUND: { status: 404, when: 'Adding a member whose address has no account' },
@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   SERVICE_LIVE_STREAM_NOT_FOUND: { status: 404, when: 'No such live stream in the credential’s environment' },
   SERVICE_HOST_NOT_FOUND: { status: 404, when: 'Removing an identity that is not a host of the live stream' },
   SERVICE_PARTICIPANT_NOT_FOUND: { status: 404, when: 'Leaving a live stream the identity is not in' },
+  SERVICE_FAULT_NOT_FOUND: { status: 404, when: 'No injected fault in force with that id in the environment' },
   SERVICE_ROUTE_NOT_FOUND: { status: 404, when: 'No such route' },
   SERVICE_EMAIL_TAKEN: { status: 409, when: 'Registering an address that has an account' },
   SERVICE_ACCOUNT_EXISTS: {
@@ -96,6 +97,10 @@ export const ERROR_CODES = {
   },
   SERVICE_INTERNAL_ERROR: { status: 500, when: 'A bug, logged with its cause on the server' },
   SERVICE_UNAVAILABLE: { status: 503, when: 'The database is busy or the server is shutting down; retry' },
+  SERVICE_FAULT_INJECTED: {
+    status: 503,
+    when: 'A fault injected into the environment for testing (`api.unavailable`) refused the call; `Retry-After` says when to retry',
+  },
 } as const satisfies Record<`SERVICE_${string}`, { status: number; when: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

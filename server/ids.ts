@@ -18,6 +18,8 @@ export type IdPrefix =
   | 'conn'
   | 'err'
   | 'aud'
+  /** A fault injected into an environment (server/faults). */
+  | 'flt'
   /** A server node: its id in the cluster, and the owner of the webhook deliveries it claims. */
   | 'node';
 

@@ -9,6 +9,7 @@ import { liveRoutes } from './chat/presence/routes.js';
 import { chatTokenRoutes } from './chat/tokens/routes.js';
 import { clusterRoutes } from './cluster/routes.js';
 import { environmentResetRoutes } from './environment-reset/routes.js';
+import { faultRoutes } from './faults/routes.js';
 import type { AnyRoute } from './http/route.js';
 import { keyRoutes } from './keys/routes.js';
 import { liveStreamRoutes } from './live-streams/routes.js';
@@ -29,6 +30,7 @@ export const routes = [
   ...projectRoutes,
   ...environmentResetRoutes,
   ...testClockRoutes,
+  ...faultRoutes,
   ...memberRoutes,
   ...keyRoutes,
   ...auditRoutes,

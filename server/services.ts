@@ -11,6 +11,8 @@ import { createRealtimeHub } from './chat/realtime/hub.js';
 import { createChatTokenService } from './chat/tokens/service.js';
 import type { Infrastructure } from './context.js';
 import { createEnvironmentResetService } from './environment-reset/service.js';
+import { createFaultRules } from './faults/rules.js';
+import { createFaultService } from './faults/service.js';
 import { createKeyRateLimits } from './keys/rate-limit.js';
 import { createKeyService } from './keys/service.js';
 import { createLiveStreamService } from './live-streams/service.js';
@@ -31,8 +33,14 @@ import { createTestClockService } from './test-clock/service.js';
 import { createWebhookService } from './webhooks/service.js';
 
 /** Domain services: where the rules live. Routes only parse, authorize, call one of these, present. */
-/** `observability: false` turns recording off: for the benchmark's baseline only (ServerOptions). */
-export function createServices(infra: Infrastructure, { observability = true }: { observability?: boolean } = {}) {
+/**
+ * `observability: false` turns recording off: for the benchmark's baseline only (ServerOptions). `random` draws the
+ * shares of injected faults (Math.random unless a test fixes it).
+ */
+export function createServices(
+  infra: Infrastructure,
+  { observability = true, random = Math.random }: { observability?: boolean; random?: () => number } = {},
+) {
   const audit = createAuditService(infra);
   /** Each environment's now (its test clock): what is timed within an environment asks it. */
   const clocks = createEnvironmentClocks(infra);
@@ -47,6 +55,8 @@ export function createServices(infra: Infrastructure, { observability = true }: 
   const recorder = createObservabilityRecorder(infra, clocks, { enabled: observability });
   const invitations = createInvitationService(infra, audit);
   const limitWindows = createLimitWindows(infra, infra.cluster.redis);
+  const realtime = createRealtimeHub(infra, conversations, messages, engagement);
+  const faultRules = createFaultRules(infra, random);
   return {
     audit,
     clocks,
@@ -66,12 +76,13 @@ export function createServices(infra: Infrastructure, { observability = true }: 
     conversations,
     messages,
     engagement,
-    realtime: createRealtimeHub(infra, conversations, messages, engagement),
+    realtime,
     liveStreams: createLiveStreamService(infra, { audit, rooms, conversations, rtcTokens, chatTokens, signaling }),
     attachments,
     environmentReset: createEnvironmentResetService(infra, audit, attachments),
     attachmentCleanup: createAttachmentCleanupJob(infra, attachments),
-    webhooks: createWebhookService(infra, audit, clocks),
+    faults: createFaultService(infra, audit, faultRules, { realtime, signaling }),
+    webhooks: createWebhookService(infra, audit, clocks, faultRules),
     observability: recorder,
     observabilityReads: createObservabilityService(infra, recorder.metrics, clocks),
     backups: createBackupService(infra, () => recorder.flush()),

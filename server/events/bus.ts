@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Environment } from '../../db/schema/environment.js';
+import type { environmentFaults } from '../../db/schema/test-tools.js';
 import type { DeliveryStatus } from '../../db/schema/webhooks.js';
 import type { ResetCounts } from '../environment-reset/service.js';
 import type { ServerMessage } from '../rtc/protocol.js';
@@ -35,6 +36,27 @@ export interface InternalEvents {
    * whose time passed stop (server/test-clock).
    */
   'environment.clock_changed': { projectId: string; environment: Environment; offsetMs: number; advancedByMs: number };
+  /**
+   * Faults were injected into the environment or removed (server/faults): every node drops its cached list of the
+   * scope's faults, and the live event stream tells dashboards. `faults` are those added or removed.
+   */
+  'environment.faults_changed': {
+    projectId: string;
+    environment: Environment;
+    change: 'added' | 'removed';
+    faults: (typeof environmentFaults.$inferSelect)[];
+  };
+  /**
+   * Drop a share of the environment's realtime and/or signaling sockets now (an injected fault): every node closes
+   * its own. `node` is the node that was asked, which closed its sockets before emitting (to count them).
+   */
+  'environment.sockets_dropped': {
+    projectId: string;
+    environment: Environment;
+    percent: number;
+    kind: 'realtime' | 'signaling' | 'all';
+    node: string;
+  };
   'api_key.revoked': { projectId: string; keyId: string };
   /** Which endpoints of the scope are enabled, or what they subscribe to, changed: cached lists are stale. */
   'webhook_endpoints.changed': { projectId: string; environment: Environment };
@@ -111,6 +133,8 @@ export interface InternalEvents {
     statusCode: number | null;
     error: string | null;
     succeeded: boolean;
+    /** The fault injected into the environment that shaped this attempt (server/faults), if any. */
+    injectedFault: string | null;
     at: number;
   };
   /** A runtime request's error answer was written to the error log (`id` is its `err_` id). */

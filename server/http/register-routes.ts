@@ -123,6 +123,12 @@ function routeHandler(app: AppContext, route: AnyRoute): RouteHandler {
       observed = { scope: auth.scope, route: route.path, credential: auth.kind };
       res.locals.observed = observed;
     }
+    // Faults injected into the environment reach its keys' and tokens' calls only, never a dashboard session's (which
+    // must stay able to switch them off). Undefined, not a promise, when there are none.
+    if (auth && (auth.kind === 'key' || auth.kind === 'chat' || auth.kind === 'rtc')) {
+      const faulted = app.services.faults.requestFault(auth.scope);
+      if (faulted) await faulted;
+    }
     // Without a query string (most requests) and a schema to default from, there is nothing to parse.
     const query = querySchema || req.url.includes('?') ? parseOrThrow(querySchema ?? NOTHING, req.query, 'query') : {};
     const body = parseOrThrow(bodySchema, readBody(req), 'body');

@@ -4,6 +4,7 @@ import { toIso } from '../clock.js';
 import type { Infrastructure } from '../context.js';
 import { ServiceError } from '../errors.js';
 import type { ConnectionInfo } from '../events/bus.js';
+import { presentFault } from '../faults/presenter.js';
 import type { EventType } from '../webhooks/catalogue.js';
 import type { liveEventSchema } from './schemas.js';
 
@@ -120,6 +121,7 @@ export function createLiveEventFeed({ events, clock, logger }: Infrastructure) {
           status: d.status,
           statusCode: d.statusCode,
           error: d.error,
+          injectedFault: d.injectedFault,
         },
       },
     })),
@@ -133,6 +135,21 @@ export function createLiveEventFeed({ events, clock, logger }: Infrastructure) {
       type: 'environment.clock_changed',
       at: toIso(clock.now()),
       data: { offsetMs, advancedByMs },
+    })),
+  );
+  // Loud on purpose: a dashboard shows that its environment's traffic is being faulted.
+  events.on('environment.faults_changed', ({ change, faults, ...scope }) =>
+    publish(scope, () => ({
+      type: 'environment.faults_changed',
+      at: toIso(clock.now()),
+      data: { change, faults: faults.map(presentFault) },
+    })),
+  );
+  events.on('environment.sockets_dropped', ({ percent, kind, projectId, environment }) =>
+    publish({ projectId, environment }, () => ({
+      type: 'environment.sockets_dropped',
+      at: toIso(clock.now()),
+      data: { percent, kind },
     })),
   );
   events.on('project.deleted', ({ projectId }) => {

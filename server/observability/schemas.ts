@@ -3,6 +3,7 @@ import { CONNECTION_KINDS } from '../../db/schema/observability.js';
 import { DELIVERY_STATUSES } from '../../db/schema/webhooks.js';
 import { environmentResetSchema } from '../environment-reset/schemas.js';
 import { environmentSchema } from '../environments.js';
+import { faultSchema, SOCKET_KINDS } from '../faults/schemas.js';
 import { cursorSchema, limitSchema, pageQuery } from '../shared/pagination.js';
 import { timestampSchema } from '../shared/schemas.js';
 import { EVENT_TYPES } from '../webhooks/catalogue.js';
@@ -189,6 +190,10 @@ export const liveEventSchema = z
           status: z.enum(DELIVERY_STATUSES).meta({ description: 'The delivery’s status after this attempt.' }),
           statusCode: z.number().int().nullable().meta({ description: 'Null when no answer arrived.' }),
           error: z.string().nullable().meta({ description: 'Why no answer arrived (timeout, refused …).' }),
+          injectedFault: z
+            .string()
+            .nullable()
+            .meta({ description: 'The injected fault that shaped the attempt (e.g. `webhook.failure`), if any.' }),
         }),
       }),
       'A webhook delivery attempt was made.',
@@ -209,6 +214,20 @@ export const liveEventSchema = z
         advancedByMs: z.int().min(0).meta({ description: 'How far it was just advanced; 0 for a reset.' }),
       }),
       'The environment’s test clock was advanced or reset to real time (`/v1/projects/{id}/environment/clock`).',
+    ),
+    liveEvent(
+      z.literal('environment.faults_changed'),
+      z.object({
+        change: z.enum(['added', 'removed']),
+        faults: z.array(faultSchema).meta({ description: 'The faults added or removed.' }),
+      }),
+      'Faults were injected into the environment or removed (`/v1/projects/{id}/environment/faults`): list them ' +
+        'again to show which are in force.',
+    ),
+    liveEvent(
+      z.literal('environment.sockets_dropped'),
+      z.object({ percent: z.number().int(), kind: z.enum(SOCKET_KINDS) }),
+      'A share of the environment’s sockets was dropped on purpose (code 4206, an injected fault).',
     ),
     liveEvent(
       z.enum(EVENT_TYPES),

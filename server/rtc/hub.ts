@@ -1,4 +1,4 @@
-import { isInScope } from '../../db/scope.js';
+import { type EnvironmentScope, isInScope } from '../../db/scope.js';
 import { toIso } from '../clock.js';
 import type { Infrastructure } from '../context.js';
 import { ENVIRONMENT_RESET_REASON } from '../environment-reset/close.js';
@@ -413,6 +413,22 @@ export function createSignalingHub({ clock, ids, events, cluster, logger }: Infr
           .then(() => relayAcross(shared, sender, message))
           .catch((err: unknown) => logger.error({ err }, 'a signaling message could not be relayed')),
       );
+    },
+
+    /**
+     * Closes the scope's participants on this node that `drawn` picks (an injected fault), and answers how many: each
+     * leaves as a dropped connection does, when its close event comes (`participant_left`, the record).
+     */
+    dropShare(scope: EnvironmentScope, drawn: () => boolean, code: number, reason: string): number {
+      let dropped = 0;
+      for (const [, members] of sockets.rooms()) {
+        for (const participant of members) {
+          if (!isInScope(participant.scope, scope) || !drawn()) continue;
+          participant.socket.close(code, reason);
+          dropped++;
+        }
+      }
+      return dropped;
     },
 
     /** Participants connected to this node now, in every room. */

@@ -54,6 +54,7 @@ export const presentWebhookDelivery = (
     error: attempt.error,
     requestHeaders: attempt.requestHeaders,
     responseBody: attempt.responseBody,
+    injectedFault: attempt.injectedFault,
   })),
 });
 

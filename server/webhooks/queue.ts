@@ -36,6 +36,8 @@ export interface AttemptOutcome {
   /** The headers sent, or null when nothing was (a refused target). */
   requestHeaders: Record<string, string> | null;
   responseBody: string | null;
+  /** The fault injected into the environment that shaped this attempt (server/faults), if any. */
+  injectedFault?: string | null;
 }
 
 export const isSuccess = (outcome: AttemptOutcome) =>
@@ -332,7 +334,7 @@ export function createDeliveryQueue(
       const [endpoint] = await endpointById.execute({ id: delivery.endpointId });
       if (!endpoint) return undefined;
       const number = delivery.attempts + 1;
-      await insertAttempt({ deliveryId, number, injectedFault: null, ...outcome, attemptedAt });
+      await insertAttempt({ deliveryId, number, ...outcome, injectedFault: outcome.injectedFault ?? null, attemptedAt });
 
       const succeeded = isSuccess(outcome);
       const resentDueAt =
@@ -402,6 +404,7 @@ export function createDeliveryQueue(
       statusCode: outcome.statusCode,
       error: outcome.error,
       succeeded: isSuccess(outcome),
+      injectedFault: outcome.injectedFault ?? null,
       at: attemptedAt,
     });
   }
@@ -498,6 +501,61 @@ export function createDeliveryQueue(
     async endpoint(endpointId: string): Promise<EndpointRow | undefined> {
       const [endpoint] = await endpointById.execute({ id: endpointId });
       return endpoint;
+    },
+
+    /**
+     * Holds a delivery this worker claimed back until `until` without an attempt (an injected `webhook.delay` or
+     * `webhook.out_of_order`): its claim ends, and `note` stays as its `lastError` until an attempt is recorded, so
+     * that the delivery log says why it waits and the attempt that follows knows it was held (`heldBy`).
+     */
+    async holdBack(delivery: Pick<DeliveryRow, 'id' | 'leaseOwner'>, until: number, note: string): Promise<void> {
+      const now = clock.now();
+      await store.transaction((tx) =>
+        tx
+          .update(webhookDeliveries)
+          .set({ nextAttemptAt: until, lastError: note, leaseOwner: null, leaseExpiresAt: null, updatedAt: now })
+          .where(
+            and(
+              eq(webhookDeliveries.id, delivery.id),
+              eq(webhookDeliveries.status, 'PENDING'),
+              delivery.leaseOwner === null ? undefined : eq(webhookDeliveries.leaseOwner, delivery.leaseOwner),
+            ),
+          ),
+      );
+    },
+
+    /**
+     * Records a second copy of a delivery that succeeded (an injected `webhook.duplicate`) as one more attempt: the
+     * delivery keeps its status, and the endpoint's run of failures is not touched, whatever the copy came to.
+     */
+    async recordDuplicate(deliveryId: string, outcome: AttemptOutcome): Promise<void> {
+      const recorded = await store.transaction(async (tx) => {
+        const [delivery] = await statementsIn(tx).deliveryById.execute({ id: deliveryId });
+        if (!delivery) return undefined;
+        const number = delivery.attempts + 1;
+        await insertAttempt({ deliveryId, number, ...outcome, injectedFault: outcome.injectedFault ?? null });
+        await tx
+          .update(webhookDeliveries)
+          .set({ attempts: number, updatedAt: clock.now() })
+          .where(eq(webhookDeliveries.id, deliveryId));
+        return { delivery, number };
+      });
+      if (!recorded) return;
+      const { delivery, number } = recorded;
+      events.emit('webhook.attempted', {
+        ...scopeValues(delivery),
+        deliveryId: delivery.id,
+        webhookId: delivery.endpointId,
+        eventId: delivery.eventId,
+        eventType: delivery.eventType,
+        attempt: number,
+        status: delivery.status,
+        statusCode: outcome.statusCode,
+        error: outcome.error,
+        succeeded: isSuccess(outcome),
+        injectedFault: outcome.injectedFault ?? null,
+        at: outcome.attemptedAt,
+      });
     },
 
     /**

@@ -113,6 +113,16 @@ export const webhookAttemptSchema = z
       .string()
       .nullable()
       .meta({ description: `The first ${RESPONSE_BODY_LOG_BYTES} bytes of the response body, as text.` }),
+    injectedFault: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'The fault injected into the environment that shaped this attempt: `webhook.failure` (not sent, recorded ' +
+          'as failed), `webhook.duplicate` (a second copy of a delivery that succeeded), `webhook.delay` or ' +
+          '`webhook.out_of_order` (held back before it); null for an ordinary attempt.',
+        example: null,
+      }),
   })
   .meta({ id: 'WebhookAttempt' });
 

@@ -6,6 +6,7 @@ import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import type { Infrastructure } from '../context.js';
 import { ServiceError } from '../errors.js';
+import type { FaultRules } from '../faults/rules.js';
 import type { EnvironmentClocks } from '../test-clock/clocks.js';
 import { createDeliveryLog, type DeliveryLog } from './delivery-log.js';
 import { findEndpoint, webhookNotFound } from './endpoint-lookup.js';
@@ -24,13 +25,18 @@ export interface WebhookPatch {
  * Webhook endpoints (environment-scoped: every read and write goes through `inScope`), their
  * delivery log, and the delivery worker that `startServer` starts and stops.
  */
-export function createWebhookService(infra: Infrastructure, audit: AuditService, clocks: EnvironmentClocks) {
+export function createWebhookService(
+  infra: Infrastructure,
+  audit: AuditService,
+  clocks: EnvironmentClocks,
+  faults: FaultRules,
+) {
   const { store, clock, ids, mode } = infra;
   const { db } = store;
   // The key ring's box: the data folder's key file on SQLite, the key derived from the secret key on PostgreSQL.
   const secrets = infra.keys.webhookSecrets;
   const queue = createDeliveryQueue(infra, audit, clocks);
-  const worker = createDeliveryWorker(infra, queue, secrets);
+  const worker = createDeliveryWorker(infra, queue, secrets, faults);
   const deliveryLog: DeliveryLog = createDeliveryLog(infra, queue, worker);
 
   function assertTarget(url: string): void {

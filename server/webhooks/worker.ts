@@ -1,8 +1,11 @@
 import type { Infrastructure } from '../context.js';
 import type { CatalogueEvent } from '../events/bus.js';
+import type { FaultRules } from '../faults/rules.js';
+import { DEFAULT_OUT_OF_ORDER_MS, type FaultKind } from '../faults/schemas.js';
+import { heldBy, heldNote, SIMULATED_FAILURE } from '../faults/webhook-faults.js';
 import { EVENT_CATALOGUE, isEventType } from './catalogue.js';
 import { DELIVERY_RETENTION_MS, ENDPOINT_CONCURRENCY, RETENTION_SWEEP_INTERVAL_MS } from './policy.js';
-import type { AttemptOutcome, DeliveryQueue, DeliveryRow } from './queue.js';
+import { type AttemptOutcome, type DeliveryQueue, type DeliveryRow, isSuccess } from './queue.js';
 import type { SecretBox } from './secret-box.js';
 import { AttemptAbandoned, sendAttempt } from './send.js';
 import { targetRefusal } from './target.js';
@@ -43,6 +46,7 @@ export function createDeliveryWorker(
   { clock, cluster, events, fetch, logger, mode, version }: Infrastructure,
   queue: DeliveryQueue,
   secrets: SecretBox,
+  faults: FaultRules,
 ): DeliveryWorker {
   /** This worker, as the owner of what it claims: its node (a restart is another node, another owner). */
   const owner = cluster.nodeId;
@@ -170,8 +174,11 @@ export function createDeliveryWorker(
   function launch(delivery: DeliveryRow): void {
     const done = attempt(delivery)
       .then(
-        async (outcome) => {
-          if (outcome) await queue.recordAttempt(delivery, outcome);
+        async (made) => {
+          if (!made) return;
+          await queue.recordAttempt(delivery, made.outcome);
+          // An injected `webhook.duplicate`: what the endpoint took is sent once more, as at-least-once delivery may.
+          if (made.again && isSuccess(made.outcome)) await queue.recordDuplicate(delivery.id, await made.again());
         },
         (err: unknown) => {
           if (!(err instanceof AttemptAbandoned)) throw err;
@@ -195,8 +202,13 @@ export function createDeliveryWorker(
     inFlight.set(delivery.id, { endpointId: delivery.endpointId, done });
   }
 
-  /** One attempt of a delivery, or undefined when there is nothing to record. */
-  async function attempt(delivery: DeliveryRow): Promise<AttemptOutcome | undefined> {
+  /**
+   * One attempt of a delivery, or undefined when there is nothing to record; `again`, when an injected
+   * `webhook.duplicate` drew it, sends the same delivery once more.
+   */
+  async function attempt(
+    delivery: DeliveryRow,
+  ): Promise<{ outcome: AttemptOutcome; again?: () => Promise<AttemptOutcome> } | undefined> {
     const endpoint = await queue.endpoint(delivery.endpointId);
     if (!endpoint) return undefined; // deleted: its deliveries went with it
     const refused = (error: string): AttemptOutcome => ({
@@ -209,25 +221,50 @@ export function createDeliveryWorker(
     });
     // Checked again at send time: the deployment mode may have changed since registration.
     const refusal = targetRefusal(endpoint.url, mode);
-    if (refusal) return refused(`Target refused: ${refusal}.`);
+    if (refusal) return { outcome: refused(`Target refused: ${refusal}.`) };
     let secret: string;
     try {
       secret = secrets.open(endpoint.secretCiphertext, endpoint.id);
     } catch (err) {
       logger.error({ err, webhookId: endpoint.id }, 'cannot decrypt a webhook signing secret');
-      return refused('Cannot decrypt the signing secret (was webhook-secrets.key replaced?); nothing was sent.');
+      return {
+        outcome: refused('Cannot decrypt the signing secret (was webhook-secrets.key replaced?); nothing was sent.'),
+      };
     }
-    return sendAttempt(
-      { fetch, clock, userAgent },
-      {
-        url: endpoint.url,
-        secret,
-        eventId: delivery.eventId,
-        eventType: delivery.eventType,
-        payload: delivery.payload,
-      },
-      stopping.signal,
-    );
+    // Faults injected into the endpoint's environment (development and staging only; none almost always).
+    const rules = await faults.of(delivery);
+    const held = delivery.attempts === 0 ? heldBy(delivery.lastError) : undefined;
+    if (rules.length > 0 && delivery.attempts === 0 && !held) {
+      const hold = faults.pick(rules, 'webhook.delay') ?? faults.pick(rules, 'webhook.out_of_order');
+      if (hold) {
+        const delayMs = hold.delayMs ?? DEFAULT_OUT_OF_ORDER_MS;
+        await queue.holdBack(delivery, clock.now() + delayMs, heldNote(hold.kind as FaultKind, delayMs));
+        // Looked for when it comes due, rather than at the next poll.
+        setTimeout(kick, delayMs).unref();
+        return undefined;
+      }
+    }
+    if (faults.pick(rules, 'webhook.failure')) {
+      return { outcome: { ...refused(SIMULATED_FAILURE), injectedFault: 'webhook.failure' } };
+    }
+    const send = () =>
+      sendAttempt(
+        { fetch, clock, userAgent },
+        {
+          url: endpoint.url,
+          secret,
+          eventId: delivery.eventId,
+          eventType: delivery.eventType,
+          payload: delivery.payload,
+        },
+        stopping.signal,
+      );
+    const outcome = await send();
+    const duplicate = faults.pick(rules, 'webhook.duplicate');
+    return {
+      outcome: { ...outcome, injectedFault: held ?? null },
+      again: duplicate ? async () => ({ ...(await send()), injectedFault: 'webhook.duplicate' }) : undefined,
+    };
   }
 
   function kick(): void {

@@ -59,6 +59,12 @@ describe('backup → import round trip', () => {
     // Something in every table.
     const { owner, project, keys } = await projectWithKeys(api);
     await addMember(api, project.id, owner, await registerUser(api), 'DEVELOPER');
+    // A fault injected into staging, whose traffic this test leaves alone.
+    const fault = await api.post(`/v1/projects/${project.id}/environment/faults?environment=staging`, {
+      token: owner.token,
+      body: { kind: 'webhook.duplicate' },
+    });
+    expect(fault.status).toBe(201);
     const key = keys.development;
     const room = await createRoom(api, key);
     const rtc = (await mintRtcToken(api, key, room.id)).token;

@@ -76,6 +76,8 @@ describe('a delivery', () => {
           'service-event-type': 'message.created',
         },
         responseBody: 'ok',
+        // No fault was injected into the environment.
+        injectedFault: null,
       },
     ]);
     // The log never shows the payload (it carries message text).

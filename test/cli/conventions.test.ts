@@ -53,6 +53,12 @@ const COMMANDS = [
   ['clock', 'show'],
   ['clock', 'advance'],
   ['clock', 'reset'],
+  ['faults'],
+  ['faults', 'list'],
+  ['faults', 'add'],
+  ['faults', 'remove'],
+  ['faults', 'clear'],
+  ['faults', 'drop-sockets'],
 ];
 
 describe.concurrent('switchboard conventions', () => {

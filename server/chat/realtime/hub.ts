@@ -501,6 +501,22 @@ export function createRealtimeHub(
       return connection;
     },
 
+    /**
+     * Closes the scope's sockets on this node that `drawn` picks (an injected fault), and answers how many: each goes
+     * as a dropped connection does, through `disconnect` when its close event comes (presence, typing, the record).
+     */
+    dropShare(scope: EnvironmentScope, drawn: () => boolean, code: number, reason: string): number {
+      let dropped = 0;
+      for (const userConnections of connections.values()) {
+        for (const connection of userConnections) {
+          if (!isInScope(connection.scope, scope) || !drawn()) continue;
+          connection.socket.close(code, reason);
+          dropped++;
+        }
+      }
+      return dropped;
+    },
+
     disconnect(connection: RealtimeConnection, close?: { code: number; reason: string }): void {
       const key = userKey(connection.scope, connection.userId);
       // Gone already when its environment was reset (or the hub closed): nothing of it is left to forget.
