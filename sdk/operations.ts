@@ -18,6 +18,8 @@ export const OPERATIONS = {
   updateProject: { method: 'patch', path: '/v1/projects/{id}' },
   deleteProject: { method: 'delete', path: '/v1/projects/{id}' },
   resetEnvironment: { method: 'post', path: '/v1/projects/{id}/environment/reset' },
+  triggerEvent: { method: 'post', path: '/v1/projects/{id}/environment/triggers' },
+  listTriggers: { method: 'get', path: '/v1/projects/{id}/environment/triggers' },
   listMembers: { method: 'get', path: '/v1/projects/{id}/members' },
   addMember: { method: 'post', path: '/v1/projects/{id}/members' },
   updateMember: { method: 'patch', path: '/v1/projects/{id}/members/{userId}' },

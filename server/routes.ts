@@ -17,6 +17,7 @@ import { observabilityRoutes } from './observability/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { roomRoutes } from './rooms/routes.js';
 import { telemetryRoutes } from './telemetry/routes.js';
+import { triggerRoutes } from './triggers/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 
 /**
@@ -27,6 +28,7 @@ export const routes = [
   ...authRoutes,
   ...projectRoutes,
   ...environmentResetRoutes,
+  ...triggerRoutes,
   ...memberRoutes,
   ...keyRoutes,
   ...auditRoutes,

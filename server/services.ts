@@ -26,6 +26,7 @@ import { createRtcTokenService } from './rtc/token-service.js';
 import { createLimitWindows } from './security/limit-windows.js';
 import { createSocketLimits } from './security/socket-limits.js';
 import { createTelemetryService } from './telemetry/service.js';
+import { createTriggerService } from './triggers/service.js';
 import { createWebhookService } from './webhooks/service.js';
 
 /** Domain services: where the rules live. Routes only parse, authorize, call one of these, present. */
@@ -43,6 +44,7 @@ export function createServices(infra: Infrastructure, { observability = true }: 
   const recorder = createObservabilityRecorder(infra, { enabled: observability });
   const invitations = createInvitationService(infra, audit);
   const limitWindows = createLimitWindows(infra, infra.cluster.redis);
+  const liveStreams = createLiveStreamService(infra, { audit, rooms, conversations, rtcTokens, chatTokens, signaling });
   return {
     audit,
     auth: createAuthService(infra, invitations, createAttemptLimits(limitWindows, infra.mode)),
@@ -61,9 +63,17 @@ export function createServices(infra: Infrastructure, { observability = true }: 
     messages,
     engagement,
     realtime: createRealtimeHub(infra, conversations, messages, engagement),
-    liveStreams: createLiveStreamService(infra, { audit, rooms, conversations, rtcTokens, chatTokens, signaling }),
+    liveStreams,
     attachments,
     environmentReset: createEnvironmentResetService(infra, audit, attachments),
+    triggers: createTriggerService(infra, audit, {
+      conversations,
+      messages,
+      engagement,
+      rooms,
+      signaling,
+      liveStreams,
+    }),
     attachmentCleanup: createAttachmentCleanupJob(infra, attachments),
     webhooks: createWebhookService(infra, audit),
     observability: recorder,
