@@ -14,6 +14,7 @@ import { registerProjectCommands } from './commands/projects.js';
 import { registerRoomCommands } from './commands/rooms.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerTailCommand } from './commands/tail.js';
+import { registerTriggerCommand } from './commands/trigger.js';
 import { registerWebhookCommands } from './commands/webhooks.js';
 import { reportFailure } from './failure.js';
 import { processIo } from './io.js';
@@ -49,6 +50,7 @@ registerWebhookCommands(program, io);
 registerTailCommand(program, io);
 registerObservabilityCommands(program, io);
 registerEnvCommands(program, io);
+registerTriggerCommand(program, io);
 
 // A promise chain rather than a top-level await: the single executable runs this file bundled as CommonJS.
 program.parseAsync(process.argv).catch((err: unknown) => {

@@ -49,6 +49,7 @@ const COMMANDS = [
   ['diagnostics'],
   ['env'],
   ['env', 'reset'],
+  ['trigger'],
 ];
 
 describe.concurrent('switchboard conventions', () => {
