@@ -16,6 +16,7 @@ import { registerProjectCommands } from './commands/projects.js';
 import { registerRoomCommands } from './commands/rooms.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerTailCommand } from './commands/tail.js';
+import { registerTriggerCommand } from './commands/trigger.js';
 import { registerWebhookCommands } from './commands/webhooks.js';
 import { reportFailure } from './failure.js';
 import { processIo } from './io.js';
@@ -53,6 +54,7 @@ registerObservabilityCommands(program, io);
 registerEnvCommands(program, io);
 registerClockCommands(program, io);
 registerFaultCommands(program, io);
+registerTriggerCommand(program, io);
 
 // A promise chain rather than a top-level await: the single executable runs this file bundled as CommonJS.
 program.parseAsync(process.argv).catch((err: unknown) => {

@@ -26,6 +26,8 @@ export const OPERATIONS = {
   removeEnvironmentFault: { method: 'delete', path: '/v1/projects/{id}/environment/faults/{faultId}' },
   clearEnvironmentFaults: { method: 'delete', path: '/v1/projects/{id}/environment/faults' },
   dropEnvironmentSockets: { method: 'post', path: '/v1/projects/{id}/environment/sockets/drop' },
+  triggerEvent: { method: 'post', path: '/v1/projects/{id}/environment/triggers' },
+  listTriggers: { method: 'get', path: '/v1/projects/{id}/environment/triggers' },
   listMembers: { method: 'get', path: '/v1/projects/{id}/members' },
   addMember: { method: 'post', path: '/v1/projects/{id}/members' },
   updateMember: { method: 'patch', path: '/v1/projects/{id}/members/{userId}' },

@@ -79,6 +79,12 @@ export type RemovedFaults = ResponseOf<'clearEnvironmentFaults'>;
 /** `{percent?, kind?: 'realtime' | 'signaling' | 'all'}`. */
 export type DropSocketsInput = BodyOf<'dropEnvironmentSockets'>;
 export type DroppedSockets = ResponseOf<'dropEnvironmentSockets'>;
+/** What `environments.trigger` did: `{event, environment, triggeredAt, objects: {conversation?, message?, …}, events}`. */
+export type TriggeredEvent = ResponseOf<'triggerEvent'>;
+/** The ids of what a trigger created or acted on; only the kinds its event involves are present. */
+export type TriggeredObjects = TriggeredEvent['objects'];
+/** One event that can be triggered (every catalogue type), with what its trigger does and the events it emits. */
+export type Trigger = ResponseOf<'listTriggers'>['data'][number];
 
 export type AddMemberInput = BodyOf<'addMember'>;
 export type UpdateMemberInput = BodyOf<'updateMember'>;

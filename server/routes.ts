@@ -19,6 +19,7 @@ import { projectRoutes } from './projects/routes.js';
 import { roomRoutes } from './rooms/routes.js';
 import { telemetryRoutes } from './telemetry/routes.js';
 import { testClockRoutes } from './test-clock/routes.js';
+import { triggerRoutes } from './triggers/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 
 /**
@@ -31,6 +32,7 @@ export const routes = [
   ...environmentResetRoutes,
   ...testClockRoutes,
   ...faultRoutes,
+  ...triggerRoutes,
   ...memberRoutes,
   ...keyRoutes,
   ...auditRoutes,

@@ -30,6 +30,7 @@ import { createSocketLimits } from './security/socket-limits.js';
 import { createTelemetryService } from './telemetry/service.js';
 import { createEnvironmentClocks } from './test-clock/clocks.js';
 import { createTestClockService } from './test-clock/service.js';
+import { createTriggerService } from './triggers/service.js';
 import { createWebhookService } from './webhooks/service.js';
 
 /** Domain services: where the rules live. Routes only parse, authorize, call one of these, present. */
@@ -57,6 +58,7 @@ export function createServices(
   const limitWindows = createLimitWindows(infra, infra.cluster.redis);
   const realtime = createRealtimeHub(infra, conversations, messages, engagement);
   const faultRules = createFaultRules(infra, random);
+  const liveStreams = createLiveStreamService(infra, { audit, rooms, conversations, rtcTokens, chatTokens, signaling });
   return {
     audit,
     clocks,
@@ -77,9 +79,17 @@ export function createServices(
     messages,
     engagement,
     realtime,
-    liveStreams: createLiveStreamService(infra, { audit, rooms, conversations, rtcTokens, chatTokens, signaling }),
+    liveStreams,
     attachments,
     environmentReset: createEnvironmentResetService(infra, audit, attachments),
+    triggers: createTriggerService(infra, audit, {
+      conversations,
+      messages,
+      engagement,
+      rooms,
+      signaling,
+      liveStreams,
+    }),
     attachmentCleanup: createAttachmentCleanupJob(infra, attachments),
     faults: createFaultService(infra, audit, faultRules, { realtime, signaling }),
     webhooks: createWebhookService(infra, audit, clocks, faultRules),

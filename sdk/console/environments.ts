@@ -1,5 +1,13 @@
 import type { Transport } from '../transport.js';
-import type { AdvanceClockInput, Environment, EnvironmentClock, EnvironmentReset } from '../types.js';
+import type {
+  AdvanceClockInput,
+  Environment,
+  EnvironmentClock,
+  EnvironmentReset,
+  Trigger,
+  TriggeredEvent,
+  WebhookEventType,
+} from '../types.js';
 
 /** A project's environments as a whole: the tools for testing an app against development or staging. */
 export class EnvironmentsResource {
@@ -55,5 +63,25 @@ export class EnvironmentsResource {
       params: { id: projectId },
       query: { environment: options.environment },
     });
+  }
+
+  /**
+   * Makes an event of the catalogue happen in the environment, like `stripe trigger`: creates the objects it needs
+   * (a conversation of `trigger-alice` and `trigger-bob` for a message, a room for a participant, a live stream…)
+   * and acts through the server's own services, so the event (and those of the objects made on the way, listed in
+   * `events`) reaches webhooks and realtime sockets as any does. Answers the ids of what it made (`objects`).
+   * Production is refused (403 `SERVICE_PRODUCTION_ENVIRONMENT`). OWNER, ADMIN and DEVELOPER (`rooms:write`).
+   */
+  trigger(projectId: string, options: { environment: Environment; event: WebhookEventType }): Promise<TriggeredEvent> {
+    return this.transport.call('triggerEvent', {
+      params: { id: projectId },
+      query: { environment: options.environment },
+      body: { event: options.event },
+    });
+  }
+
+  /** Every event that can be triggered (the whole catalogue), with what its trigger does and the events it emits. */
+  async triggers(projectId: string): Promise<Trigger[]> {
+    return (await this.transport.call('listTriggers', { params: { id: projectId } })).data;
   }
 }

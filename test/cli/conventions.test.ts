@@ -59,6 +59,7 @@ const COMMANDS = [
   ['faults', 'remove'],
   ['faults', 'clear'],
   ['faults', 'drop-sockets'],
+  ['trigger'],
 ];
 
 describe.concurrent('switchboard conventions', () => {
