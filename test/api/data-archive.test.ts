@@ -65,6 +65,12 @@ describe('backup → import round trip', () => {
       body: { kind: 'webhook.duplicate' },
     });
     expect(fault.status).toBe(201);
+    // And staging's clock an hour ahead.
+    const advanced = await api.post(`/v1/projects/${project.id}/environment/clock/advance?environment=staging`, {
+      token: owner.token,
+      body: { seconds: 3600 },
+    });
+    expect(advanced.status).toBe(200);
     const key = keys.development;
     const room = await createRoom(api, key);
     const rtc = (await mintRtcToken(api, key, room.id)).token;

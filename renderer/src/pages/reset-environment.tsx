@@ -1,24 +1,17 @@
-import { Alert, Button, Group, List, Modal, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, List, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
 import { useResetEnvironment } from '../api/environments';
 import { can } from '../api/projects';
 import { ErrorAlert } from '../components/error-alert';
 import { type Environment, type EnvironmentReset, type Project, resetCounts } from '../sdk';
-import { environmentLabel, MissingCapability, useProjectRoute } from '../shell/project-page';
-
-const RESETTABLE: Environment[] = ['development', 'staging'];
+import { environmentLabel, MissingCapability } from '../shell/project-page';
 
 /**
- * Empties development or staging between test runs. Production is shown, and cannot be chosen: the server refuses it
- * anyway. After a reset, what it removed stays on screen.
+ * Empties development or staging between test runs (the testing tools' environment: production is never offered, and
+ * the server refuses it anyway). After a reset, what it removed stays on screen.
  */
-export function ResetEnvironment({ project }: { project: Project }) {
-  const route = useProjectRoute();
-  const [environment, setEnvironment] = useState<Environment>(
-    RESETTABLE.includes(route.environment) ? route.environment : 'development',
-  );
+export function ResetEnvironment({ project, environment }: { project: Project; environment: Environment }) {
   const [opened, { open, close }] = useDisclosure(false);
   const reset = useResetEnvironment(project.id);
   const allowed = can(project, 'project:write');
@@ -35,24 +28,9 @@ export function ResetEnvironment({ project }: { project: Project }) {
           errors), and disconnects its clients. Its API keys, webhook endpoints, the members and the audit log stay.
         </Text>
         {allowed ? (
-          <>
-            <SegmentedControl
-              aria-label="Environment to reset"
-              w="fit-content"
-              value={environment}
-              onChange={(value) => setEnvironment(value as Environment)}
-              data={[
-                ...RESETTABLE.map((env) => ({ value: env, label: environmentLabel(env) })),
-                { value: 'production', label: environmentLabel('production'), disabled: true },
-              ]}
-            />
-            <Text size="sm" c="dimmed">
-              Production cannot be reset: its data is your live app’s.
-            </Text>
-            <Button color="red" variant="outline" w="fit-content" onClick={open}>
-              Reset {label}…
-            </Button>
-          </>
+          <Button color="red" variant="outline" w="fit-content" onClick={open}>
+            Reset {label}…
+          </Button>
         ) : (
           <MissingCapability project={project} what="reset an environment" capability="project:write" />
         )}

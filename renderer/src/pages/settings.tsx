@@ -9,7 +9,7 @@ import { can, forgetProject, useDeleteProject, useRenameProject } from '../api/p
 import { ErrorAlert } from '../components/error-alert';
 import type { Project } from '../sdk';
 import { MissingCapability, ProjectPage } from '../shell/project-page';
-import { ResetEnvironment } from './reset-environment';
+import { TestingTools } from './test-tools/testing-tools';
 
 export function SettingsPage() {
   return (
@@ -17,7 +17,7 @@ export function SettingsPage() {
       {(project) => (
         <>
           <RenameProject project={project} />
-          <ResetEnvironment project={project} />
+          <TestingTools project={project} />
           <DeleteProject project={project} />
         </>
       )}

@@ -1,10 +1,11 @@
 import { Alert, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { useProject } from '../api/projects';
+import { can, useProject } from '../api/projects';
 import { QueryStatus } from '../components/error-alert';
 import { usePageTitle } from '../components/page-title';
 import { ENVIRONMENTS, type Environment, type Project } from '../sdk';
+import { FaultsBanner } from './faults-banner';
 
 /** The project id of the page and its environment (`?env=`, development when absent). */
 export function useProjectRoute(): { projectId: string; environment: Environment } {
@@ -79,6 +80,9 @@ export function ProjectPage({ title, environmentScoped = false, description, chi
       style={production ? { borderTop: '4px solid var(--mantine-color-red-filled)', paddingTop: 8 } : undefined}
     >
       {production ? <ProductionBanner /> : null}
+      {environmentScoped && !production ? (
+        <FaultsBanner projectId={projectId} environment={environment} enabled={can(project.data, 'project:read')} />
+      ) : null}
       <Group justify="space-between" align="flex-end">
         <div>
           <Text size="sm" c="dimmed">

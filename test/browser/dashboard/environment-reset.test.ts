@@ -38,10 +38,10 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     await signIn(dp, owner.email);
     const { page } = dp;
     await visible(page.getByRole('heading', { name: 'Reset an environment' }));
-    const choice = page.getByRole('radiogroup', { name: 'Environment to reset' });
+    const choice = page.getByRole('radiogroup', { name: 'Environment to test' });
     expect(await choice.getByRole('radio', { name: 'Staging' }).isChecked()).toBe(true);
     expect(await choice.getByRole('radio', { name: 'Production' }).isDisabled()).toBe(true);
-    await visible(page.getByText('Production cannot be reset: its data is your live app’s.'));
+    await visible(page.getByText('Production cannot be chosen: its data is your live app’s.'));
     await dp.checkPage('settings-reset');
 
     // Development first chosen, then staging: the button and the dialog name the one chosen.

@@ -1,4 +1,6 @@
 import { eventField } from '../../api/event-fields';
+import { describeOffset } from '../../components/durations';
+import { faultSummary } from '../../components/fault-kinds';
 import { type Environment, type LiveEvent, resetCounts } from '../../sdk';
 
 /** A page of the dashboard that an event names, by its address (some belong to other parts of the dashboard). */
@@ -34,6 +36,14 @@ export function summaryOf(event: LiveEvent): string {
       const what = found.map(([label, count]) => `${label} ${count.toLocaleString('en-US')}`);
       return `removed: ${what.length ? what.join(' · ') : 'nothing'}`;
     }
+    case 'environment.clock_changed':
+      return event.data.offsetMs === 0
+        ? 'test clock back on real time'
+        : `test clock advanced ${describeOffset(event.data.advancedByMs)}: ${describeOffset(event.data.offsetMs)} ahead`;
+    case 'environment.faults_changed':
+      return `faults ${event.data.change}: ${event.data.faults.map(faultSummary).join(' · ')}`;
+    case 'environment.sockets_dropped':
+      return `${event.data.percent}% of ${event.data.kind === 'all' ? 'realtime and signaling' : event.data.kind} sockets dropped`;
     case 'delivery.attempted': {
       const d = event.data.delivery;
       const answer = d.statusCode !== null ? `answered ${d.statusCode}` : (d.error ?? 'no answer');
@@ -95,6 +105,7 @@ export function linksOf(event: LiveEvent, projectId: string, environment: Enviro
 /** Colour of a type's badge, by what it is about. */
 export function colorOf(type: string): string {
   if (type === 'request.failed' || type === 'environment.reset') return 'red';
+  if (type.startsWith('environment.')) return 'orange';
   if (type.startsWith('connection.')) return 'grape';
   if (type === 'delivery.attempted') return 'orange';
   if (type.startsWith('message.') || type.startsWith('reaction.')) return 'teal';
@@ -109,4 +120,7 @@ export const STREAM_ONLY_TYPES = [
   'request.failed',
   'delivery.attempted',
   'environment.reset',
+  'environment.clock_changed',
+  'environment.faults_changed',
+  'environment.sockets_dropped',
 ] as const satisfies readonly LiveEvent['type'][];

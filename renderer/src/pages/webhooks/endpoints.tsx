@@ -9,6 +9,8 @@ import { SecretOnce } from '../../components/secret-once';
 import { Time } from '../../components/time';
 import type { Environment, Project, RegisteredWebhook, WebhookEndpoint } from '../../sdk';
 import { environmentLabel, MissingCapability, ProjectPage } from '../../shell/project-page';
+import { TestClock } from '../test-tools/test-clock';
+import { TriggerEvent } from '../test-tools/trigger-event';
 import { EndpointForm } from './endpoint-form';
 import { EndpointStatusBadge, EventList } from './parts';
 
@@ -70,6 +72,12 @@ function Endpoints({ project, environment }: { project: Project; environment: En
         </Table.ScrollContainer>
       ) : null}
       <AddEndpoint project={project} environment={environment} opened={adding} onClose={() => setAdding(false)} />
+      {environment === 'production' ? null : (
+        <>
+          <TriggerEvent project={project} environment={environment} />
+          <TestClock project={project} environment={environment} />
+        </>
+      )}
     </>
   );
 }
