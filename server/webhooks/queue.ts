@@ -334,7 +334,13 @@ export function createDeliveryQueue(
       const [endpoint] = await endpointById.execute({ id: delivery.endpointId });
       if (!endpoint) return undefined;
       const number = delivery.attempts + 1;
-      await insertAttempt({ deliveryId, number, ...outcome, injectedFault: outcome.injectedFault ?? null, attemptedAt });
+      await insertAttempt({
+        deliveryId,
+        number,
+        ...outcome,
+        injectedFault: outcome.injectedFault ?? null,
+        attemptedAt,
+      });
 
       const succeeded = isSuccess(outcome);
       const resentDueAt =
