@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS } from '../../../server/webhooks/policy.js';
 import { chromiumUnavailable } from '../../support/chromium.js';
-import { addMember, createKey, createProject, registerUser, registerWebhook } from '../../support/factories.js';
+import {
+  addMember,
+  createConversation,
+  createKey,
+  createProject,
+  registerUser,
+  registerWebhook,
+} from '../../support/factories.js';
 import { eventually } from '../../support/wait.js';
 import { startReceiver } from '../../support/webhook-receiver.js';
 import { signIn, useDashboard, visible } from './harness.js';
@@ -94,6 +101,40 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     dp.expectClean();
     await dp.close();
   }, 90_000);
+
+  it('marks an attempt that an injected fault failed in the delivery inspector', async () => {
+    const owner = await registerUser(dash.api);
+    const project = await createProject(dash.api, owner, 'Inspector demo');
+    const key = (await createKey(dash.api, project.id, owner, 'development')).key;
+    const receiver = await startReceiver();
+    try {
+      const endpoint = await registerWebhook(dash.api, project.id, owner, { url: receiver.url });
+      const added = await dash.api.post(`/v1/projects/${project.id}/environment/faults?environment=development`, {
+        token: owner.token,
+        body: { kind: 'webhook.failure' },
+      });
+      expect(added.status).toBe(201);
+      await createConversation(dash.api, key, { members: ['alice'] });
+      const deliveries = `/v1/projects/${project.id}/webhooks/${endpoint.id}/deliveries?environment=development`;
+      const failed = await eventually(
+        () => dash.api.get(deliveries, { token: owner.token }),
+        (res) => res.body.data[0]?.attempts > 0,
+      );
+      const dp = await dash.openPage(
+        `/projects/${project.id}/webhooks/${endpoint.id}/deliveries/${failed.body.data[0].id}`,
+      );
+      await signIn(dp, owner.email);
+      const attempt = dp.page.getByRole('region', { name: 'Attempt 1' });
+      await visible(attempt.getByText('Injected: webhook.failure'));
+      await visible(attempt.getByText(/simulated failure, nothing was sent/));
+      expect(receiver.requests).toHaveLength(0);
+      await dp.checkPage('delivery-injected-fault');
+      dp.expectClean();
+      await dp.close();
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
 
   it('tells a role without project:write why it has no testing controls', async () => {
     const owner = await registerUser(dash.api);

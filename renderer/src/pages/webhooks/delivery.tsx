@@ -1,4 +1,4 @@
-import { Alert, Button, Code, Group, Paper, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, Paper, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -219,6 +219,12 @@ function AttemptCard({ attempt }: { attempt: WebhookAttempt }) {
               Attempt {attempt.number}
             </Title>
             <ResponseBadge statusCode={attempt.statusCode} />
+            {attempt.injectedFault ? (
+              // Shaped by a fault injected into the environment on purpose, not by the endpoint.
+              <Badge color="orange.9" c="black" title="A fault injected into the environment shaped this attempt">
+                Injected: {attempt.injectedFault}
+              </Badge>
+            ) : null}
           </Group>
           <Text size="sm" c="dimmed">
             <Time value={attempt.attemptedAt} seconds /> · {attempt.durationMs} ms
