@@ -11,7 +11,7 @@ import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import type { AttachmentService } from '../chat/attachments/service.js';
 import type { Infrastructure } from '../context.js';
-import { ServiceError } from '../errors.js';
+import { refuseProduction } from '../testing-tools.js';
 
 /** What a reset removed, by kind, in the order the API shows it. */
 export interface ResetCounts {
@@ -122,12 +122,10 @@ export function createEnvironmentResetService(
 
   return {
     async reset(actor: Actor, scope: EnvironmentScope): Promise<EnvironmentReset> {
-      if (scope.environment === 'production') {
-        throw new ServiceError(
-          'SERVICE_PRODUCTION_ENVIRONMENT',
-          'The production environment cannot be reset: its data is your live app’s. Reset development or staging.',
-        );
-      }
+      refuseProduction(
+        scope,
+        'The production environment cannot be reset: its data is your live app’s. Reset development or staging.',
+      );
       const resetAt = clock.now();
       const { removed, removeFiles } = await store.transaction(async (tx) => {
         const deleted = await deleteRuntimeData(tx, scope);

@@ -5,6 +5,7 @@ import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import type { Infrastructure } from '../context.js';
 import { notFound, ServiceError } from '../errors.js';
+import { refuseProduction } from '../testing-tools.js';
 import { CLOSE_FAULT_INJECTED, FAULT_INJECTED_REASON } from './close.js';
 import type { FaultRow, FaultRules } from './rules.js';
 import { type CreateFaultInput, DEFAULT_OUT_OF_ORDER_MS, type SOCKET_KINDS } from './schemas.js';
@@ -21,14 +22,11 @@ type SocketKind = (typeof SOCKET_KINDS)[number];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function refuseProduction(scope: EnvironmentScope): void {
-  if (scope.environment === 'production') {
-    throw new ServiceError(
-      'SERVICE_PRODUCTION_ENVIRONMENT',
-      'Faults are never injected into production: its traffic is your live app’s. Use development or staging.',
-    );
-  }
-}
+const refuseProductionFaults = (scope: EnvironmentScope) =>
+  refuseProduction(
+    scope,
+    'Faults are never injected into production: its traffic is your live app’s. Use development or staging.',
+  );
 
 /**
  * Faults injected into an environment's traffic, for testing how an app copes (issue 26): rules with a share and an
@@ -96,7 +94,7 @@ export function createFaultService(
     },
 
     async add(actor: Actor, scope: EnvironmentScope, input: CreateFaultInput): Promise<FaultRow> {
-      refuseProduction(scope);
+      refuseProductionFaults(scope);
       const now = clock.now();
       const row: FaultRow = {
         id: ids.next('flt'),
@@ -134,13 +132,13 @@ export function createFaultService(
 
     /** Ends one fault before it expires. */
     async remove(actor: Actor, scope: EnvironmentScope, faultId: string): Promise<void> {
-      refuseProduction(scope);
+      refuseProductionFaults(scope);
       await removeWhere(actor, scope, faultId);
     },
 
     /** Ends every fault of the environment; answers how many were in force. */
     async clear(actor: Actor, scope: EnvironmentScope): Promise<number> {
-      refuseProduction(scope);
+      refuseProductionFaults(scope);
       return (await removeWhere(actor, scope)).length;
     },
 
@@ -153,7 +151,7 @@ export function createFaultService(
       scope: EnvironmentScope,
       input: { percent: number; kind: SocketKind },
     ): Promise<number> {
-      refuseProduction(scope);
+      refuseProductionFaults(scope);
       await store.transaction((tx) =>
         audit.record(tx, {
           projectId: scope.projectId,

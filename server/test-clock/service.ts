@@ -5,7 +5,8 @@ import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
 import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import type { Infrastructure } from '../context.js';
-import { ServiceError, validationFailed } from '../errors.js';
+import { validationFailed } from '../errors.js';
+import { refuseProduction } from '../testing-tools.js';
 import type { EnvironmentClocks } from './clocks.js';
 
 /** How far ahead a clock may run in all: far past any schedule worth testing, far from the end of `Date`. */
@@ -19,14 +20,11 @@ export interface EnvironmentClock {
   advancedAt: number | null;
 }
 
-const refuseProduction = (scope: EnvironmentScope, what: string) => {
-  if (scope.environment === 'production') {
-    throw new ServiceError(
-      'SERVICE_PRODUCTION_ENVIRONMENT',
-      `The production environment’s clock cannot be ${what}: it is always real time. Use development or staging.`,
-    );
-  }
-};
+const refuseProductionClock = (scope: EnvironmentScope, what: string) =>
+  refuseProduction(
+    scope,
+    `The production environment’s clock cannot be ${what}: it is always real time. Use development or staging.`,
+  );
 
 /**
  * The test clock of a development or staging environment: advanced by hand, so that what waits on time there
@@ -45,7 +43,7 @@ export function createTestClockService(
     },
 
     async advance(actor: Actor, scope: EnvironmentScope, seconds: number): Promise<EnvironmentClock> {
-      refuseProduction(scope, 'advanced');
+      refuseProductionClock(scope, 'advanced');
       const now = clock.now();
       const advancedByMs = seconds * 1000;
       const offsetMs = await store.transaction(async (tx) => {
@@ -85,7 +83,7 @@ export function createTestClockService(
      * due in 10 s of the environment's time is due in 10 s of real time.
      */
     async reset(actor: Actor, scope: EnvironmentScope): Promise<EnvironmentClock> {
-      refuseProduction(scope, 'reset');
+      refuseProductionClock(scope, 'reset');
       await store.transaction(async (tx) => {
         const [row] = await tx.select().from(environmentClocks).where(inScope(environmentClocks, scope)).limit(1);
         const offsetMs = row?.offsetMs ?? 0;

@@ -4,6 +4,7 @@ import type { AuditService } from '../audit/service.js';
 import type { Infrastructure } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { randomString } from '../ids.js';
+import { refuseProduction } from '../testing-tools.js';
 import { EVENT_TYPES, type EventType } from '../webhooks/catalogue.js';
 import { RECIPES } from './recipes.js';
 import type { TriggeredObjects } from './schemas.js';
@@ -51,12 +52,10 @@ export function createTriggerService(
     list: () => EVENT_TYPES.map((event) => ({ event, ...RECIPES[event] })),
 
     async trigger(actor: Actor, scope: EnvironmentScope, event: EventType): Promise<TriggeredEvent> {
-      if (scope.environment === 'production') {
-        throw new ServiceError(
-          'SERVICE_PRODUCTION_ENVIRONMENT',
-          'Events cannot be triggered in production: its data is your live app’s. Trigger in development or staging.',
-        );
-      }
+      refuseProduction(
+        scope,
+        'Events cannot be triggered in production: its data is your live app’s. Trigger in development or staging.',
+      );
       const triggeredAt = clock.now();
       const suffix = randomString(8, SUFFIX_ALPHABET);
       const names = { label: `Triggered: ${event} (${suffix})`, slug: `triggered-${event}-${suffix}` };
