@@ -143,6 +143,9 @@ function routeHandler(app: AppContext, route: AnyRoute): RouteHandler {
       res,
     });
     if (observed) app.services.observability.requestServed(observed.scope);
+    // The webhook deliveries of what the request changed are in the store before it is acknowledged.
+    const queued = app.services.webhooks.worker.queued();
+    if (queued) await queued;
     // The handler has answered with a stream, which stays open after it returns.
     if (eventStream) return;
     if (status === 204) res.status(204).end();

@@ -19,6 +19,12 @@ export interface DeliveryWorker {
   /** Looks for due deliveries soon (after something was queued). */
   kick(): void;
   /**
+   * Settles once every catalogue event emitted so far has its deliveries in the store; undefined when none waits
+   * (most requests). A request is answered only after this, so that a change acknowledged to its caller never loses
+   * its webhooks to a crash between its commit and the queueing of its deliveries.
+   */
+  queued(): Promise<void> | undefined;
+  /**
    * Sends everything due by the clock's now and waits until nothing is in flight. The worker does
    * this by itself on every new event and every second; a test that moves a manual clock calls it
    * to make the retries that came due happen at once.
@@ -68,6 +74,8 @@ export function createDeliveryWorker(
    * that order. Never rejects: each failure is logged.
    */
   let queueing: Promise<void> = Promise.resolve();
+  /** Catalogue events emitted and not yet queued (their deliveries not yet in the store). */
+  let unqueued = 0;
 
   /**
    * Passes and the serving of new deliveries run one at a time: each claims what is due and launches it. Claims never
@@ -283,7 +291,8 @@ export function createDeliveryWorker(
       // Queued by the node whose change emitted the event: once in the cluster.
       unsubscribe = [
         events.onLocal('catalogue', (event) => {
-          queueing = queueing.then(() => enqueue(event));
+          unqueued++;
+          queueing = queueing.then(() => enqueue(event)).finally(() => unqueued--);
         }),
         // An environment's test clock moved on (on any node): the retries it made due go out now, not at the poll.
         events.on('environment.clock_changed', kick),
@@ -294,6 +303,10 @@ export function createDeliveryWorker(
     },
 
     kick,
+
+    queued(): Promise<void> | undefined {
+      return unqueued === 0 ? undefined : queueing;
+    },
 
     async runDue() {
       // What was emitted before is queued first.

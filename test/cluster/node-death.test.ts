@@ -62,8 +62,13 @@ describe.skipIf(missing !== undefined)('a node killed under load', () => {
     }
   }, 120_000);
 
-  it('loses no acknowledged message', async () => {
+  it('loses no acknowledged message, nor the webhook delivery of one', async () => {
     const api = client(project.cluster.proxy.url);
+    const receiver = await startReceiver();
+    const webhook = await registerWebhook(api, project.projectId, project.owner, {
+      url: receiver.url,
+      events: ['message.created'],
+    });
     const conversation = await createConversation(api, project.key, { members: ['gina'] });
     const acknowledged: string[] = [];
     let refused = 0;
@@ -110,5 +115,23 @@ describe.skipIf(missing !== undefined)('a node killed under load', () => {
     for (const text of acknowledged) expect(stored).toContain(text);
     // Refused requests (cut by the kill) may or may not have been written; nothing else is there.
     expect(stored.length).toBeLessThanOrEqual(acknowledged.length + refused);
+
+    // A message is acknowledged only once its delivery is queued: each acknowledged one has its delivery in the store,
+    // whether it went out yet or waits for the dead node's lease to end.
+    const owner = { token: project.owner.token };
+    const base = `/v1/projects/${project.projectId}/webhooks/${webhook.id}/deliveries`;
+    const delivered = new Set<string>();
+    let after: string | undefined;
+    do {
+      const page = await api.get(`${base}?limit=100${after ? `&cursor=${after}` : ''}`, owner);
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      for (const delivery of page.body.data as { id: string }[]) {
+        const body = await api.get(`${base}/${delivery.id}/body`, owner);
+        delivered.add((JSON.parse(body.body.body) as { data: { message: { text: string } } }).data.message.text);
+      }
+      after = page.body.nextCursor ?? undefined;
+    } while (after);
+    await receiver.close();
+    for (const text of acknowledged) expect(delivered).toContain(text);
   }, 60_000);
 });
