@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { DatabaseFiles } from '../db/connection.js';
-import { openPostgresStore } from '../db/postgres-store.js';
 import { openSqliteStore } from '../db/sqlite-store.js';
 import type { Store } from '../db/store.js';
 import { createDatabaseAttachmentStorage } from './chat/attachments/database-storage.js';
@@ -48,6 +47,8 @@ export async function openServerStore(
       `A server on PostgreSQL needs a secret key (SWITCHBOARD_SECRET_KEY): ${MAKE_A_SECRET_KEY}.`,
     );
   const derived = deriveKeys(secretKey);
+  // Imported only here: a server on SQLite (the desktop app, `npm start`) never loads the PostgreSQL driver.
+  const { openPostgresStore } = await import('../db/postgres-store.js');
   const store = await openPostgresStore({
     url: databaseUrl,
     migrationsFolder: files.postgresMigrationsFolder,
