@@ -209,9 +209,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let imported: RunningServer['imported'];
   let server: Server;
   try {
-    process.stderr.write(`T open-store ${performance.now().toFixed(1)}\n`);
     const opened = await openServerStore(options, files, clock, logger);
-    process.stderr.write(`T store-opened ${performance.now().toFixed(1)}\n`);
     store = opened.store;
     const openFiles = options.openFileLimit !== undefined ? options.openFileLimit : readOpenFileLimit();
     const security = resolveSecurity(mode, options.security, openFiles);
@@ -258,11 +256,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     const { seed } = options;
     runtime = runtimeLoader(async () => {
-      process.stderr.write(`T runtime-import ${performance.now().toFixed(1)}\n`);
-      const mod = await import('./runtime.js');
-      process.stderr.write(`T runtime-imported ${performance.now().toFixed(1)}\n`);
-      const created = await mod.createRuntime(infra, options);
-      process.stderr.write(`T runtime-created ${performance.now().toFixed(1)}\n`);
+      const created = await (await import('./runtime.js')).createRuntime(infra, options);
       // The seed's changes are not sent to webhooks: the jobs start after it.
       if (seed) {
         try {
@@ -282,7 +276,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     server = createHttpServer(app, infra.security.http).listen(options.port ?? DEFAULT_PORT, host);
     routeUpgrades(server, runtime.load);
     await once(server, 'listening');
-    process.stderr.write(`T listening ${performance.now().toFixed(1)}\n`);
   } catch (err) {
     await (await runtime?.stop())?.stop();
     await cluster?.close();
