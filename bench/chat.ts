@@ -278,6 +278,75 @@ function toLatencies(deliveries: number[], sent: Float64Array): Float64Array {
   return latencies;
 }
 
+/** The deliveries of one timed series: latencies in ms on this process's clock, ascending. */
+interface LatencySamples {
+  messages: number;
+  failedPosts: number;
+  delivered: number;
+  expected: number;
+  latencies: Float64Array;
+}
+
+/**
+ * `messages` timed messages (after WARM_MESSAGES untimed ones) at most `rate` a second, each to every one of
+ * `subscriberCount` subscribers: the latency of every delivery.
+ */
+async function latencySamples(
+  target: PostTarget,
+  subscribers: Subscribers,
+  subscriberCount: number,
+  messages: number,
+  rate: number,
+  round = '',
+): Promise<LatencySamples> {
+  progress(`  ${target.name}: post-to-receive latency, ${messages} messages at ${rate}/s …`);
+  await timeSeries(target, subscribers, subscriberCount, `warm${subscriberCount}${round}`, WARM_MESSAGES, rate);
+  await subscribers.request({ type: 'quiet', ms: 300 });
+  // Measured while nothing is arriving, so that the IPC round trip is short; a few seconds' drift is negligible.
+  const clock = await subscribers.clockOffset();
+  const series = await timeSeries(
+    target,
+    subscribers,
+    subscriberCount,
+    `lat${subscriberCount}${round}`,
+    messages,
+    rate,
+  );
+  // timeSeries converted with offset 0: apply the measured one now.
+  const latencies = series.latencies.map((ms) => ms + clock.offsetMs).sort();
+  const expected = (messages - series.failedPosts) * subscriberCount;
+  const failures = series.failedPosts > 0 ? `; ${series.failedPosts} POSTs failed (${series.firstFailure})` : '';
+  progress(
+    `    clock offset ${clock.offsetMs.toFixed(3)} ms (±${(clock.rttMs / 2).toFixed(3)} ms), ` +
+      `${series.delivered}/${expected} delivered, p99 ${percentile(latencies, 99).toFixed(3)} ms${failures}`,
+  );
+  return { messages, failedPosts: series.failedPosts, delivered: series.delivered, expected, latencies };
+}
+
+/** p50/p99 and the rest over every delivery of every series. */
+function summarizeLatency(name: string, subscriberCount: number, series: LatencySamples[]): FanOutLatency {
+  const sum = (pick: (s: LatencySamples) => number) => series.reduce((total, s) => total + pick(s), 0);
+  const latencies = new Float64Array(sum((s) => s.latencies.length));
+  let at = 0;
+  for (const s of series) {
+    latencies.set(s.latencies, at);
+    at += s.latencies.length;
+  }
+  latencies.sort();
+  return {
+    name,
+    subscribers: subscriberCount,
+    messages: sum((s) => s.messages),
+    failedPosts: sum((s) => s.failedPosts),
+    delivered: sum((s) => s.delivered),
+    undelivered: sum((s) => s.expected) - sum((s) => s.delivered),
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    maxMs: latencies.length > 0 ? latencies[latencies.length - 1] : Number.NaN,
+    meanMs: latencies.reduce((a, b) => a + b, 0) / (latencies.length || 1),
+  };
+}
+
 /**
  * `messages` timed messages (after WARM_MESSAGES untimed ones) at most `rate` a second, each to every one of
  * `subscriberCount` subscribers: p50/p99 over every delivery.
@@ -289,34 +358,8 @@ export async function measureLatency(
   messages: number,
   rate: number,
 ): Promise<FanOutLatency> {
-  progress(`  ${target.name}: post-to-receive latency, ${messages} messages at ${rate}/s …`);
-  await timeSeries(target, subscribers, subscriberCount, `warm${subscriberCount}`, WARM_MESSAGES, rate);
-  await subscribers.request({ type: 'quiet', ms: 300 });
-  // Measured while nothing is arriving, so that the IPC round trip is short; a few seconds' drift is negligible.
-  const clock = await subscribers.clockOffset();
-  const run = `lat${subscriberCount}`;
-  const series = await timeSeries(target, subscribers, subscriberCount, run, messages, rate);
-  // timeSeries converted with offset 0: apply the measured one now.
-  const latencies = series.latencies.map((ms) => ms + clock.offsetMs).sort();
-  const mean = latencies.reduce((a, b) => a + b, 0) / (latencies.length || 1);
-  const expected = (messages - series.failedPosts) * subscriberCount;
-  const failures = series.failedPosts > 0 ? `; ${series.failedPosts} POSTs failed (${series.firstFailure})` : '';
-  progress(
-    `    clock offset ${clock.offsetMs.toFixed(3)} ms (±${(clock.rttMs / 2).toFixed(3)} ms), ` +
-      `${series.delivered}/${expected} delivered${failures}`,
-  );
-  return {
-    name: target.name,
-    subscribers: subscriberCount,
-    messages,
-    failedPosts: series.failedPosts,
-    delivered: series.delivered,
-    undelivered: expected - series.delivered,
-    p50Ms: percentile(latencies, 50),
-    p99Ms: percentile(latencies, 99),
-    maxMs: latencies.length > 0 ? latencies[latencies.length - 1] : Number.NaN,
-    meanMs: mean,
-  };
+  const series = await latencySamples(target, subscribers, subscriberCount, messages, rate);
+  return summarizeLatency(target.name, subscriberCount, [series]);
 }
 
 /** autocannon POSTs for `load.duration` seconds (after a separate, uncounted warm-up) while the subscribers count. */
@@ -396,44 +439,71 @@ async function measureAloneBesideFloor(
   return { floor: medianRound(floors), alone: medianRound(alones) };
 }
 
-/** For each subscriber count in turn (the sockets of the smaller counts stay open): latency, then throughput. */
-async function measureFanOut(
-  target: PostTarget,
-  subscribers: Subscribers,
-  urls: string[],
-  config: BenchConfig,
-  load: LoadOptions,
-): Promise<{ latency: FanOutLatency[]; throughput: FanOutThroughput[] }> {
-  const latency: FanOutLatency[] = [];
-  const throughput: FanOutThroughput[] = [];
-  let open = 0;
-  for (const count of config.chatSubscribers) {
-    progress(`  connecting ${count - open} more subscribers …`);
-    await subscribers.open(urls.slice(open, count));
-    open = count;
-    // Switchboard announces each arrival to the members already online: let that settle first.
-    await subscribers.request({ type: 'quiet', ms: 500 });
-    const result = await measureLatency(target, subscribers, count, config.chatMessages, config.chatRate);
-    if (result.failedPosts > 0) throw new Error(`${target.name}: ${result.failedPosts} message POSTs failed.`);
-    latency.push(result);
-    throughput.push(await measureThroughput(target, subscribers, count, load));
-  }
-  return { latency, throughput };
+/** A server under test with its subscribers' process and every socket URL it may open. */
+interface FanOutSide {
+  target: PostTarget;
+  subscribers: Subscribers;
+  urls: string[];
 }
 
-async function measureRawBroadcast(config: BenchConfig, load: LoadOptions, dataDir: string) {
-  const server = await spawnServer('raw-broadcast', [`${dataDir}/raw-broadcast.db`], config.cpuProfDir);
-  const subscribers = await spawnSubscribers();
-  try {
-    progress(`Measuring the raw ws broadcast baseline (${server.url}) …`);
-    const target = rawTarget('raw ws broadcast', server);
-    const max = config.chatSubscribers[config.chatSubscribers.length - 1];
-    const urls = Array.from({ length: max }, () => server.url.replace(/^http/, 'ws'));
-    return await measureFanOut(target, subscribers, urls, config, load);
-  } finally {
-    await subscribers.stop();
-    await server.stop();
+/**
+ * For each subscriber count in turn (the sockets of the smaller counts stay open), the raw broadcast's and
+ * Switchboard's latency in alternating rounds (raw, Switchboard, raw, Switchboard, …), each
+ * BENCH_CHAT_MESSAGES messages, p50/p99 over the deliveries of every round; then each one's throughput. Measured a
+ * few minutes apart, the two p99s of one run read anything from ×2.0 to ×3.0 of each other, as this machine's speed
+ * drifts; in rounds side by side each pair sees the same machine.
+ */
+async function measureFanOuts(
+  raw: FanOutSide,
+  switchboard: FanOutSide,
+  config: BenchConfig,
+  load: LoadOptions,
+): Promise<Pick<ChatResults, 'raw' | 'switchboard'>> {
+  const results: Pick<ChatResults, 'raw' | 'switchboard'> = {
+    raw: { latency: [], throughput: [] },
+    switchboard: { latency: [], throughput: [] },
+  };
+  let open = 0;
+  for (const count of config.chatSubscribers) {
+    for (const side of [raw, switchboard]) {
+      progress(`  ${side.target.name}: connecting ${count - open} more subscribers …`);
+      await side.subscribers.open(side.urls.slice(open, count));
+      // Switchboard announces each arrival to the members already online: let that settle first.
+      await side.subscribers.request({ type: 'quiet', ms: 500 });
+    }
+    open = count;
+    const series = { raw: [] as LatencySamples[], switchboard: [] as LatencySamples[] };
+    const rounds = aloneRounds();
+    for (let round = 0; round < rounds; round++) {
+      // Strictly alternating: a side measured twice in a row read a p99 up to four times its others.
+      const order = ['raw', 'switchboard'] as const;
+      for (const which of order) {
+        const side = which === 'raw' ? raw : switchboard;
+        const samples = await latencySamples(
+          side.target,
+          side.subscribers,
+          count,
+          config.chatMessages,
+          config.chatRate,
+          `r${round}`,
+        );
+        if (samples.failedPosts > 0)
+          throw new Error(`${side.target.name}: ${samples.failedPosts} message POSTs failed.`);
+        series[which].push(samples);
+      }
+      const p99 = (which: 'raw' | 'switchboard') => percentile(series[which][round].latencies, 99);
+      progress(
+        `  round ${round + 1}/${rounds} at ${count}: fan-out p99 ×${(p99('switchboard') / p99('raw')).toFixed(2)}`,
+      );
+    }
+    results.raw.latency.push(summarizeLatency(raw.target.name, count, series.raw));
+    results.switchboard.latency.push(summarizeLatency(switchboard.target.name, count, series.switchboard));
+    results.raw.throughput.push(await measureThroughput(raw.target, raw.subscribers, count, load));
+    results.switchboard.throughput.push(
+      await measureThroughput(switchboard.target, switchboard.subscribers, count, load),
+    );
   }
+  return results;
 }
 
 /** Runs `task` over `items`, `concurrency` at a time, keeping the order of the results. */
@@ -512,44 +582,45 @@ export function conversationOn(
   return { target, urls: tokens.map((token) => socketBase + encodeURIComponent(token)) };
 }
 
-async function measureSwitchboardChat(
-  config: BenchConfig,
-  load: LoadOptions,
-  dataDir: string,
-  rawInsert: ServerProcess,
-) {
-  const server = await spawnServer('switchboard', [`${dataDir}/switchboard`], config.cpuProfDir);
-  const subscribers = await spawnSubscribers();
+/**
+ * The whole chat part: Switchboard's message POST with nobody online in rounds alternating with the raw insert, then
+ * the fan-outs of Switchboard and the raw broadcast side by side (measureFanOuts); every server stays up, idle while
+ * another is under load.
+ */
+export async function measureChat(config: BenchConfig, load: LoadOptions, dataDir: string): Promise<ChatResults> {
+  const started: { stop(): Promise<void> }[] = [];
+  const keep = <T extends { stop(): Promise<void> }>(stoppable: T): T => {
+    started.push(stoppable);
+    return stoppable;
+  };
   try {
-    const { apiKey } = await createCredentials(server.url);
+    const rawInsert = keep(await spawnServer('raw-insert', [`${dataDir}/raw-insert.db`], config.cpuProfDir));
+    const rawBroadcast = keep(await spawnServer('raw-broadcast', [`${dataDir}/raw-broadcast.db`], config.cpuProfDir));
+    const server = keep(await spawnServer('switchboard', [`${dataDir}/switchboard`], config.cpuProfDir));
     const max = config.chatSubscribers[config.chatSubscribers.length - 1];
+    const { apiKey } = await createCredentials(server.url);
     const { target, urls } = conversationOn(server, await prepareConversation(server.url, apiKey, max));
-    progress(`Measuring Switchboard chat (${server.url}) …`);
+    progress(`Measuring Switchboard chat (${server.url}) beside the raw servers …`);
     // First with nobody online: what a message costs by itself, against the raw insert.
     const { floor, alone } = await measureAloneBesideFloor(
       rawTarget('raw Express+SQLite insert', rawInsert),
       { ...target, name: `${target.name}, no subscriber` },
       load,
     );
-    return { floor, alone, ...(await measureFanOut(target, subscribers, urls, config, load)) };
+    const fanOuts = await measureFanOuts(
+      {
+        target: rawTarget('raw ws broadcast', rawBroadcast),
+        subscribers: keep(await spawnSubscribers()),
+        urls: Array.from({ length: max }, () => rawBroadcast.url.replace(/^http/, 'ws')),
+      },
+      { target, subscribers: keep(await spawnSubscribers()), urls },
+      config,
+      load,
+    );
+    return { rawInsert: floor, switchboardAlone: alone, ...fanOuts };
   } finally {
-    await subscribers.stop();
-    await server.stop();
-  }
-}
-
-/**
- * The whole chat part, one server under load at a time: the raw broadcast, then Switchboard, whose message POST
- * with nobody online alternates with the raw insert (a server that stays up, idle, until then).
- */
-export async function measureChat(config: BenchConfig, load: LoadOptions, dataDir: string): Promise<ChatResults> {
-  const rawInsertServer = await spawnServer('raw-insert', [`${dataDir}/raw-insert.db`], config.cpuProfDir);
-  try {
-    const raw = await measureRawBroadcast(config, load, dataDir);
-    const { floor, alone, ...switchboard } = await measureSwitchboardChat(config, load, dataDir, rawInsertServer);
-    return { rawInsert: floor, raw, switchboard, switchboardAlone: alone };
-  } finally {
-    await rawInsertServer.stop();
+    // Subscribers first, then the servers they are connected to.
+    for (const stoppable of started.reverse()) await stoppable.stop();
   }
 }
 

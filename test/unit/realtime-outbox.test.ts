@@ -89,6 +89,25 @@ describe('realtime outbox', () => {
     expect(slow.sentAt[2] - slow.sentAt[1]).toBeGreaterThanOrEqual(15);
   });
 
+  it('sends a lone event at once even within the gap after a slow flush: only a burst waits for it', async () => {
+    outbox = createRealtimeOutbox();
+    // Each write takes 3 ms, so a paced event would wait 6 ms after the flush before it.
+    const slow = fakeSocket({ sendMs: 3 });
+    outbox.push(slow.recipient, outbox.encode({ n: 1 }));
+    await nextTurn();
+    outbox.push(slow.recipient, outbox.encode({ n: 2 }));
+    await nextTurn();
+    expect(slow.lines()).toEqual(['{"n":1}', '{"n":2}']);
+
+    // Two events at once within the gap: they wait for it, and leave together.
+    outbox.push(slow.recipient, outbox.encode({ n: 3 }));
+    outbox.push(slow.recipient, outbox.encode({ n: 4 }));
+    await nextTurn();
+    expect(slow.frames).toHaveLength(2);
+    while (slow.frames.length < 3) await nextTurn();
+    expect(slow.lines()[2]).toBe('{"n":3}\n{"n":4}');
+  });
+
   it('builds the frame of a broadcast once for all its sockets', async () => {
     outbox = createRealtimeOutbox();
     const sockets = [fakeSocket(), fakeSocket(), fakeSocket()];

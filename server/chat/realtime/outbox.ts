@@ -49,7 +49,8 @@ const joinEvents = (events: EncodedEvent[]) =>
  * A broadcast costs the same whatever the audience: it joins the run of events for that audience,
  * and the work per recipient happens once per flush, not once per event. Events queued during one
  * turn of the event loop leave together at its end. After a flush that took T ms, the next one waits
- * 2T, so fan-out takes at most about a third of the process. The outbox is behind when events had to
+ * 2T while events keep coming (several queued, or the last flush behind), so fan-out takes at most
+ * about a third of the process; a lone event goes at once. The outbox is behind when events had to
  * wait for that gap (they come faster than it can flush them one by one); only then does the next
  * flush also wait for the 16 ms floor, so that more events share each frame. Under load, waiting 2T
  * rather than T raised message throughput with 1,000 members online by a quarter, and the 16 ms
@@ -65,20 +66,32 @@ export function createRealtimeOutbox() {
   let runIds = 0;
   let scheduled: { cancel(): void } | undefined;
   let notBefore = 0;
+  /** Events queued since the last flush. */
+  let queued = 0;
+  /** Whether the last flush was behind: events are coming faster than the outbox flushes them one by one. */
+  let lastBehind = false;
   /** Whether the events now queued had to wait for the gap after the last flush: the outbox is behind. */
   let behind = false;
 
   function schedule(): void {
     if (scheduled) return;
+    const immediate = setImmediate(flushOrWait);
+    scheduled = { cancel: () => clearImmediate(immediate) };
+  }
+
+  /**
+   * At the end of the turn that queued the events. Pacing batches events that keep coming, so it waits only for those:
+   * when several are queued, or the last flush was behind. A lone event goes at once: holding it back would batch
+   * nothing and only delay it (a message to 10,000 members online, paced, reached them in p50 223 ms against a raw
+   * `ws` broadcast's 45; at once, in 47 ms).
+   */
+  function flushOrWait(): void {
     const wait = notBefore - performance.now();
-    if (wait > 0) {
+    if (wait > 0 && (queued > 1 || lastBehind)) {
       behind = true;
       const timer = setTimeout(flush, wait);
       scheduled = { cancel: () => clearTimeout(timer) };
-    } else {
-      const immediate = setImmediate(flush);
-      scheduled = { cancel: () => clearImmediate(immediate) };
-    }
+    } else flush();
   }
 
   function broadcast(recipients: ReadonlySet<Recipient>, event: EncodedEvent, except?: string): void {
@@ -94,11 +107,13 @@ export function createRealtimeOutbox() {
       runs.push(run);
     }
     run.events.push(event);
+    queued++;
     schedule();
   }
 
   function flush(): void {
     scheduled = undefined;
+    queued = 0;
     const started = performance.now();
     const due = runs;
     runs = [];
@@ -108,6 +123,7 @@ export function createRealtimeOutbox() {
     const finished = performance.now();
     const gap = 2 * (finished - started);
     notBefore = finished + (behind ? Math.max(MIN_FLUSH_GAP_MS, gap) : gap);
+    lastBehind = behind;
     behind = false;
   }
 
@@ -170,6 +186,8 @@ export function createRealtimeOutbox() {
       scheduled?.cancel();
       scheduled = undefined;
       behind = false;
+      lastBehind = false;
+      queued = 0;
       runs = [];
       openRuns = new Map();
     },
