@@ -9,7 +9,7 @@
  * the very code being measured. The output is information, not a test: the exit code is 0 whatever
  * the figures, and non-zero only when the benchmark could not run or its figures would be meaningless.
  * Settings: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_LOGIN_CONNECTIONS, BENCH_LOGIN_DURATION,
- * BENCH_RELAY_MESSAGES, BENCH_ONLY, BENCH_CHAT_SUBSCRIBERS, BENCH_CHAT_MESSAGES, BENCH_CHAT_RATE,
+ * BENCH_RELAY_MESSAGES, BENCH_ONLY, BENCH_CHAT_SUBSCRIBERS, BENCH_CHAT_MESSAGES, BENCH_CHAT_FANOUT_ROUNDS, BENCH_CHAT_RATE,
  * BENCH_OBSERVABILITY_ROUNDS, BENCH_RESET_ROUNDS, BENCH_CPU_PROF, BENCH_PIN, BENCH_STARTUP_RUNS (see bench/config.ts). Start-up
  * (bench/startup.ts, BENCH_ONLY=startup) runs first, then the single executable (bench/binary.ts, BENCH_ONLY=binary)
  * and the dashboard's size and time to shell (bench/dashboard.ts, BENCH_ONLY=dashboard). Environment reset
