@@ -51,6 +51,23 @@ export const wholeNumberUpTo =
     return n;
   };
 
+const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000, ms: 1 } as const;
+const DURATION = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?$/;
+
+/**
+ * `90s`, `500ms`, `15m`, `2h`, `1d`, `1h30m`: whole numbers with a unit each, largest first, each unit once; with
+ * `bareUnit`, a bare number too, in that unit. Answers milliseconds, or undefined for anything else (`2 hours`,
+ * `1.5h`, `30m2h`, an empty text), which the command's parser turns into its usage error.
+ */
+export function durationMs(value: string, bareUnit?: keyof typeof UNIT_MS): number | undefined {
+  const text = value.trim();
+  if (bareUnit && /^\d+$/.test(text)) return Number(text) * UNIT_MS[bareUnit];
+  const match = DURATION.exec(text);
+  if (!text || !match) return undefined;
+  const [d, h, m, s, ms] = match.slice(1).map((n) => Number(n ?? 0));
+  return d * UNIT_MS.d + h * UNIT_MS.h + m * UNIT_MS.m + s * UNIT_MS.s + ms;
+}
+
 const parseLimit = wholeNumberUpTo(MAX_PAGE_SIZE);
 
 /** `--limit` of a command that lists one page of `what`. */

@@ -1,23 +1,22 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { Environment, EnvironmentClock } from '../../sdk/index.js';
-import { environmentOption, projectOption } from '../arguments.js';
+import { durationMs, environmentOption, projectOption } from '../arguments.js';
 import { action } from '../context.js';
 import type { CliIo } from '../io.js';
 import { formatDuration, formatFields, formatTime } from '../output.js';
 
 /** The most one advance may take, as the API has it: 400 days. */
 const MAX_ADVANCE_SECONDS = 400 * 86_400;
-const UNIT_SECONDS = { d: 86_400, h: 3600, m: 60, s: 1 } as const;
 
 /**
- * `90s`, `15m`, `2h`, `1d`, `1h30m`: whole numbers with a unit each, largest first, each unit once, in all from 1 s to
- * 400 days. Anything else (`2 hours`, `1.5h`, `30m2h`, `0s`) is refused: commander makes it a usage error.
+ * `90s`, `15m`, `2h`, `1d`, `1h30m` (cli/arguments.ts, in whole seconds), in all from 1 s to 400 days. Anything else
+ * (`2 hours`, `1.5h`, `30m2h`, `0s`) is refused: commander makes it a usage error.
  */
 export function parseDuration(value: string): number {
-  const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(value);
-  if (!value || !match) throw new InvalidArgumentError('Give a duration such as 90s, 15m, 2h, 1d or 1h30m.');
-  const [d, h, m, s] = match.slice(1).map((n) => Number(n ?? 0));
-  const seconds = d * UNIT_SECONDS.d + h * UNIT_SECONDS.h + m * UNIT_SECONDS.m + s;
+  const ms = durationMs(value);
+  if (ms === undefined || ms % 1000 !== 0)
+    throw new InvalidArgumentError('Give a duration such as 90s, 15m, 2h, 1d or 1h30m.');
+  const seconds = ms / 1000;
   if (seconds < 1 || seconds > MAX_ADVANCE_SECONDS)
     throw new InvalidArgumentError('Give a duration from 1s to 400 days (400d).');
   return seconds;

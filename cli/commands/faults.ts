@@ -1,18 +1,15 @@
 import { Argument, type Command, InvalidArgumentError, Option } from 'commander';
 import { type Environment, FAULT_KINDS, type FaultKind } from '../../sdk/index.js';
-import { environmentOption, projectOption, wholeNumberUpTo } from '../arguments.js';
+import { durationMs, environmentOption, projectOption, wholeNumberUpTo } from '../arguments.js';
 import { action } from '../context.js';
 import type { CliIo } from '../io.js';
 import { formatTime } from '../output.js';
 
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
-
-/** `2s`, `500ms`, `10m`, `1h`; a bare number is in `bareUnit`. Answers milliseconds. */
+/** `2s`, `500ms`, `10m`, `1h`, `1m30s`; a bare number is in `bareUnit`. Answers milliseconds. */
 const parseDuration =
-  (bareUnit: keyof typeof UNIT_MS) =>
+  (bareUnit: 'ms' | 's') =>
   (value: string): number => {
-    const match = /^(\d+)(ms|s|m|h)?$/.exec(value.trim());
-    const ms = match ? Number(match[1]) * UNIT_MS[(match[2] as keyof typeof UNIT_MS | undefined) ?? bareUnit] : 0;
+    const ms = durationMs(value, bareUnit);
     if (!ms) throw new InvalidArgumentError('Give a duration such as 500ms, 2s, 10m or 1h.');
     return ms;
   };
