@@ -82,8 +82,8 @@ export function createRealtimeOutbox() {
   /**
    * At the end of the turn that queued the events. Pacing batches events that keep coming, so it waits only for those:
    * when several are queued, or the last flush was behind. A lone event goes at once: holding it back would batch
-   * nothing and only delay it (a message to 10,000 members online, paced, reached them in p50 223 ms against a raw
-   * `ws` broadcast's 45; at once, in 47 ms).
+   * nothing and only delay it (a message to 10,000 members online, paced, reached them in p50 282 ms against a raw
+   * `ws` broadcast's 47; at once, in 45–50 ms, BENCH_ONLY=sockets10k).
    */
   function flushOrWait(): void {
     const wait = notBefore - performance.now();
