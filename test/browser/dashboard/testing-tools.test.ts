@@ -87,8 +87,15 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     await visible(banner);
     expect(await banner.innerText()).toMatch(/API answers 503: 100%/);
     await dp.checkPage('rooms-faults-banner');
+    // Wait for development's faults and rooms to load: only then does "no banner" mean something, and
+    // leaving earlier would abort those requests.
+    const developmentFaults = page.waitForResponse((res) =>
+      /\/environment\/faults\?environment=development/.test(res.url()),
+    );
     await page.goto(`${dash.url}/projects/${project.id}/rooms?env=development`);
-    await visible(page.getByRole('heading', { name: 'Rooms' }));
+    expect((await developmentFaults).status()).toBe(200);
+    await visible(page.getByRole('heading', { name: 'Rooms', exact: true }));
+    await visible(page.getByText('No rooms yet'));
     expect(await banner.count()).toBe(0);
 
     await page.goto(`${dash.url}/projects/${project.id}/settings?env=staging`);
