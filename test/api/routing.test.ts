@@ -46,8 +46,9 @@ describe('routing', () => {
     expect(message.headers.get('allow')).toBe('GET, HEAD, PATCH, DELETE');
   });
 
-  it('answers 404 for a path or a method that is not in the API', async () => {
+  it('answers 404 for a path or a method that is not in the API, or a parameter that does not decode', async () => {
     for (const [method, path] of [
+      ['GET', '/v1/chat/messages/%E0%A4%A'],
       ['PUT', '/v1/chat/conversations'],
       ['GET', '/v1/chat/nothing-here'],
       ['OPTIONS', '/v1/chat/nothing-here'],
