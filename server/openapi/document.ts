@@ -22,8 +22,22 @@ const SECURITY: Record<AuthMode, { [scheme: string]: string[] }[]> = {
   admin: [{ adminToken: [] }],
 };
 
-const errorResponse = (description: string) => ({
+/** Credentials whose calls count against an API key's request rate. */
+const ACCEPTS_KEY = new Set<AuthMode>(['key', 'session-or-key', 'key-or-chat']);
+/** Credentials whose calls an injected fault reaches: an environment's keys and tokens, never a dashboard session. */
+const FAULTABLE = new Set<AuthMode>(['key', 'session-or-key', 'key-or-chat', 'rtc']);
+
+const RETRY_AFTER = {
+  'Retry-After': {
+    description: 'Seconds to wait before trying again.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+} satisfies oas31.HeadersObject;
+
+/** The answer with an error body; a refusal to retry later (429, 503) says when in `Retry-After`. */
+const errorResponse = (status: number, description: string) => ({
   description,
+  ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
   content: { 'application/json': { schema: errorSchema } },
 });
 
@@ -49,15 +63,36 @@ function errorResponses(route: AnyRoute) {
     }
     lines.push(['SERVICE_PROJECT_NOT_FOUND', errorLine('SERVICE_PROJECT_NOT_FOUND')]);
   }
-  for (const [code, meaning] of Object.entries(route.errors ?? {}) as [ErrorCode, string][]) {
+  const own = (route.errors ?? {}) as Partial<Record<ErrorCode, string>>;
+  for (const [code, meaning] of Object.entries(own) as [ErrorCode, string][])
     lines.push([code, errorLine(code, meaning)]);
+  // What the route table answers to any call (server/http/register-routes.ts), unless the route says it in its words.
+  const common: [ErrorCode, string | undefined, boolean][] = [
+    ['SERVICE_PAYLOAD_TOO_LARGE', undefined, route.body !== undefined],
+    ['SERVICE_UNSUPPORTED_MEDIA_TYPE', undefined, route.body !== undefined],
+    [
+      'SERVICE_RATE_LIMITED',
+      'past the API key’s request rate, when the server sets one; `Retry-After` says when to retry',
+      ACCEPTS_KEY.has(route.auth),
+    ],
+    ['SERVICE_FAULT_INJECTED', undefined, FAULTABLE.has(route.auth)],
+    [
+      'SERVICE_UNAVAILABLE',
+      'the database is busy or cannot be reached, or the server is shutting down; `Retry-After` says when to retry',
+      true,
+    ],
+  ];
+  for (const [code, meaning, applies] of common) {
+    if (applies && !(code in own)) lines.push([code, errorLine(code, meaning)]);
   }
   const byStatus = new Map<number, string[]>();
   for (const [code, line] of lines) {
     const status = ERROR_CODES[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), line]);
   }
-  return Object.fromEntries([...byStatus].map(([status, texts]) => [status, errorResponse(texts.join(' Also: '))]));
+  return Object.fromEntries(
+    [...byStatus].map(([status, texts]) => [status, errorResponse(status, texts.join(' Also: '))]),
+  );
 }
 
 function operation(route: AnyRoute): ZodOpenApiOperationObject {

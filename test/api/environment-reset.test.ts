@@ -229,7 +229,7 @@ describe('environment reset: POST /v1/projects/{id}/environment/reset', () => {
     expect((await open(connectSignaling(t.server.url, staging.rtc)).closed).code).toBe(4404);
   });
 
-  it('keeps keys, webhook endpoints (failures counted from 0 again) and members, which work on', async () => {
+  it('keeps keys, webhook endpoints (failures counted from 0 again), members, the test clock and faults, which work on', async () => {
     const { owner, project, keys } = await projectWithKeys(t.api);
     const viewer = await registerUser(t.api);
     await addMember(t.api, project.id, owner, viewer, 'VIEWER');
@@ -238,8 +238,24 @@ describe('environment reset: POST /v1/projects/{id}/environment/reset', () => {
     const endpoint = (environment: Env, id: string) =>
       t.api.get(`/v1/projects/${project.id}/webhooks/${id}?environment=${environment}`, { token: owner.token });
     expect((await endpoint('staging', staging.webhook.id)).body.consecutiveFailures).toBeGreaterThan(0);
+    // The environment's settings for testing: its test clock and an injected fault (harmless here: 1 ms of latency).
+    const settings = `/v1/projects/${project.id}/environment`;
+    const advanced = await t.api.post(`${settings}/clock/advance?environment=staging`, {
+      token: owner.token,
+      body: { seconds: 3600 },
+    });
+    expect(advanced.status).toBe(200);
+    const fault = await t.api.post(`${settings}/faults?environment=staging`, {
+      token: owner.token,
+      body: { kind: 'api.latency', delayMs: 1 },
+    });
+    expect(fault.status).toBe(201);
 
     expect((await t.api.post(resetPath(project.id, 'staging'), { token: owner.token })).status).toBe(200);
+    const clock = await t.api.get(`${settings}/clock?environment=staging`, { token: owner.token });
+    expect(clock.body.offsetMs).toBeGreaterThanOrEqual(3_600_000);
+    const faults = await t.api.get(`${settings}/faults?environment=staging`, { token: owner.token });
+    expect(faults.body.data.map((f: { id: string }) => f.id)).toEqual([fault.body.id]);
     expect((await endpoint('staging', staging.webhook.id)).body).toMatchObject({
       enabled: true,
       consecutiveFailures: 0,

@@ -75,6 +75,24 @@ describe('OpenAPI document', () => {
     expect(doc.components.schemas.Error.required).toEqual(['code', 'message', 'requestId']);
   });
 
+  it('documents the answers any call can get: 503 everywhere, faults and key limits where keys go, 413/415 with a body', () => {
+    for (const route of routes) {
+      const name = `${route.method} ${route.path}`;
+      const responses = doc.paths[route.path][route.method].responses;
+      expect(responses['503']?.description, name).toContain('SERVICE_UNAVAILABLE');
+      expect(responses['503'].headers['Retry-After'], name).toBeDefined();
+      if (route.body) expect(Object.keys(responses), name).toEqual(expect.arrayContaining(['413', '415']));
+    }
+    const post = doc.paths['/v1/chat/conversations/{room}/messages'].post.responses;
+    expect(post['503'].description).toContain('SERVICE_FAULT_INJECTED');
+    expect(post['429'].description).toContain('SERVICE_RATE_LIMITED');
+    expect(post['429'].headers['Retry-After'].schema.type).toBe('integer');
+    // A dashboard session is never refused by an injected fault, nor counted against a key.
+    const members = doc.paths['/v1/projects/{id}/members'].get.responses;
+    expect(members['503'].description).not.toContain('SERVICE_FAULT_INJECTED');
+    expect(members['429']).toBeUndefined();
+  });
+
   it('documents ?environment= on every dashboard route that acts in one environment, from the route table', () => {
     const scoped = routes.filter((route) => route.auth === 'project-environment');
     expect(scoped.length).toBeGreaterThan(20);
