@@ -85,7 +85,7 @@ function decodeParams(params: Record<string, string> | undefined): Record<string
  * (find-my-way) took 46,000 instructions off it (635,800 → 589,600 outside garbage collection; callgrind). rou3
  * rather than find-my-way because it builds its tree without generating code: find-my-way compiled a function per
  * route and per tree node, which a server pays before its first API answer. Serve → first API answer, medians of
- * 30 alternating starts on an existing data folder: 226 → 220 ms on Node.js 20, 182 → 168 ms on Node.js 26; a
+ * 30 alternating starts on an existing data folder: 226 → 220 ms on Node.js 20, 170 → 154 ms on Node.js 26; a
  * lookup costs 0.17 µs against 0.08 (a message POST costs ≈130 µs). Semantics kept from Express: a trailing slash
  * is ignored, parameters are percent-decoded, HEAD is answered by the GET route, a path or method that is not in
  * the table falls through to the 404 after the API.
