@@ -350,6 +350,9 @@ export function createRealtimeHub(
   function keepUp(): void {
     const presence = shared;
     if (!presence || closed) return;
+    // Not while the bus is down: what this would announce could not be relayed (one of the two connections may still
+    // write to Redis, and Redis would then hold a change no other node heard). The bus coming back runs it.
+    if (cluster.busStatus() === 'down') return;
     if (upkeeping) {
       upkeepAgain = true;
       return;
