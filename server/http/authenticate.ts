@@ -8,6 +8,7 @@ import { hasCapability } from '../roles/capabilities.js';
 import {
   type AdminAuth,
   type AnyRoute,
+  acceptsApiKey,
   type ChatAuth,
   isProjectRoute,
   type KeyAuth,
@@ -67,9 +68,9 @@ export async function authenticate(
     return { kind: 'rtc', scope: { projectId, environment }, roomId, identity };
   }
 
-  const acceptsKey = route.auth === 'key' || route.auth === 'session-or-key' || route.auth === 'key-or-chat';
   if (looksLikeApiKey(credential)) {
-    if (!acceptsKey) throw unauthenticated(`API keys are not accepted here: this route needs ${expected}.`);
+    if (!acceptsApiKey(route.auth))
+      throw unauthenticated(`API keys are not accepted here: this route needs ${expected}.`);
     const auth = await app.services.keys.authenticate(credential);
     if (!auth) throw unauthenticated('Invalid or revoked API key.');
     return auth;

@@ -42,6 +42,10 @@ export type AuthMode =
 export const isProjectRoute = (auth: AuthMode): auth is 'project' | 'project-environment' =>
   auth === 'project' || auth === 'project-environment';
 
+/** Routes that take a project API key, alone or beside another credential. */
+export const acceptsApiKey = (auth: AuthMode): boolean =>
+  auth === 'key' || auth === 'session-or-key' || auth === 'key-or-chat';
+
 export interface SessionUser {
   id: string;
   email: string;

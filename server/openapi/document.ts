@@ -4,7 +4,7 @@ import { backupPaths } from '../backups/route.js';
 import { attachmentContentPaths } from '../chat/attachments/openapi.js';
 import { ERROR_CODES, type ErrorCode } from '../error-codes.js';
 import { HEARTBEAT_MS } from '../http/event-stream.js';
-import { type AnyRoute, type AuthMode, isProjectRoute, queryOf } from '../http/route.js';
+import { type AnyRoute, type AuthMode, acceptsApiKey, isProjectRoute, queryOf } from '../http/route.js';
 import { errorSchema } from '../shared/schemas.js';
 import { catalogueWebhooks } from '../webhooks/openapi.js';
 import { describeRequestDefaults } from './input-defaults.js';
@@ -21,11 +21,6 @@ const SECURITY: Record<AuthMode, { [scheme: string]: string[] }[]> = {
   'key-or-chat': [{ apiKey: [] }, { chatToken: [] }],
   admin: [{ adminToken: [] }],
 };
-
-/** Credentials whose calls count against an API key's request rate. */
-const ACCEPTS_KEY = new Set<AuthMode>(['key', 'session-or-key', 'key-or-chat']);
-/** Credentials whose calls an injected fault reaches: an environment's keys and tokens, never a dashboard session. */
-const FAULTABLE = new Set<AuthMode>(['key', 'session-or-key', 'key-or-chat', 'rtc']);
 
 const RETRY_AFTER = {
   'Retry-After': {
@@ -73,9 +68,10 @@ function errorResponses(route: AnyRoute) {
     [
       'SERVICE_RATE_LIMITED',
       'past the API key’s request rate, when the server sets one; `Retry-After` says when to retry',
-      ACCEPTS_KEY.has(route.auth),
+      acceptsApiKey(route.auth),
     ],
-    ['SERVICE_FAULT_INJECTED', undefined, FAULTABLE.has(route.auth)],
+    // An injected fault reaches an environment's keys and tokens (chat ones come with keys), never a session.
+    ['SERVICE_FAULT_INJECTED', undefined, acceptsApiKey(route.auth) || route.auth === 'rtc'],
     [
       'SERVICE_UNAVAILABLE',
       'the database is busy or cannot be reached, or the server is shutting down; `Retry-After` says when to retry',
