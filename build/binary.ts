@@ -27,6 +27,7 @@ import Database from 'better-sqlite3';
 import { build, type Plugin } from 'esbuild';
 import { CARRIED, MANIFEST_ASSET, type SeaManifest } from '../server/app-files/sea-manifest.js';
 import { readVersion } from '../server/version.js';
+import { jsonAsStringPlugin } from './json-as-string.mjs';
 import { unreachableDataPlugin } from './unreachable-data.mjs';
 
 const require = createRequire(import.meta.url);
@@ -114,6 +115,7 @@ async function bundleCli(outfile: string): Promise<void> {
         swapped = true;
       }),
       unreachableDataPlugin(),
+      jsonAsStringPlugin(),
     ],
     // The executable's own require() loads only Node's built-in modules; better-sqlite3 requires its unpacked
     // addon by path, which needs a file-based one (as Node's documentation suggests).

@@ -24,7 +24,14 @@ export const STEPS = {
       const { copyAssets } = await import('./copy-assets.mjs');
       const bundled = await bundleCli(root);
       const copied = copyAssets(root);
-      return [...bundled, ...copied, 'build/bundle-cli.mjs', 'build/unreachable-data.mjs', 'build/copy-assets.mjs'];
+      return [
+        ...bundled,
+        ...copied,
+        'build/bundle-cli.mjs',
+        'build/unreachable-data.mjs',
+        'build/json-as-string.mjs',
+        'build/copy-assets.mjs',
+      ];
     },
   },
   testing: {
@@ -49,6 +56,7 @@ export const STEPS = {
         'build/bundle-testing.mjs',
         'build/testing-types.mjs',
         'build/unreachable-data.mjs',
+        'build/json-as-string.mjs',
         'build/copy-assets.mjs',
       ];
     },

@@ -7,6 +7,7 @@
 import { chmodSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { jsonAsStringPlugin } from './json-as-string.mjs';
 import { unreachableDataPlugin } from './unreachable-data.mjs';
 
 /**
@@ -28,7 +29,7 @@ export async function bundleCli(root) {
     format: 'esm',
     target: 'node20',
     external: ['better-sqlite3'],
-    plugins: [unreachableDataPlugin()],
+    plugins: [unreachableDataPlugin(), jsonAsStringPlugin()],
     // Bundled CommonJS packages (Express and its dependencies) call require() for Node's own modules.
     banner: {
       js: "import { createRequire as switchboardCreateRequire } from 'node:module'; const require = switchboardCreateRequire(import.meta.url);",

@@ -3,6 +3,7 @@
 // requires its packages, and Jest's own require refuses ES modules). No chunks: a test server loads its runtime
 // before it answers, so nothing would be loaded later. better-sqlite3 stays outside, as in the CLI's bundle.
 import { build } from 'esbuild';
+import { jsonAsStringPlugin } from './json-as-string.mjs';
 import { unreachableDataPlugin } from './unreachable-data.mjs';
 
 /** What both bundles share. */
@@ -12,7 +13,7 @@ const COMMON = {
   platform: 'node',
   target: 'node20',
   external: ['better-sqlite3'],
-  plugins: [unreachableDataPlugin()],
+  plugins: [unreachableDataPlugin(), jsonAsStringPlugin()],
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,

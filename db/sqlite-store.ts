@@ -5,6 +5,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { type Claim, type Claimer, claimStatements, runClaim } from './claim.js';
 import { DATABASE_FILE, type DatabaseFiles, type Db, openDatabase } from './connection.js';
+import { onFirstUse } from './prepare-on-first-use.js';
 import { insertTemplate } from './prepared-insert.js';
 import * as schema from './schema/index.js';
 import { cacheStatements } from './statement-cache.js';
@@ -90,14 +91,19 @@ export function openSqliteStore(dataDir: string, files: DatabaseFiles): SqliteSt
     claimer<T extends SQLiteTable>(table: T, claim: Claim<T>): Claimer<T> {
       // Prepared on the writer, where every transaction runs; one at a time, so nothing counts or takes rows between
       // a claim's two statements, and its group needs no lock.
-      const statements = claimStatements(writing, table, claim);
-      const prepared = { held: statements.held.prepare(), take: statements.take.prepare() };
-      return (_group, values) => transaction(() => runClaim<T>(prepared, claim.limit, values));
+      const prepared = onFirstUse(() => {
+        const statements = claimStatements(writing, table, claim);
+        return { held: statements.held.prepare(), take: statements.take.prepare() };
+      });
+      return (_group, values) => transaction(() => runClaim<T>(prepared(), claim.limit, values));
     },
     rowInsert<T extends SQLiteTable>(table: T): RowInsert<T> {
-      const template = insertTemplate(writer, table);
-      const statement = writer.$client.prepare(template.sql);
+      const prepared = onFirstUse(() => {
+        const template = insertTemplate(writer, table);
+        return { template, statement: writer.$client.prepare(template.sql) };
+      });
       return async (row) => {
+        const { template, statement } = prepared();
         if (context.current()) {
           statement.run(template.values(row));
           return;

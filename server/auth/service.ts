@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { prepareOnFirstUse } from '../../db/prepare-on-first-use.js';
 import { sessions } from '../../db/schema/sessions.js';
 import { users } from '../../db/schema/users.js';
 import type { Queries } from '../../db/store.js';
@@ -38,19 +39,21 @@ export function createAuthService(
   };
 
   // Runs on every dashboard request: prepared once.
-  const findLiveSession = db
-    .select({ id: users.id, email: users.email, name: users.name })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.id, sql.placeholder('sessionId')),
-        eq(sessions.userId, sql.placeholder('userId')),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, sql.placeholder('now')),
-      ),
-    )
-    .prepare();
+  const findLiveSession = prepareOnFirstUse(() =>
+    db
+      .select({ id: users.id, email: users.email, name: users.name })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(
+        and(
+          eq(sessions.id, sql.placeholder('sessionId')),
+          eq(sessions.userId, sql.placeholder('userId')),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, sql.placeholder('now')),
+        ),
+      )
+      .prepare(),
+  );
 
   /** The session's row, inside the caller's transaction (registration opens one with the account). */
   async function insertSession(tx: Queries, user: UserRow) {

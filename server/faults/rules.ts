@@ -1,4 +1,5 @@
 import { desc, gt, sql } from 'drizzle-orm';
+import { prepareOnFirstUse } from '../../db/prepare-on-first-use.js';
 import { environmentFaults } from '../../db/schema/test-tools.js';
 import { type EnvironmentScope, inScopePrepared } from '../../db/scope.js';
 import type { Infrastructure } from '../context.js';
@@ -19,12 +20,14 @@ const NONE: readonly FaultRow[] = Object.freeze([]);
  * Expiry needs no event: rows are kept with their `expiresAt` and compared with the injected clock at each ask.
  */
 export function createFaultRules({ store, clock, events, cluster }: Infrastructure, random: () => number) {
-  const activeIn = store.db
-    .select()
-    .from(environmentFaults)
-    .where(inScopePrepared(environmentFaults, gt(environmentFaults.expiresAt, sql.placeholder('now'))))
-    .orderBy(desc(environmentFaults.id))
-    .prepare();
+  const activeIn = prepareOnFirstUse(() =>
+    store.db
+      .select()
+      .from(environmentFaults)
+      .where(inScopePrepared(environmentFaults, gt(environmentFaults.expiresAt, sql.placeholder('now'))))
+      .orderBy(desc(environmentFaults.id))
+      .prepare(),
+  );
   const cached = new Map<string, readonly FaultRow[]>();
   /** How often each scope's copy was dropped: a read is kept only if this did not move while it ran. */
   const drops = new Map<string, number>();

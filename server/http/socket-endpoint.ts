@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
-import { type WebSocket, WebSocketServer } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { MessageRate } from '../security/settings.js';
@@ -69,13 +69,24 @@ export interface SocketEndpointOptions<Session, Message> {
  * reasons, which browsers can read), ping/pong heartbeats, size limits, schema-checked messages.
  */
 export function createSocketEndpoint<Session, Message>(options: SocketEndpointOptions<Session, Message>) {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes });
+  /**
+   * The `ws` library loads with the first upgrade, not with the server's runtime: it brings Node's https, tls and zlib
+   * with it, ≈5 ms that the first API answer no longer waits for.
+   */
+  let wss: WebSocketServer | undefined;
+  let closed = false;
+  let loading: Promise<WebSocketServer> | undefined;
+  const webSocketServer = () =>
+    (loading ??= import('ws').then(({ WebSocketServer }) => {
+      wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes });
+      return wss;
+    }));
   const sessions = new WeakMap<WebSocket, Session>();
   /** Sockets pinged and not heard from since: a socket still here at the next heartbeat is closed. */
   const awaitingPong = new Set<WebSocket>();
   const heartbeat = setInterval(() => {
     for (const socket of awaitingPong) if (socket.readyState !== socket.OPEN) awaitingPong.delete(socket);
-    for (const socket of wss.clients) {
+    for (const socket of wss?.clients ?? []) {
       if (awaitingPong.has(socket)) {
         socket.close(CLOSE_UNRESPONSIVE, 'no answer to ping');
         continue;
@@ -158,35 +169,55 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
   const handleUpgrade: UpgradeHandler = (req, rawSocket, head) => {
     // Read here, so that no closure kept for the socket's life refers to the request (its headers, its parser).
     const token = handshakeToken(req);
-    wss.handleUpgrade(req, rawSocket, head, (socket) => {
-      if (!options.socketLimits.admitToServer(socket)) return;
-      socket.on('close', onClose);
-      socket.on('pong', onPong);
-      socket.on('message', onMessage);
-      socket.on('error', onError);
-      if (!token) {
-        socket.close(CLOSE_MISSING_TOKEN, 'missing access_token');
-        return;
-      }
-      options
-        .admit(socket, token)
-        .then((session) => {
-          if (session === undefined) return;
-          sessions.set(socket, session);
-        })
-        .catch((err: unknown) => {
-          options.logger.error({ err }, 'socket admission failed');
-          socket.close(1011, 'internal error');
-        });
-    });
+    if (wss) {
+      wss.handleUpgrade(req, rawSocket, head, (socket) => accept(socket, token));
+      return;
+    }
+    // The first upgrade waits for the library; a client that goes away meanwhile must not raise an unhandled error.
+    const ignore = () => {};
+    rawSocket.on('error', ignore);
+    webSocketServer().then(
+      (server) => {
+        rawSocket.off('error', ignore);
+        if (closed) rawSocket.destroy();
+        else if (!rawSocket.destroyed) server.handleUpgrade(req, rawSocket, head, (socket) => accept(socket, token));
+      },
+      (err: unknown) => {
+        options.logger.error({ err }, 'the WebSocket library could not load');
+        rawSocket.destroy();
+      },
+    );
   };
+
+  function accept(socket: WebSocket, token: string | undefined): void {
+    if (!options.socketLimits.admitToServer(socket)) return;
+    socket.on('close', onClose);
+    socket.on('pong', onPong);
+    socket.on('message', onMessage);
+    socket.on('error', onError);
+    if (!token) {
+      socket.close(CLOSE_MISSING_TOKEN, 'missing access_token');
+      return;
+    }
+    options
+      .admit(socket, token)
+      .then((session) => {
+        if (session === undefined) return;
+        sessions.set(socket, session);
+      })
+      .catch((err: unknown) => {
+        options.logger.error({ err }, 'socket admission failed');
+        socket.close(1011, 'internal error');
+      });
+  }
 
   return {
     handleUpgrade,
     close(): void {
+      closed = true;
       clearInterval(heartbeat);
-      for (const socket of wss.clients) socket.terminate();
-      wss.close();
+      for (const socket of wss?.clients ?? []) socket.terminate();
+      wss?.close();
     },
   };
 }

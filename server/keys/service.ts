@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { eq, isNull, sql } from 'drizzle-orm';
+import { prepareOnFirstUse } from '../../db/prepare-on-first-use.js';
 import { apiKeys } from '../../db/schema/api-keys.js';
 import type { Environment } from '../../db/schema/environment.js';
 import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
@@ -30,18 +31,20 @@ interface ActiveKey {
 export function createKeyService({ store, clock, ids, events, cluster }: Infrastructure, audit: AuditService) {
   const { db } = store;
   // The hot path of every runtime request: prepared once.
-  const findByPublicId = db
-    .select({
-      id: apiKeys.id,
-      projectId: apiKeys.projectId,
-      environment: apiKeys.environment,
-      secretHash: apiKeys.secretHash,
-      lastUsedAt: apiKeys.lastUsedAt,
-      revokedAt: apiKeys.revokedAt,
-    })
-    .from(apiKeys)
-    .where(eq(apiKeys.publicId, sql.placeholder('publicId')))
-    .prepare();
+  const findByPublicId = prepareOnFirstUse(() =>
+    db
+      .select({
+        id: apiKeys.id,
+        projectId: apiKeys.projectId,
+        environment: apiKeys.environment,
+        secretHash: apiKeys.secretHash,
+        lastUsedAt: apiKeys.lastUsedAt,
+        revokedAt: apiKeys.revokedAt,
+      })
+      .from(apiKeys)
+      .where(eq(apiKeys.publicId, sql.placeholder('publicId')))
+      .prepare(),
+  );
   /**
    * Active keys by public id. Key authentication runs on every runtime request, and reading the key
    * from the database was its main cost. The cache is exact, not eventually consistent: every way a key stops

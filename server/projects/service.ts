@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { prepareOnFirstUse } from '../../db/prepare-on-first-use.js';
 import { type ProjectRole, projectMembers, projects } from '../../db/schema/projects.js';
 import type { Actor, UserActor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
@@ -10,16 +11,18 @@ export type ProjectRow = typeof projects.$inferSelect;
 export function createProjectService({ store, clock, ids, logger, events }: Infrastructure, audit: AuditService) {
   const { db } = store;
   // Every project route asks this first: prepared once.
-  const findRole = db
-    .select({ role: projectMembers.role })
-    .from(projectMembers)
-    .where(
-      and(
-        eq(projectMembers.projectId, sql.placeholder('projectId')),
-        eq(projectMembers.userId, sql.placeholder('userId')),
-      ),
-    )
-    .prepare();
+  const findRole = prepareOnFirstUse(() =>
+    db
+      .select({ role: projectMembers.role })
+      .from(projectMembers)
+      .where(
+        and(
+          eq(projectMembers.projectId, sql.placeholder('projectId')),
+          eq(projectMembers.userId, sql.placeholder('userId')),
+        ),
+      )
+      .prepare(),
+  );
 
   return {
     /** The caller's role in the project, or undefined when not a member (or no such project). */

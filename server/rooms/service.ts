@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { prepareOnFirstUse } from '../../db/prepare-on-first-use.js';
 import { rooms } from '../../db/schema/rooms.js';
 import { type EnvironmentScope, inScope, inScopePrepared, scopeValues } from '../../db/scope.js';
 import type { Queries } from '../../db/store.js';
@@ -22,11 +23,13 @@ const catalogueRoom = (room: RoomRow) => ({
 export function createRoomService({ store, clock, ids, events }: Infrastructure, audit: AuditService) {
   const { db } = store;
   // Every runtime room route (tokens, participants, joins) starts here: prepared once.
-  const findInScope = db
-    .select()
-    .from(rooms)
-    .where(inScopePrepared(rooms, eq(rooms.id, sql.placeholder('roomId'))))
-    .prepare();
+  const findInScope = prepareOnFirstUse(() =>
+    db
+      .select()
+      .from(rooms)
+      .where(inScopePrepared(rooms, eq(rooms.id, sql.placeholder('roomId'))))
+      .prepare(),
+  );
   const roomExists = (name: string) =>
     conflict('SERVICE_ROOM_EXISTS', `A room named "${name}" already exists in this environment.`);
 

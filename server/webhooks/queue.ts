@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { prepareOnFirstUse } from '../../db/prepare-on-first-use.js';
 import { ENVIRONMENTS, type Environment } from '../../db/schema/environment.js';
 import { environmentClocks } from '../../db/schema/test-tools.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/webhooks.js';
@@ -137,7 +138,7 @@ export function createDeliveryQueue(
       .from(webhookEndpoints)
       .where(inScopePrepared(webhookEndpoints, eq(webhookEndpoints.enabled, true)))
       .prepare();
-  const enabledEndpoints = prepareEnabledEndpoints(db);
+  const enabledEndpoints = prepareOnFirstUse(() => prepareEnabledEndpoints(db));
   type EnabledEndpoint = Awaited<ReturnType<typeof enabledEndpoints.execute>>[number];
 
   /**
@@ -207,11 +208,13 @@ export function createDeliveryQueue(
   // The worker's reads, run for every delivery and attempt (hundreds a second under load): prepared once, so
   // that drizzle does not build their SQL again each time. Prepared on the store's reads, so outside transactions
   // only: inside one, queries go through the transaction.
-  const dueEndpoints = db
-    .selectDistinct({ endpointId: webhookDeliveries.endpointId })
-    .from(webhookDeliveries)
-    .where(dueAndFree(sql.placeholder('now')))
-    .prepare();
+  const dueEndpoints = prepareOnFirstUse(() =>
+    db
+      .selectDistinct({ endpointId: webhookDeliveries.endpointId })
+      .from(webhookDeliveries)
+      .where(dueAndFree(sql.placeholder('now')))
+      .prepare(),
+  );
   const prepareEndpointById = (queries: Queries) =>
     queries
       .select()
@@ -238,7 +241,7 @@ export function createDeliveryQueue(
     limit: ENDPOINT_CONCURRENCY,
     held: and(ofEndpoint, gt(webhookDeliveries.leaseExpiresAt, sql.placeholder('now'))),
   });
-  const endpointById = prepareEndpointById(db);
+  const endpointById = prepareOnFirstUse(() => prepareEndpointById(db));
   const insertDelivery = store.rowInsert(webhookDeliveries);
   const insertAttempt = store.rowInsert(webhookAttempts);
 

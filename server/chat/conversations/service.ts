@@ -1,4 +1,5 @@
 import { and, count, countDistinct, eq, inArray, sql } from 'drizzle-orm';
+import { prepareOnFirstUse } from '../../../db/prepare-on-first-use.js';
 import { type ConversationRole, conversationMembers, conversations } from '../../../db/schema/chat.js';
 import { type EnvironmentScope, inScope, inScopePrepared, isInScope, scopeValues } from '../../../db/scope.js';
 import type { Queries } from '../../../db/store.js';
@@ -60,21 +61,25 @@ export function createConversationService({ store, clock, ids, events, cluster }
   }
 
   // Every message POST and realtime event runs these: prepared once.
-  const conversationInScope = db
-    .select()
-    .from(conversations)
-    .where(inScopePrepared(conversations, eq(conversations.id, sql.placeholder('conversationId'))))
-    .prepare();
-  const memberRow = db
-    .select()
-    .from(conversationMembers)
-    .where(
-      and(
-        eq(conversationMembers.conversationId, sql.placeholder('conversationId')),
-        eq(conversationMembers.userId, sql.placeholder('userId')),
-      ),
-    )
-    .prepare();
+  const conversationInScope = prepareOnFirstUse(() =>
+    db
+      .select()
+      .from(conversations)
+      .where(inScopePrepared(conversations, eq(conversations.id, sql.placeholder('conversationId'))))
+      .prepare(),
+  );
+  const memberRow = prepareOnFirstUse(() =>
+    db
+      .select()
+      .from(conversationMembers)
+      .where(
+        and(
+          eq(conversationMembers.conversationId, sql.placeholder('conversationId')),
+          eq(conversationMembers.userId, sql.placeholder('userId')),
+        ),
+      )
+      .prepare(),
+  );
   const memberIs = (conversationId: string, userId: string) =>
     and(eq(conversationMembers.conversationId, conversationId), eq(conversationMembers.userId, userId));
   /**
@@ -128,17 +133,21 @@ export function createConversationService({ store, clock, ids, events, cluster }
   cluster.onBusChange(() => forget(() => true));
   events.on('project.deleted', ({ projectId }) => forget((row) => row.projectId === projectId));
   events.on('environment.reset', (scope) => forget((row) => isInScope(row, scope)));
-  const conversationsOfUser = db
-    .select({ id: conversations.id })
-    .from(conversationMembers)
-    .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
-    .where(inScopePrepared(conversations, eq(conversationMembers.userId, sql.placeholder('userId'))))
-    .prepare();
-  const membersOf = db
-    .select({ userId: conversationMembers.userId })
-    .from(conversationMembers)
-    .where(eq(conversationMembers.conversationId, sql.placeholder('conversationId')))
-    .prepare();
+  const conversationsOfUser = prepareOnFirstUse(() =>
+    db
+      .select({ id: conversations.id })
+      .from(conversationMembers)
+      .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
+      .where(inScopePrepared(conversations, eq(conversationMembers.userId, sql.placeholder('userId'))))
+      .prepare(),
+  );
+  const membersOf = prepareOnFirstUse(() =>
+    db
+      .select({ userId: conversationMembers.userId })
+      .from(conversationMembers)
+      .where(eq(conversationMembers.conversationId, sql.placeholder('conversationId')))
+      .prepare(),
+  );
 
   const catalogueConversation = (c: ConversationRow) => ({
     id: c.id,
