@@ -12,8 +12,11 @@ export interface ServerProcess {
   url: string;
   /** CPU time the server process has used so far, in microseconds (all its threads). */
   cpuMicros(): Promise<number>;
-  /** The server's heap in use and resident memory after a full garbage collection, in bytes. */
-  memory(): Promise<{ heap: number; rss: number }>;
+  /**
+   * The server's heap in use, resident memory, and resident memory outside the V8 heap (the native side: sockets,
+   * SQLite, and what the C allocator keeps of memory freed) after a full garbage collection, in bytes.
+   */
+  memory(): Promise<{ heap: number; rss: number; outsideHeap: number }>;
   /** Asks the server to close, then kills it if it has not exited within a few seconds. */
   stop(): Promise<void>;
 }
@@ -102,8 +105,8 @@ export function spawnServer(kind: ServerKind, args: string[] = [], cpuProfDir?: 
     });
   const cpuMicros = async () => (await ask<CpuReply>({ type: 'cpu' })).micros;
   const memory = async () => {
-    const { bytes, rss } = await ask<HeapReply>({ type: 'heap' });
-    return { heap: bytes, rss };
+    const { bytes, rss, heapCommitted } = await ask<HeapReply>({ type: 'heap' });
+    return { heap: bytes, rss, outsideHeap: rss - heapCommitted };
   };
 
   return new Promise<ServerProcess>((resolve, reject) => {

@@ -73,6 +73,8 @@ interface SideResult {
   chunk: number;
   heapPerSocket: number;
   rssPerSocket: number;
+  /** Of the resident memory per socket, what is outside the V8 heap. */
+  outsideHeapPerSocket: number;
   latency: FanOutLatency;
   rest: RestProbe;
 }
@@ -159,6 +161,7 @@ async function measureSide(
       lastChunkMs: chunk > 0 ? times[last] - times[last - chunk] : Number.NaN,
       heapPerSocket: (after.heap - before.heap) / opened.open,
       rssPerSocket: (after.rss - before.rss) / opened.open,
+      outsideHeapPerSocket: (after.outsideHeap - before.outsideHeap) / opened.open,
       latency,
       rest,
     };
@@ -279,6 +282,12 @@ function printReport(config: BenchConfig, sb: SideResult, raw: SideResult): void
         kb(sb.rssPerSocket),
         kb(raw.rssPerSocket),
         ...against(sb.rssPerSocket, raw.rssPerSocket, TARGET.memory),
+      ],
+      [
+        '  of which outside the V8 heap',
+        kb(sb.outsideHeapPerSocket),
+        kb(raw.outsideHeapPerSocket),
+        times(sb.outsideHeapPerSocket / raw.outsideHeapPerSocket),
       ],
       [
         `fan-out p50, ${lat(sb).messages} messages`,

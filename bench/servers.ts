@@ -54,6 +54,8 @@ export interface HeapReply {
   type: 'heap';
   bytes: number;
   rss: number;
+  /** What V8 holds for its heap (in use or not): resident memory minus this is the rest of the process's. */
+  heapCommitted: number;
 }
 
 interface Running {
@@ -279,8 +281,8 @@ async function main(): Promise<void> {
       // Twice: the first collection can leave what finalizers of the second release.
       globalThis.gc?.();
       globalThis.gc?.();
-      const { heapUsed, rss } = process.memoryUsage();
-      process.send?.({ type: 'heap', bytes: heapUsed, rss } satisfies HeapReply);
+      const { heapUsed, heapTotal, rss } = process.memoryUsage();
+      process.send?.({ type: 'heap', bytes: heapUsed, rss, heapCommitted: heapTotal } satisfies HeapReply);
       return;
     }
     if (message.type !== 'cpu') return;
