@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig } from './config.js';
-import { medianCommand, medianStart } from './startup.js';
+import { alternatingStarts, medianCommand } from './startup.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist/switchboard.mjs');
@@ -29,13 +29,16 @@ export async function runBinaryBench(config: BenchConfig): Promise<void> {
     const serve = (port: number, dataDir: string) => ['serve', '--port', String(port), '--data-dir', dataDir];
     const warmCache = join(work, 'cache');
     const binaryEnv = (cache: string) => ({ PATH: '/usr/bin:/bin', HOME: work, SWITCHBOARD_CACHE_DIR: cache });
-    progress(`Measuring start-up (${runs} runs each) …`);
-    const node = await medianStart(runs, (port, dataDir) => [CLI, ...serve(port, dataDir)], true);
-    const warm = await medianStart(runs, serve, true, { command: binary, env: () => binaryEnv(warmCache) });
-    const cold = await medianStart(runs, serve, true, {
-      command: binary,
-      env: () => binaryEnv(mkdtempSync(join(work, 'cold-cache-'))),
-    });
+    progress(`Measuring start-up (${runs} alternating rounds) …`);
+    const [node, warm, cold] = await alternatingStarts(runs, [
+      { args: (port, dataDir) => [CLI, ...serve(port, dataDir)], fresh: true },
+      { args: serve, fresh: true, launcher: { command: binary, env: () => binaryEnv(warmCache) } },
+      {
+        args: serve,
+        fresh: true,
+        launcher: { command: binary, env: () => binaryEnv(mkdtempSync(join(work, 'cold-cache-'))) },
+      },
+    ]);
     const nodeVersion = medianCommand(runs, [CLI, '--version']);
     const binaryVersion = medianCommand(runs, ['--version'], binaryEnv(warmCache), binary);
 

@@ -34,6 +34,21 @@ export function trackChild(child: ChildProcess): void {
   if (pinning) pin(child.pid, pinning.client);
 }
 
+/**
+ * How to launch a server process whose start is timed (bench/startup.ts): with pinning, under `taskset` on the servers'
+ * CPU from its first instruction. Pinned after it started, it would begin on this process's CPU, beside the loop
+ * that polls it, and the `taskset` run would hold that loop up meanwhile.
+ */
+export function timedServerLaunch(command: string, args: string[]): { command: string; args: string[] } {
+  return pinning ? { command: 'taskset', args: ['-c', pinning.server, command, ...args] } : { command, args };
+}
+
+/** Adds a server process started by `timedServerLaunch` to those `killAllServers` kills. */
+export function trackTimedServer(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+}
+
 /** Set by `pinProcesses` (BENCH_PIN=1): the CPU for server processes, and the one for everything else. */
 let pinning: { server: string; client: string } | undefined;
 

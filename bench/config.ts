@@ -58,7 +58,7 @@ export interface BenchConfig {
    * steadier figures, and a server that cannot borrow the other core for its garbage collector or kernel work.
    */
   pin: boolean;
-  /** Whole-process runs per start-up and CLI figure, of which the median is shown (BENCH_STARTUP_RUNS, default 8). */
+  /** Whole-process runs per start-up and CLI figure, of which the median is shown (BENCH_STARTUP_RUNS, default 15). */
   startupRuns: number;
   /** Messages per second of the webhook latency part (BENCH_WEBHOOK_RATE, default 200). */
   webhookRate: number;
@@ -132,7 +132,7 @@ export function readConfig(): BenchConfig {
     relayMessages: Math.round(readNumber('BENCH_RELAY_MESSAGES', 2000, 10)),
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
     pin: process.env.BENCH_PIN === '1',
-    startupRuns: Math.round(readNumber('BENCH_STARTUP_RUNS', 8, 1)),
+    startupRuns: Math.round(readNumber('BENCH_STARTUP_RUNS', 15, 1)),
     webhookRate: readNumber('BENCH_WEBHOOK_RATE', 200, 1),
     idleSockets: Math.round(readNumber('BENCH_IDLE_SOCKETS', 1000, 10)),
     manySockets: Math.round(readNumber('BENCH_MANY_SOCKETS', 10_000, 100)),

@@ -60,6 +60,16 @@ describe('what a server loads before it listens', () => {
   });
 });
 
+describe('what the runtime loads before the first API answer', () => {
+  // serve → first API answer is a figure of issue 28: ws, with the https, tls and zlib it brings, loads with the
+  // first WebSocket upgrade (server/http/socket-endpoint.ts), not with the runtime.
+  it('leaves out ws', async () => {
+    const graph = await staticGraph('server/runtime.ts');
+    expect(graph.has('server/http/socket-endpoint.ts'), 'the runtime makes the socket endpoints').toBe(true);
+    expect([...graph].filter((file) => packageOf(file) === 'ws')).toEqual([]);
+  });
+});
+
 describe('what every CLI command loads before it runs', () => {
   // `switchboard --help` against `node -e 0` is a figure of issue 15: a command loads what it alone needs when run.
   it('leaves out the server, and the HTTP server and crypto of `webhooks listen`', async () => {
