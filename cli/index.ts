@@ -1,62 +1,11 @@
 #!/usr/bin/env node
 import * as nodeModule from 'node:module';
-import { Command } from 'commander';
-import { DEFAULT_BASE_URL } from '../sdk/index.js';
-import { readVersion } from '../server/version.js';
-import { registerAuditCommand } from './commands/audit.js';
-import { registerAuthCommands } from './commands/auth.js';
-import { registerClockCommands } from './commands/clock.js';
-import { registerDataCommands } from './commands/data.js';
-import { registerEnvCommands } from './commands/env.js';
-import { registerFaultCommands } from './commands/faults.js';
-import { registerKeyCommands } from './commands/keys.js';
-import { registerMemberCommands } from './commands/members.js';
-import { registerObservabilityCommands } from './commands/observability.js';
-import { registerProjectCommands } from './commands/projects.js';
-import { registerRoomCommands } from './commands/rooms.js';
-import { registerStatusCommand } from './commands/status.js';
-import { registerTailCommand } from './commands/tail.js';
-import { registerTriggerCommand } from './commands/trigger.js';
-import { registerWebhookCommands } from './commands/webhooks.js';
-import { reportFailure } from './failure.js';
-import { processIo } from './io.js';
-import { registerServeCommand } from './serve.js';
 
 // Node.js 22.1 and later keep the code they compile in a cache folder (the system's temporary one), so that the next
-// start of the same build does not parse and compile it again: the server's code, loaded after this line, is most of
-// what `serve` loads before its first API answer. Where the folder cannot be written, Node carries on without it.
+// start of the same build does not parse and compile it again. Turned on before anything else loads: the command's
+// own code (commander and every command) then comes from the cache too, as does the server's, which is most of what
+// `serve` loads before its first API answer. Where the folder cannot be written, Node carries on without it.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-const io = processIo();
-
-const program = new Command()
-  .name('switchboard')
-  .description('Switchboard: a local and self-hosted backend for real-time apps')
-  .version(readVersion())
-  .option('--url <url>', `the server to talk to (env SWITCHBOARD_URL, default ${DEFAULT_BASE_URL})`)
-  .option('--json', 'print the API’s JSON instead of text for people')
-  // Set before the commands are added, so that every command inherits it.
-  .exitOverride()
-  .showHelpAfterError('(run with --help for usage)');
-
-registerServeCommand(program);
-registerDataCommands(program, io);
-registerAuthCommands(program, io);
-registerProjectCommands(program, io);
-registerKeyCommands(program, io);
-registerMemberCommands(program, io);
-registerAuditCommand(program, io);
-registerStatusCommand(program, io);
-registerRoomCommands(program, io);
-registerWebhookCommands(program, io);
-registerTailCommand(program, io);
-registerObservabilityCommands(program, io);
-registerEnvCommands(program, io);
-registerClockCommands(program, io);
-registerFaultCommands(program, io);
-registerTriggerCommand(program, io);
-
-// A promise chain rather than a top-level await: the single executable runs this file bundled as CommonJS.
-program.parseAsync(process.argv).catch((err: unknown) => {
-  process.exitCode = reportFailure(err, io);
-});
+// A promise rather than a top-level await: the single executable runs this file bundled as CommonJS.
+void import('./main.js');

@@ -73,7 +73,7 @@ describe('what the runtime loads before the first API answer', () => {
 describe('what every CLI command loads before it runs', () => {
   // `switchboard --help` against `node -e 0` is a figure of issue 15: a command loads what it alone needs when run.
   it('leaves out the server, and the HTTP server and crypto of `webhooks listen`', async () => {
-    const graph = await staticGraph('cli/index.ts');
+    const graph = await staticGraph('cli/main.ts');
     const tooSoon = [...graph].filter(
       (file) =>
         ['server/start-server.ts', 'db/connection.ts', 'node:http', 'node:crypto'].includes(file) ||
