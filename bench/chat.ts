@@ -22,8 +22,11 @@ import type { SubscriberReply, SubscriberRequest } from './subscribers.js';
 export const CHAT_THROUGHPUT_TARGET = 0.5;
 /** With nobody online, a message POST should keep this share of the raw insert's rate (issue 15). */
 export const CHAT_ALONE_TARGET = 0.85;
-/** Switchboard's fan-out p99 over the raw broadcast's, at most: ×2 at 100 subscribers, ×1.5 at 1,000 (issue 15). */
-const chatP99Target = (subscribers: number) => (subscribers >= 1000 ? 1.5 : 2);
+/**
+ * Switchboard's fan-out p99 over the raw broadcast's, at most, at 100 and at 1,000 subscribers: issue 15 asked ×2 at
+ * 100 and ×1.5 at 1,000; issue 28 asks ×1.5 at both.
+ */
+const CHAT_P99_TARGET = 1.5;
 
 const SUBSCRIBERS_SCRIPT = fileURLToPath(new URL('./subscribers.ts', import.meta.url));
 /** Parallel requests while preparing (adding members, minting chat tokens) and WebSocket handshakes. */
@@ -690,7 +693,7 @@ export function printChatReport({ rawInsert, raw, switchboard, switchboardAlone 
     const base = raw.latency.find((r) => r.subscribers === s.subscribers);
     if (!base) continue;
     const ratio = s.p99Ms / base.p99Ms;
-    const target = chatP99Target(s.subscribers);
+    const target = CHAT_P99_TARGET;
     const verdict = `   target ≤ ×${target}   ${ratio <= target ? 'PASS' : 'ABOVE'}`;
     console.log(
       `Switchboard fan-out at ${String(s.subscribers).padStart(4)} subscribers / raw ws broadcast: ` +
