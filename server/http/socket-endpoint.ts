@@ -166,28 +166,19 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
     if (session !== undefined) options.onClose(session, code, reason.toString());
   }
 
-  const handleUpgrade: UpgradeHandler = (req, rawSocket, head) => {
+  const handleUpgrade: UpgradeHandler = async (req, rawSocket, head) => {
     // Read here, so that no closure kept for the socket's life refers to the request (its headers, its parser).
     const token = handshakeToken(req);
-    if (wss) {
-      wss.handleUpgrade(req, rawSocket, head, (socket) => accept(socket, token));
-      return;
-    }
-    // The first upgrade waits for the library; a client that goes away meanwhile must not raise an unhandled error.
-    const ignore = () => {};
-    rawSocket.on('error', ignore);
-    webSocketServer().then(
-      (server) => {
-        rawSocket.off('error', ignore);
-        if (closed) rawSocket.destroy();
-        else if (!rawSocket.destroyed) server.handleUpgrade(req, rawSocket, head, (socket) => accept(socket, token));
-      },
-      (err: unknown) => {
-        options.logger.error({ err }, 'the WebSocket library could not load');
-        rawSocket.destroy();
-      },
-    );
+    // The first upgrade waits for the library; the upgrade router keeps the socket's errors quiet meanwhile.
+    const server = wss ?? (await webSocketServer().catch(logLoadFailure));
+    if (closed) rawSocket.destroy();
+    else if (!rawSocket.destroyed) server.handleUpgrade(req, rawSocket, head, (socket) => accept(socket, token));
   };
+
+  function logLoadFailure(err: unknown): never {
+    options.logger.error({ err }, 'the WebSocket library could not load');
+    throw err;
+  }
 
   function accept(socket: WebSocket, token: string | undefined): void {
     if (!options.socketLimits.admitToServer(socket)) return;
