@@ -26,12 +26,12 @@ const live = new Set<ChildProcess>();
 
 /**
  * Adds another benchmark child process (e.g. bench/subscribers.ts) to those `killAllServers` kills; with pinning,
- * it runs where the load generator does.
+ * it runs where the load generator does, unless it was launched on its CPU already (`timedServerLaunch`).
  */
-export function trackChild(child: ChildProcess): void {
+export function trackChild(child: ChildProcess, { launchedPinned = false } = {}): void {
   live.add(child);
   child.once('exit', () => live.delete(child));
-  if (pinning) pin(child.pid, pinning.client);
+  if (pinning && !launchedPinned) pin(child.pid, pinning.client);
 }
 
 /**
@@ -41,12 +41,6 @@ export function trackChild(child: ChildProcess): void {
  */
 export function timedServerLaunch(command: string, args: string[]): { command: string; args: string[] } {
   return pinning ? { command: 'taskset', args: ['-c', pinning.server, command, ...args] } : { command, args };
-}
-
-/** Adds a server process started by `timedServerLaunch` to those `killAllServers` kills. */
-export function trackTimedServer(child: ChildProcess): void {
-  live.add(child);
-  child.once('exit', () => live.delete(child));
 }
 
 /** Set by `pinProcesses` (BENCH_PIN=1): the CPU for server processes, and the one for everything else. */

@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { timedServerLaunch, trackTimedServer } from './child.js';
+import { timedServerLaunch, trackChild } from './child.js';
 import type { BenchConfig } from './config.js';
 import { percentile } from './report.js';
 import { call } from './setup.js';
@@ -88,7 +88,7 @@ async function timeStart(args: (port: number) => string[], launcher: Launcher): 
   const started = performance.now();
   const launch = timedServerLaunch(launcher.command ?? process.execPath, args(port));
   const child = spawn(launch.command, launch.args, { stdio: 'ignore', env });
-  trackTimedServer(child);
+  trackChild(child, { launchedPinned: true });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     const url = `http://127.0.0.1:${port}`;
@@ -178,7 +178,7 @@ export async function runStartupBench(config: BenchConfig): Promise<void> {
   const port = await freePort();
   const launch = timedServerLaunch(process.execPath, serve(port, dataDir));
   const server = spawn(launch.command, launch.args, { stdio: 'ignore' });
-  trackTimedServer(server);
+  trackChild(server, { launchedPinned: true });
   try {
     const url = `http://127.0.0.1:${port}`;
     await waitForHealth(url, server, performance.now());
