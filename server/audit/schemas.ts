@@ -10,19 +10,21 @@ export const auditQuery = z.strictObject({
   environment: environmentSchema.optional().meta({ description: 'Only entries about this environment.' }),
 });
 
-export const auditEntrySchema = z
-  .object({
-    id: z.string().meta({ example: 'aud_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
-    projectId: z.string(),
-    actor: z.object({
-      type: z.enum(['user', 'api_key', 'system']),
-      id: z.string().nullable(),
-      email: z.string().nullable().meta({ description: 'The user’s address at the time of the change.' }),
-    }),
-    action: z.string().meta({ example: 'api_key.created' }),
-    target: z.object({ type: z.string(), id: z.string() }),
-    environment: environmentSchema.nullable().meta({ description: 'The environment concerned, where there is one.' }),
-    details: z.record(z.string(), z.unknown()),
-    createdAt: timestampSchema,
-  })
-  .meta({ id: 'AuditEntry' });
+export const auditEntrySchema = z.lazy(() =>
+  z
+    .object({
+      id: z.string().meta({ example: 'aud_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
+      projectId: z.string(),
+      actor: z.object({
+        type: z.enum(['user', 'api_key', 'system']),
+        id: z.string().nullable(),
+        email: z.string().nullable().meta({ description: 'The user’s address at the time of the change.' }),
+      }),
+      action: z.string().meta({ example: 'api_key.created' }),
+      target: z.object({ type: z.string(), id: z.string() }),
+      environment: environmentSchema.nullable().meta({ description: 'The environment concerned, where there is one.' }),
+      details: z.record(z.string(), z.unknown()),
+      createdAt: timestampSchema,
+    })
+    .meta({ id: 'AuditEntry' }),
+);

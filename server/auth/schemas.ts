@@ -22,30 +22,36 @@ export const loginBody = z
   })
   .meta({ id: 'LoginRequest' });
 
-export const userSchema = z
-  .object({
-    id: z.string().meta({ example: 'usr_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
-    email: z.email(),
-    name: z.string().nullable(),
-  })
-  .meta({ id: 'User' });
+export const userSchema = z.lazy(() =>
+  z
+    .object({
+      id: z.string().meta({ example: 'usr_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
+      email: z.email(),
+      name: z.string().nullable(),
+    })
+    .meta({ id: 'User' }),
+);
 
-export const sessionSchema = z
-  .object({
-    token: z.string().meta({ description: 'Send as `Authorization: Bearer <token>` on dashboard routes.' }),
-    expiresAt: timestampSchema,
-    user: userSchema,
-  })
-  .meta({ id: 'Session' });
+export const sessionSchema = z.lazy(() =>
+  z
+    .object({
+      token: z.string().meta({ description: 'Send as `Authorization: Bearer <token>` on dashboard routes.' }),
+      expiresAt: timestampSchema,
+      user: userSchema,
+    })
+    .meta({ id: 'Session' }),
+);
 
-export const whoamiSchema = z
-  .discriminatedUnion('type', [
-    z.object({ type: z.literal('session'), user: userSchema }),
-    z.object({
-      type: z.literal('api_key'),
-      keyId: z.string(),
-      projectId: z.string(),
-      environment: environmentSchema,
-    }),
-  ])
-  .meta({ id: 'Whoami' });
+export const whoamiSchema = z.lazy(() =>
+  z
+    .discriminatedUnion('type', [
+      z.object({ type: z.literal('session'), user: userSchema }),
+      z.object({
+        type: z.literal('api_key'),
+        keyId: z.string(),
+        projectId: z.string(),
+        environment: environmentSchema,
+      }),
+    ])
+    .meta({ id: 'Whoami' }),
+);

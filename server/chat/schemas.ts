@@ -27,9 +27,11 @@ export const createChatTokenBody = z
   })
   .meta({ id: 'CreateChatTokenRequest' });
 
-export const chatTokenSchema = z
-  .object({ token: z.string(), expiresAt: timestampSchema, userId: z.string(), environment: environmentSchema })
-  .meta({ id: 'ChatToken' });
+export const chatTokenSchema = z.lazy(() =>
+  z
+    .object({ token: z.string(), expiresAt: timestampSchema, userId: z.string(), environment: environmentSchema })
+    .meta({ id: 'ChatToken' }),
+);
 
 const memberInput = z.strictObject({ userId: userIdSchema, role: conversationRoleSchema.optional().default('MEMBER') });
 
@@ -106,74 +108,86 @@ export const messageListQuery = z.strictObject({
   userId: userIdSchema.optional().meta({ description: 'API key only: whose own reactions to mark.' }),
 });
 
-export const conversationSchema = z
-  .object({
-    id: z.string().meta({ example: 'conv_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
-    name: z.string(),
-    environment: environmentSchema,
-    metadata: z.record(z.string(), z.unknown()).nullable(),
-    createdBy: z.string().nullable(),
-    memberCount: z.number().int(),
-    createdAt: timestampSchema,
-    updatedAt: timestampSchema,
-  })
-  .meta({ id: 'Conversation' });
+export const conversationSchema = z.lazy(() =>
+  z
+    .object({
+      id: z.string().meta({ example: 'conv_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
+      name: z.string(),
+      environment: environmentSchema,
+      metadata: z.record(z.string(), z.unknown()).nullable(),
+      createdBy: z.string().nullable(),
+      memberCount: z.number().int(),
+      createdAt: timestampSchema,
+      updatedAt: timestampSchema,
+    })
+    .meta({ id: 'Conversation' }),
+);
 
-export const conversationMemberSchema = z
-  .object({ userId: z.string(), role: conversationRoleSchema, joinedAt: timestampSchema })
-  .meta({ id: 'ConversationMember' });
+export const conversationMemberSchema = z.lazy(() =>
+  z
+    .object({ userId: z.string(), role: conversationRoleSchema, joinedAt: timestampSchema })
+    .meta({ id: 'ConversationMember' }),
+);
 
-export const messageSchema = z
-  .object({
-    id: z.string().meta({ example: 'msg_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
-    conversationId: z.string(),
-    senderId: z.string(),
-    text: z.string().nullable().meta({ description: 'Null once deleted.' }),
-    parentId: z.string().nullable(),
-    replyCount: z.number().int(),
-    reactionCounts: z.record(z.string(), z.number().int()),
-    ownReactions: z.array(z.string()).meta({ description: 'The acting user’s own reactions.' }),
-    attachments: z.array(attachmentSummarySchema).meta({ description: 'Empty once deleted.' }),
-    deleted: z.boolean(),
-    createdAt: timestampSchema,
-    editedAt: timestampSchema.nullable(),
-    deletedAt: timestampSchema.nullable(),
-  })
-  .meta({ id: 'Message' });
+export const messageSchema = z.lazy(() =>
+  z
+    .object({
+      id: z.string().meta({ example: 'msg_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
+      conversationId: z.string(),
+      senderId: z.string(),
+      text: z.string().nullable().meta({ description: 'Null once deleted.' }),
+      parentId: z.string().nullable(),
+      replyCount: z.number().int(),
+      reactionCounts: z.record(z.string(), z.number().int()),
+      ownReactions: z.array(z.string()).meta({ description: 'The acting user’s own reactions.' }),
+      attachments: z.array(attachmentSummarySchema).meta({ description: 'Empty once deleted.' }),
+      deleted: z.boolean(),
+      createdAt: timestampSchema,
+      editedAt: timestampSchema.nullable(),
+      deletedAt: timestampSchema.nullable(),
+    })
+    .meta({ id: 'Message' }),
+);
 
-export const messagePageSchema = z
-  .object({
-    data: z.array(messageSchema),
-    nextCursor: z
-      .string()
-      .nullable()
-      .meta({ description: 'Pass as `after` for newer messages; null when none exist yet.' }),
-    prevCursor: z
-      .string()
-      .nullable()
-      .meta({ description: 'Pass as `before` for older messages; null at the beginning.' }),
-  })
-  .meta({ id: 'MessagePage' });
+export const messagePageSchema = z.lazy(() =>
+  z
+    .object({
+      data: z.array(messageSchema),
+      nextCursor: z
+        .string()
+        .nullable()
+        .meta({ description: 'Pass as `after` for newer messages; null when none exist yet.' }),
+      prevCursor: z
+        .string()
+        .nullable()
+        .meta({ description: 'Pass as `before` for older messages; null at the beginning.' }),
+    })
+    .meta({ id: 'MessagePage' }),
+);
 
-export const readStateSchema = z
-  .object({
-    conversationId: z.string(),
-    userId: z.string(),
-    lastReadMessageId: z.string().nullable(),
-    readAt: timestampSchema.nullable(),
-    unreadCount: z.number().int(),
-  })
-  .meta({ id: 'ReadState' });
+export const readStateSchema = z.lazy(() =>
+  z
+    .object({
+      conversationId: z.string(),
+      userId: z.string(),
+      lastReadMessageId: z.string().nullable(),
+      readAt: timestampSchema.nullable(),
+      unreadCount: z.number().int(),
+    })
+    .meta({ id: 'ReadState' }),
+);
 
-export const readReceiptSchema = z
-  .object({ userId: z.string(), lastReadMessageId: z.string(), readAt: timestampSchema })
-  .meta({ id: 'ReadReceipt' });
+export const readReceiptSchema = z.lazy(() =>
+  z.object({ userId: z.string(), lastReadMessageId: z.string(), readAt: timestampSchema }).meta({ id: 'ReadReceipt' }),
+);
 
 export const threadQuery = z.strictObject({
   limit: limitSchema,
   after: cursorSchema,
   userId: z.string().min(1).max(128).optional().meta({ description: 'API key only: whose own reactions to mark.' }),
 });
-export const threadSchema = z
-  .object({ parent: messageSchema, data: z.array(messageSchema), nextCursor: z.string().nullable() })
-  .meta({ id: 'Thread' });
+export const threadSchema = z.lazy(() =>
+  z
+    .object({ parent: messageSchema, data: z.array(messageSchema), nextCursor: z.string().nullable() })
+    .meta({ id: 'Thread' }),
+);

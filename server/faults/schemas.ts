@@ -71,21 +71,25 @@ export const createFaultBody = z
   .meta({ id: 'CreateFaultRequest' });
 export type CreateFaultInput = z.output<typeof createFaultBody>;
 
-export const faultSchema = z
-  .object({
-    id: z.string().meta({ example: 'flt_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
-    environment: environmentSchema,
-    kind: kindSchema,
-    percent: z.int().meta({ description: 'The share it applies to, 1 to 100.' }),
-    delayMs: z.int().nullable().meta({ description: 'For the kinds that delay: how long; null for the others.' }),
-    createdAt: timestampSchema,
-    expiresAt: timestampSchema.meta({ description: 'When it stops applying by itself.' }),
-  })
-  .meta({ id: 'Fault' });
+export const faultSchema = z.lazy(() =>
+  z
+    .object({
+      id: z.string().meta({ example: 'flt_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
+      environment: environmentSchema,
+      kind: kindSchema,
+      percent: z.int().meta({ description: 'The share it applies to, 1 to 100.' }),
+      delayMs: z.int().nullable().meta({ description: 'For the kinds that delay: how long; null for the others.' }),
+      createdAt: timestampSchema,
+      expiresAt: timestampSchema.meta({ description: 'When it stops applying by itself.' }),
+    })
+    .meta({ id: 'Fault' }),
+);
 
-export const removedFaultsSchema = z
-  .object({ removed: z.int().min(0).meta({ description: 'How many active faults were removed.' }) })
-  .meta({ id: 'RemovedFaults' });
+export const removedFaultsSchema = z.lazy(() =>
+  z
+    .object({ removed: z.int().min(0).meta({ description: 'How many active faults were removed.' }) })
+    .meta({ id: 'RemovedFaults' }),
+);
 
 export const SOCKET_KINDS = ['realtime', 'signaling', 'all'] as const;
 
@@ -106,15 +110,17 @@ export const dropSocketsBody = z
   })
   .meta({ id: 'DropSocketsRequest' });
 
-export const droppedSocketsSchema = z
-  .object({
-    closed: z
-      .int()
-      .min(0)
-      .meta({
-        description:
-          'Sockets this server closed. With several nodes, each other node closes its share of its own sockets when ' +
-          'the bus brings it the request; those are not counted here.',
-      }),
-  })
-  .meta({ id: 'DroppedSockets' });
+export const droppedSocketsSchema = z.lazy(() =>
+  z
+    .object({
+      closed: z
+        .int()
+        .min(0)
+        .meta({
+          description:
+            'Sockets this server closed. With several nodes, each other node closes its share of its own sockets when ' +
+            'the bus brings it the request; those are not counted here.',
+        }),
+    })
+    .meta({ id: 'DroppedSockets' }),
+);

@@ -145,6 +145,7 @@ export interface RouteDefinition<
   query?: Q;
   /** Success status; 204 answers with no body. Defaults to 200. */
   status?: 200 | 201 | 202 | 204;
+  /** What the route answers, for the OpenAPI document and the SDK's types; never parsed (see shared/schemas.ts). */
   response?: R;
   /**
    * Instead of `response`: the route answers a Server-Sent Events stream (`text/event-stream`) that

@@ -32,21 +32,23 @@ export const removeHostQuery = z.strictObject({
 export const viewerTokenBody = z.strictObject({ identity }).meta({ id: 'ViewerTokenRequest' });
 export const leaveBody = z.strictObject({ identity }).meta({ id: 'LeaveLiveStreamRequest' });
 
-export const liveStreamSchema = z
-  .object({
-    id: z.string().meta({ example: 'ls_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
-    title: z.string(),
-    status: z
-      .enum(LIVE_STREAM_STATUSES)
-      .meta({ description: 'CREATED → LIVE → ENDED (a CREATED stream may also end).' }),
-    environment: environmentSchema,
-    roomId: z.string(),
-    conversationId: z.string(),
-    createdAt: timestampSchema,
-    startedAt: timestampSchema.nullable(),
-    endedAt: timestampSchema.nullable(),
-  })
-  .meta({ id: 'LiveStream' });
+export const liveStreamSchema = z.lazy(() =>
+  z
+    .object({
+      id: z.string().meta({ example: 'ls_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
+      title: z.string(),
+      status: z
+        .enum(LIVE_STREAM_STATUSES)
+        .meta({ description: 'CREATED → LIVE → ENDED (a CREATED stream may also end).' }),
+      environment: environmentSchema,
+      roomId: z.string(),
+      conversationId: z.string(),
+      createdAt: timestampSchema,
+      startedAt: timestampSchema.nullable(),
+      endedAt: timestampSchema.nullable(),
+    })
+    .meta({ id: 'LiveStream' }),
+);
 
 export const participantsQuery = z.strictObject({
   kind: z
@@ -57,48 +59,58 @@ export const participantsQuery = z.strictObject({
   cursor: cursorSchema,
 });
 
-export const liveStreamParticipantSchema = z
-  .object({
-    identity: z.string(),
-    role: z.enum(PARTICIPANT_KINDS),
-    issuedAt: timestampSchema.meta({ description: 'When their latest credential was issued.' }),
-    leftAt: timestampSchema
-      .nullable()
-      .meta({ description: 'When they were removed as a host or recorded as having left; null while in.' }),
-    connected: z.boolean().meta({ description: 'In the stream’s room (signaling) now.' }),
-    connectedAt: timestampSchema.nullable().meta({ description: 'When the open room connection joined.' }),
-  })
-  .meta({
-    id: 'LiveStreamParticipant',
-    description: 'Someone the stream issued a credential to: a host, a co-host or a viewer.',
-  });
+export const liveStreamParticipantSchema = z.lazy(() =>
+  z
+    .object({
+      identity: z.string(),
+      role: z.enum(PARTICIPANT_KINDS),
+      issuedAt: timestampSchema.meta({ description: 'When their latest credential was issued.' }),
+      leftAt: timestampSchema
+        .nullable()
+        .meta({ description: 'When they were removed as a host or recorded as having left; null while in.' }),
+      connected: z.boolean().meta({ description: 'In the stream’s room (signaling) now.' }),
+      connectedAt: timestampSchema.nullable().meta({ description: 'When the open room connection joined.' }),
+    })
+    .meta({
+      id: 'LiveStreamParticipant',
+      description: 'Someone the stream issued a credential to: a host, a co-host or a viewer.',
+    }),
+);
 
-const rtcPart = z.object({ token: z.string(), expiresAt: timestampSchema, permissions: participantPermissionsSchema });
-const chatPart = z.object({
-  token: z.string(),
-  expiresAt: timestampSchema,
-  scope: z.enum(['MEMBER', 'MODERATOR', 'ADMIN']),
-});
+const rtcPart = z.lazy(() =>
+  z.object({ token: z.string(), expiresAt: timestampSchema, permissions: participantPermissionsSchema }),
+);
+const chatPart = z.lazy(() =>
+  z.object({
+    token: z.string(),
+    expiresAt: timestampSchema,
+    scope: z.enum(['MEMBER', 'MODERATOR', 'ADMIN']),
+  }),
+);
 
-export const hostCredentialSchema = z
-  .object({
-    liveStreamId: z.string(),
-    identity: z.string(),
-    role: z.enum(HOST_ROLES),
-    roomId: z.string(),
-    conversationId: z.string(),
-    rtc: rtcPart,
-    chat: chatPart,
-  })
-  .meta({ id: 'HostCredential' });
+export const hostCredentialSchema = z.lazy(() =>
+  z
+    .object({
+      liveStreamId: z.string(),
+      identity: z.string(),
+      role: z.enum(HOST_ROLES),
+      roomId: z.string(),
+      conversationId: z.string(),
+      rtc: rtcPart,
+      chat: chatPart,
+    })
+    .meta({ id: 'HostCredential' }),
+);
 
-export const viewerCredentialSchema = z
-  .object({
-    liveStreamId: z.string(),
-    identity: z.string(),
-    roomId: z.string(),
-    conversationId: z.string(),
-    rtc: rtcPart,
-    chat: chatPart,
-  })
-  .meta({ id: 'ViewerCredential' });
+export const viewerCredentialSchema = z.lazy(() =>
+  z
+    .object({
+      liveStreamId: z.string(),
+      identity: z.string(),
+      roomId: z.string(),
+      conversationId: z.string(),
+      rtc: rtcPart,
+      chat: chatPart,
+    })
+    .meta({ id: 'ViewerCredential' }),
+);

@@ -14,18 +14,20 @@ export const addMemberBody = z
 
 export const updateMemberBody = z.strictObject({ role: roleSchema }).meta({ id: 'UpdateMemberRequest' });
 
-export const memberSchema = z
-  .object({
-    userId: z.string(),
-    email: z.email(),
-    name: z.string().nullable(),
-    role: roleSchema,
-    capabilities: z
-      .array(z.enum(CAPABILITIES))
-      .meta({ description: 'What the role allows, so clients keep no table of their own.' }),
-    joinedAt: timestampSchema,
-  })
-  .meta({ id: 'Member' });
+export const memberSchema = z.lazy(() =>
+  z
+    .object({
+      userId: z.string(),
+      email: z.email(),
+      name: z.string().nullable(),
+      role: roleSchema,
+      capabilities: z
+        .array(z.enum(CAPABILITIES))
+        .meta({ description: 'What the role allows, so clients keep no table of their own.' }),
+      joinedAt: timestampSchema,
+    })
+    .meta({ id: 'Member' }),
+);
 
 export const createInvitationBody = z
   .strictObject({
@@ -40,14 +42,16 @@ export const createInvitationBody = z
   })
   .meta({ id: 'CreateInvitationRequest' });
 
-export const invitationSchema = z
-  .object({
-    email: z.email(),
-    projectId: z.string(),
-    role: roleSchema,
-    token: z
-      .string()
-      .meta({ description: 'Give it to the invitee: `POST /v1/auth/register` takes it as `invitation`.' }),
-    expiresAt: timestampSchema,
-  })
-  .meta({ id: 'Invitation' });
+export const invitationSchema = z.lazy(() =>
+  z
+    .object({
+      email: z.email(),
+      projectId: z.string(),
+      role: roleSchema,
+      token: z
+        .string()
+        .meta({ description: 'Give it to the invitee: `POST /v1/auth/register` takes it as `invitation`.' }),
+      expiresAt: timestampSchema,
+    })
+    .meta({ id: 'Invitation' }),
+);

@@ -35,33 +35,39 @@ export const createRoomBody = z
 
 export const roomListQuery = pageQuery;
 
-export const participantPermissionsSchema = z
-  .object({
-    publish: z.boolean(),
-    publishAudio: z.boolean(),
-    publishVideo: z.boolean(),
-    publishData: z.boolean(),
-    subscribe: z.boolean(),
-  })
-  .meta({ id: 'RtcPermissions' });
+export const participantPermissionsSchema = z.lazy(() =>
+  z
+    .object({
+      publish: z.boolean(),
+      publishAudio: z.boolean(),
+      publishVideo: z.boolean(),
+      publishData: z.boolean(),
+      subscribe: z.boolean(),
+    })
+    .meta({ id: 'RtcPermissions' }),
+);
 
-export const roomSchema = z
-  .object({
-    id: z.string().meta({ example: 'room_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
-    name: z.string(),
-    environment: environmentSchema,
-    maxParticipants: z.number().int().nullable(),
-    metadata: z.record(z.string(), z.unknown()).nullable(),
-    participantCount: z.number().int().meta({ description: 'Participants connected to the signaling socket now.' }),
-    createdAt: timestampSchema,
-  })
-  .meta({ id: 'Room' });
+export const roomSchema = z.lazy(() =>
+  z
+    .object({
+      id: z.string().meta({ example: 'room_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
+      name: z.string(),
+      environment: environmentSchema,
+      maxParticipants: z.number().int().nullable(),
+      metadata: z.record(z.string(), z.unknown()).nullable(),
+      participantCount: z.number().int().meta({ description: 'Participants connected to the signaling socket now.' }),
+      createdAt: timestampSchema,
+    })
+    .meta({ id: 'Room' }),
+);
 
-export const participantSchema = z
-  .object({
-    identity: z.string(),
-    name: z.string().nullable(),
-    joinedAt: timestampSchema,
-    permissions: participantPermissionsSchema,
-  })
-  .meta({ id: 'Participant' });
+export const participantSchema = z.lazy(() =>
+  z
+    .object({
+      identity: z.string(),
+      name: z.string().nullable(),
+      joinedAt: timestampSchema,
+      permissions: participantPermissionsSchema,
+    })
+    .meta({ id: 'Participant' }),
+);

@@ -87,29 +87,31 @@ export type SignalingErrorCode = z.infer<typeof signalingErrorCode>;
  * What the server sends. The schemas document the protocol and type the SDK's signaling frames (type-only); the
  * tests parse every frame they receive with them (test/support).
  */
-export const serverMessage = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('joined'),
-    room: z.strictObject({ id: z.string(), name: z.string() }),
-    self: participantSchema,
-    participants: z.array(participantSchema),
-    /** Empty: on one machine, host candidates connect peers without STUN or TURN. */
-    iceServers: z.array(z.strictObject({ urls: z.array(z.string()) })),
-  }),
-  z.strictObject({ type: z.literal('participant_joined'), participant: participantSchema }),
-  z.strictObject({ type: z.literal('participant_left'), identity: z.string() }),
-  z.strictObject({ type: z.literal('offer'), from: z.string(), sdp: z.string() }),
-  z.strictObject({ type: z.literal('answer'), from: z.string(), sdp: z.string() }),
-  /** `candidate` as the sender gave it: an RTCIceCandidateInit, or null for end-of-candidates. */
-  z.strictObject({ type: z.literal('ice'), from: z.string(), candidate: iceCandidate }),
-  z.strictObject({ type: z.literal('data'), from: z.string(), payload: z.unknown() }),
-  z.strictObject({ type: z.literal('pong') }),
-  /** A refused message (`refused`: its type); the connection stays open. */
-  z.strictObject({
-    type: z.literal('error'),
-    code: signalingErrorCode,
-    message: z.string(),
-    refused: z.string().optional(),
-  }),
-]);
+export const serverMessage = z.lazy(() =>
+  z.discriminatedUnion('type', [
+    z.strictObject({
+      type: z.literal('joined'),
+      room: z.strictObject({ id: z.string(), name: z.string() }),
+      self: participantSchema,
+      participants: z.array(participantSchema),
+      /** Empty: on one machine, host candidates connect peers without STUN or TURN. */
+      iceServers: z.array(z.strictObject({ urls: z.array(z.string()) })),
+    }),
+    z.strictObject({ type: z.literal('participant_joined'), participant: participantSchema }),
+    z.strictObject({ type: z.literal('participant_left'), identity: z.string() }),
+    z.strictObject({ type: z.literal('offer'), from: z.string(), sdp: z.string() }),
+    z.strictObject({ type: z.literal('answer'), from: z.string(), sdp: z.string() }),
+    /** `candidate` as the sender gave it: an RTCIceCandidateInit, or null for end-of-candidates. */
+    z.strictObject({ type: z.literal('ice'), from: z.string(), candidate: iceCandidate }),
+    z.strictObject({ type: z.literal('data'), from: z.string(), payload: z.unknown() }),
+    z.strictObject({ type: z.literal('pong') }),
+    /** A refused message (`refused`: its type); the connection stays open. */
+    z.strictObject({
+      type: z.literal('error'),
+      code: signalingErrorCode,
+      message: z.string(),
+      refused: z.string().optional(),
+    }),
+  ]),
+);
 export type ServerMessage = z.input<typeof serverMessage>;

@@ -44,12 +44,14 @@ export const createRtcTokenBody = z
   })
   .meta({ id: 'CreateRtcTokenRequest' });
 
-export const rtcTokenSchema = z
-  .object({
-    token: z.string().meta({ description: 'Connect to the signaling socket with `/v1/rtc?access_token=<token>`.' }),
-    expiresAt: timestampSchema,
-    roomId: z.string(),
-    identity: z.string(),
-    permissions: participantPermissionsSchema,
-  })
-  .meta({ id: 'RtcToken' });
+export const rtcTokenSchema = z.lazy(() =>
+  z
+    .object({
+      token: z.string().meta({ description: 'Connect to the signaling socket with `/v1/rtc?access_token=<token>`.' }),
+      expiresAt: timestampSchema,
+      roomId: z.string(),
+      identity: z.string(),
+      permissions: participantPermissionsSchema,
+    })
+    .meta({ id: 'RtcToken' }),
+);

@@ -32,4 +32,6 @@ export const telemetryBody = z
   })
   .meta({ id: 'TelemetryBatch' });
 
-export const telemetryAcceptedSchema = z.object({ accepted: z.number().int() }).meta({ id: 'TelemetryAccepted' });
+export const telemetryAcceptedSchema = z.lazy(() =>
+  z.object({ accepted: z.number().int() }).meta({ id: 'TelemetryAccepted' }),
+);

@@ -19,13 +19,15 @@ export const advanceClockBody = z
   .meta({ id: 'AdvanceClockRequest' });
 export type AdvanceClockInput = z.infer<typeof advanceClockBody>;
 
-export const environmentClockSchema = z
-  .object({
-    environment: environmentSchema,
-    now: timestampSchema.meta({ description: 'The environment’s time now: real time plus `offsetMs`.' }),
-    offsetMs: z.int().min(0).meta({ description: 'How far ahead of real time the clock runs; 0 for real time.' }),
-    advancedAt: timestampSchema
-      .nullable()
-      .meta({ description: 'When the clock was last advanced (real time); null when it runs on real time.' }),
-  })
-  .meta({ id: 'EnvironmentClock' });
+export const environmentClockSchema = z.lazy(() =>
+  z
+    .object({
+      environment: environmentSchema,
+      now: timestampSchema.meta({ description: 'The environment’s time now: real time plus `offsetMs`.' }),
+      offsetMs: z.int().min(0).meta({ description: 'How far ahead of real time the clock runs; 0 for real time.' }),
+      advancedAt: timestampSchema
+        .nullable()
+        .meta({ description: 'When the clock was last advanced (real time); null when it runs on real time.' }),
+    })
+    .meta({ id: 'EnvironmentClock' }),
+);

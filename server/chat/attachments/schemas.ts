@@ -40,40 +40,49 @@ export const createAttachmentBody = z
   })
   .meta({ id: 'CreateAttachmentRequest' });
 
-export const attachmentSchema = z
-  .object({
-    id: z.string().meta({ example: 'att_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
-    conversationId: z.string(),
-    uploaderId: z.string().nullable(),
-    filename: z.string(),
-    contentType: z.string(),
-    size: z.number().int(),
-    status: z.enum(ATTACHMENT_STATUSES).meta({ description: 'PENDING → UPLOADED (bytes received) → COMPLETED.' }),
-    sha256: z.string().nullable().meta({ description: 'Hex SHA-256 of the uploaded bytes; null until uploaded.' }),
-    messageId: z.string().nullable().meta({ description: 'The message it was sent with, if any.' }),
-    createdAt: timestampSchema,
-    uploadedAt: timestampSchema.nullable(),
-    completedAt: timestampSchema.nullable(),
-  })
-  .meta({ id: 'Attachment' });
+export const attachmentSchema = z.lazy(() =>
+  z
+    .object({
+      id: z.string().meta({ example: 'att_01JD3K5V8Q3N4M2X6Y7Z8A9B0C' }),
+      conversationId: z.string(),
+      uploaderId: z.string().nullable(),
+      filename: z.string(),
+      contentType: z.string(),
+      size: z.number().int(),
+      status: z.enum(ATTACHMENT_STATUSES).meta({ description: 'PENDING → UPLOADED (bytes received) → COMPLETED.' }),
+      sha256: z.string().nullable().meta({ description: 'Hex SHA-256 of the uploaded bytes; null until uploaded.' }),
+      messageId: z.string().nullable().meta({ description: 'The message it was sent with, if any.' }),
+      createdAt: timestampSchema,
+      uploadedAt: timestampSchema.nullable(),
+      completedAt: timestampSchema.nullable(),
+    })
+    .meta({ id: 'Attachment' }),
+);
 
-export const createdAttachmentSchema = attachmentSchema
-  .extend({
-    uploadUrl: z
-      .url()
-      .meta({ description: 'PUT the raw bytes here; no other credential. Works until uploadExpiresAt.' }),
-    uploadExpiresAt: timestampSchema,
-  })
-  .meta({ id: 'CreatedAttachment' });
+export const createdAttachmentSchema = z.lazy(() =>
+  attachmentSchema
+    .unwrap()
+    .extend({
+      uploadUrl: z
+        .url()
+        .meta({ description: 'PUT the raw bytes here; no other credential. Works until uploadExpiresAt.' }),
+      uploadExpiresAt: timestampSchema,
+    })
+    .meta({ id: 'CreatedAttachment' }),
+);
 
-export const downloadUrlSchema = z
-  .object({
-    url: z.url().meta({ description: 'GET returns the bytes; no other credential.' }),
-    expiresAt: timestampSchema,
-  })
-  .meta({ id: 'AttachmentDownloadUrl' });
+export const downloadUrlSchema = z.lazy(() =>
+  z
+    .object({
+      url: z.url().meta({ description: 'GET returns the bytes; no other credential.' }),
+      expiresAt: timestampSchema,
+    })
+    .meta({ id: 'AttachmentDownloadUrl' }),
+);
 
 /** How a message shows an attachment. */
-export const attachmentSummarySchema = z
-  .object({ id: z.string(), filename: z.string(), contentType: z.string(), size: z.number().int() })
-  .meta({ id: 'MessageAttachment' });
+export const attachmentSummarySchema = z.lazy(() =>
+  z
+    .object({ id: z.string(), filename: z.string(), contentType: z.string(), size: z.number().int() })
+    .meta({ id: 'MessageAttachment' }),
+);

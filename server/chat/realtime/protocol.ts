@@ -49,63 +49,72 @@ const event = <const T extends string, D extends z.ZodType>(type: T, data: D) =>
 // fields and exactly those, so that a test that parses every frame notices a field the protocol does not document.
 
 /** A message as realtime events carry it: the catalogue's, with what a client shows and catches up with. */
-export const realtimeMessageSchema = z.strictObject({
-  ...catalogueMessage.shape,
-  parentId: z.string().nullable(),
-  deleted: z.boolean(),
-  createdAt: z.string(),
-  editedAt: z.string().nullable(),
-  /** `messages.list(conversationId, {after: cursor})` lists what came after this message. */
-  cursor: z.string(),
-});
-const messageData = z.strictObject({ message: realtimeMessageSchema });
-const reactionData = z.strictObject({ reaction: z.strictObject(catalogueReaction.shape) });
-const typingData = z.strictObject({ userId: z.string() });
-const memberData = z.strictObject({ member: z.strictObject(catalogueMember.shape) });
+export const realtimeMessageSchema = z.lazy(() =>
+  z.strictObject({
+    ...catalogueMessage.unwrap().shape,
+    parentId: z.string().nullable(),
+    deleted: z.boolean(),
+    createdAt: z.string(),
+    editedAt: z.string().nullable(),
+    /** `messages.list(conversationId, {after: cursor})` lists what came after this message. */
+    cursor: z.string(),
+  }),
+);
+const messageData = z.lazy(() => z.strictObject({ message: realtimeMessageSchema }));
+const reactionData = z.lazy(() => z.strictObject({ reaction: z.strictObject(catalogueReaction.unwrap().shape) }));
+const typingData = z.lazy(() => z.strictObject({ userId: z.string() }));
+const memberData = z.lazy(() => z.strictObject({ member: z.strictObject(catalogueMember.unwrap().shape) }));
 
-export const realtimeEvent = z.discriminatedUnion('type', [
-  event('message.created', messageData),
-  event('message.updated', messageData),
-  event('message.deleted', messageData),
-  event('reaction.added', reactionData),
-  event('reaction.removed', reactionData),
-  event(
-    'read.updated',
-    z.strictObject({
-      read: z.strictObject({
-        roomId: z.string(),
-        userId: z.string(),
-        lastReadMessageId: z.string(),
-        readAt: z.string(),
+export const realtimeEvent = z.lazy(() =>
+  z.discriminatedUnion('type', [
+    event('message.created', messageData),
+    event('message.updated', messageData),
+    event('message.deleted', messageData),
+    event('reaction.added', reactionData),
+    event('reaction.removed', reactionData),
+    event(
+      'read.updated',
+      z.strictObject({
+        read: z.strictObject({
+          roomId: z.string(),
+          userId: z.string(),
+          lastReadMessageId: z.string(),
+          readAt: z.string(),
+        }),
       }),
-    }),
-  ),
-  event('typing.started', typingData),
-  event('typing.stopped', typingData),
-  /** About the other members: a user never hears of their own presence. */
-  event('presence.changed', z.strictObject({ userId: z.string(), online: z.boolean(), at: z.string() })),
-  /** The answer to `presence.watch`: who is online now; `presence.changed` events follow. */
-  event('presence.snapshot', z.strictObject({ online: z.array(z.string()) })),
-  event('member.added', memberData),
-  /** A removed member gets theirs, then nothing more from the conversation. */
-  event('member.removed', memberData),
-  event('conversation.created', z.strictObject({ conversation: z.strictObject(catalogueConversation.shape) })),
-]);
+    ),
+    event('typing.started', typingData),
+    event('typing.stopped', typingData),
+    /** About the other members: a user never hears of their own presence. */
+    event('presence.changed', z.strictObject({ userId: z.string(), online: z.boolean(), at: z.string() })),
+    /** The answer to `presence.watch`: who is online now; `presence.changed` events follow. */
+    event('presence.snapshot', z.strictObject({ online: z.array(z.string()) })),
+    event('member.added', memberData),
+    /** A removed member gets theirs, then nothing more from the conversation. */
+    event('member.removed', memberData),
+    event(
+      'conversation.created',
+      z.strictObject({ conversation: z.strictObject(catalogueConversation.unwrap().shape) }),
+    ),
+  ]),
+);
 export type RealtimeEvent = z.input<typeof realtimeEvent>;
 
 /** Everything the server sends on `/v1/realtime`. */
-export const realtimeServerMessage = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('connected'),
-    connectionId: z.string(),
-    userId: z.string(),
-    conversationIds: z.array(z.string()),
-    /** The message stream's position at connection: `after` this, a catch-up finds what this socket missed. */
-    cursor: z.string(),
-  }),
-  ...realtimeEvent.options,
-  z.strictObject({ type: z.literal('pong') }),
-  /** A refused action, with the REST error code; the connection stays open. */
-  z.strictObject({ type: z.literal('error'), code: z.string(), message: z.string() }),
-]);
+export const realtimeServerMessage = z.lazy(() =>
+  z.discriminatedUnion('type', [
+    z.strictObject({
+      type: z.literal('connected'),
+      connectionId: z.string(),
+      userId: z.string(),
+      conversationIds: z.array(z.string()),
+      /** The message stream's position at connection: `after` this, a catch-up finds what this socket missed. */
+      cursor: z.string(),
+    }),
+    ...realtimeEvent.unwrap().options,
+    z.strictObject({ type: z.literal('pong') }),
+    /** A refused action, with the REST error code; the connection stays open. */
+    z.strictObject({ type: z.literal('error'), code: z.string(), message: z.string() }),
+  ]),
+);
 export type RealtimeServerMessage = z.input<typeof realtimeServerMessage>;
