@@ -2,25 +2,29 @@ import { z } from 'zod';
 import { environmentSchema } from '../environments.js';
 import { timestampSchema } from '../shared/schemas.js';
 
-export const registerBody = z
-  .strictObject({
-    email: z.email('must be an email address').max(254),
-    password: z.string().min(8, 'must be at least 8 characters').max(1024),
-    name: z.string().trim().min(1).max(100).optional(),
-    invitation: z
-      .string()
-      .max(4096)
-      .optional()
-      .meta({ description: 'An invitation token (`POST /v1/projects/{id}/invitations`) made for this address.' }),
-  })
-  .meta({ id: 'RegisterRequest' });
+export const registerBody = z.lazy(() =>
+  z
+    .strictObject({
+      email: z.email('must be an email address').max(254),
+      password: z.string().min(8, 'must be at least 8 characters').max(1024),
+      name: z.string().trim().min(1).max(100).optional(),
+      invitation: z
+        .string()
+        .max(4096)
+        .optional()
+        .meta({ description: 'An invitation token (`POST /v1/projects/{id}/invitations`) made for this address.' }),
+    })
+    .meta({ id: 'RegisterRequest' }),
+);
 
-export const loginBody = z
-  .strictObject({
-    email: z.string().max(254),
-    password: z.string().max(1024),
-  })
-  .meta({ id: 'LoginRequest' });
+export const loginBody = z.lazy(() =>
+  z
+    .strictObject({
+      email: z.string().max(254),
+      password: z.string().max(1024),
+    })
+    .meta({ id: 'LoginRequest' }),
+);
 
 export const userSchema = z.lazy(() =>
   z

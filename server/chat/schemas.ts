@@ -18,14 +18,16 @@ export const conversationRoleSchema = z
   .enum(CONVERSATION_ROLES, { error: `must be one of ${CONVERSATION_ROLES.join(', ')}` })
   .meta({ id: 'ConversationRole' });
 
-export const createChatTokenBody = z
-  .strictObject({
-    userId: userIdSchema,
-    ttlSeconds: z.number().int().min(60).max(CHAT_TOKEN_MAX_TTL_SECONDS).optional().meta({
-      description: 'Lifetime, 60 s to 30 days (default 24 hours).',
-    }),
-  })
-  .meta({ id: 'CreateChatTokenRequest' });
+export const createChatTokenBody = z.lazy(() =>
+  z
+    .strictObject({
+      userId: userIdSchema,
+      ttlSeconds: z.number().int().min(60).max(CHAT_TOKEN_MAX_TTL_SECONDS).optional().meta({
+        description: 'Lifetime, 60 s to 30 days (default 24 hours).',
+      }),
+    })
+    .meta({ id: 'CreateChatTokenRequest' }),
+);
 
 export const chatTokenSchema = z.lazy(() =>
   z
@@ -35,65 +37,84 @@ export const chatTokenSchema = z.lazy(() =>
 
 const memberInput = z.strictObject({ userId: userIdSchema, role: conversationRoleSchema.optional().default('MEMBER') });
 
-export const createConversationBody = z
-  .strictObject({
-    name: z.string().trim().min(1).max(128).meta({ description: 'Unique within the environment.' }),
-    metadata: metadataSchema.optional(),
-    members: z.array(memberInput).max(MAX_MEMBERS_PER_REQUEST).optional().meta({
-      description: 'Initial members. With a chat token the caller is added as ADMIN.',
-    }),
-    createdBy: userIdSchema.optional().meta({ description: 'API key only: the end user creating it (becomes ADMIN).' }),
-  })
-  .meta({ id: 'CreateConversationRequest' });
-
-export const updateConversationBody = z
-  .strictObject({ name: z.string().trim().min(1).max(128).optional(), metadata: metadataSchema.nullable().optional() })
-  .meta({ id: 'UpdateConversationRequest' });
-
-export const addMemberBody = z
-  .strictObject({ userId: userIdSchema, role: conversationRoleSchema.optional().default('MEMBER') })
-  .meta({ id: 'AddConversationMemberRequest' });
-
-export const sendMessageBody = z
-  .strictObject({
-    text: z
-      .string()
-      .min(1, 'must not be empty')
-      .max(MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`),
-    parentId: z.string().max(64).optional().meta({ description: 'Reply in the thread of this message.' }),
-    attachmentIds: z
-      .array(z.string().min(1).max(64))
-      .max(MAX_ATTACHMENTS_PER_MESSAGE, `must list at most ${MAX_ATTACHMENTS_PER_MESSAGE} attachments`)
-      .optional()
-      .meta({
-        description:
-          'Completed attachments of this conversation, each on one message only; with a chat token, the sender’s own.',
+export const createConversationBody = z.lazy(() =>
+  z
+    .strictObject({
+      name: z.string().trim().min(1).max(128).meta({ description: 'Unique within the environment.' }),
+      metadata: metadataSchema.optional(),
+      members: z.array(memberInput).max(MAX_MEMBERS_PER_REQUEST).optional().meta({
+        description: 'Initial members. With a chat token the caller is added as ADMIN.',
       }),
-    senderId: userIdSchema.optional().meta({ description: 'API key only: who sends. Refused with a chat token.' }),
-  })
-  .meta({ id: 'SendMessageRequest' });
+      createdBy: userIdSchema
+        .optional()
+        .meta({ description: 'API key only: the end user creating it (becomes ADMIN).' }),
+    })
+    .meta({ id: 'CreateConversationRequest' }),
+);
 
-export const editMessageBody = z
-  .strictObject({
-    text: z.string().min(1).max(MAX_MESSAGE_LENGTH),
-    userId: userIdSchema.optional().meta({ description: 'API key only: who edits (default: the server itself).' }),
-  })
-  .meta({ id: 'EditMessageRequest' });
+export const updateConversationBody = z.lazy(() =>
+  z
+    .strictObject({
+      name: z.string().trim().min(1).max(128).optional(),
+      metadata: metadataSchema.nullable().optional(),
+    })
+    .meta({ id: 'UpdateConversationRequest' }),
+);
+
+export const addMemberBody = z.lazy(() =>
+  z
+    .strictObject({ userId: userIdSchema, role: conversationRoleSchema.optional().default('MEMBER') })
+    .meta({ id: 'AddConversationMemberRequest' }),
+);
+
+export const sendMessageBody = z.lazy(() =>
+  z
+    .strictObject({
+      text: z
+        .string()
+        .min(1, 'must not be empty')
+        .max(MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`),
+      parentId: z.string().max(64).optional().meta({ description: 'Reply in the thread of this message.' }),
+      attachmentIds: z
+        .array(z.string().min(1).max(64))
+        .max(MAX_ATTACHMENTS_PER_MESSAGE, `must list at most ${MAX_ATTACHMENTS_PER_MESSAGE} attachments`)
+        .optional()
+        .meta({
+          description:
+            'Completed attachments of this conversation, each on one message only; with a chat token, the sender’s own.',
+        }),
+      senderId: userIdSchema.optional().meta({ description: 'API key only: who sends. Refused with a chat token.' }),
+    })
+    .meta({ id: 'SendMessageRequest' }),
+);
+
+export const editMessageBody = z.lazy(() =>
+  z
+    .strictObject({
+      text: z.string().min(1).max(MAX_MESSAGE_LENGTH),
+      userId: userIdSchema.optional().meta({ description: 'API key only: who edits (default: the server itself).' }),
+    })
+    .meta({ id: 'EditMessageRequest' }),
+);
 
 export const actAsQuery = z.strictObject({
   userId: userIdSchema.optional().meta({ description: 'API key only: the user to act for.' }),
 });
 
-export const reactionBody = z
-  .strictObject({
-    emoji: z.string().trim().min(1).max(32).meta({ example: '👍' }),
-    userId: userIdSchema.optional().meta({ description: 'API key only: who reacts.' }),
-  })
-  .meta({ id: 'ReactionRequest' });
+export const reactionBody = z.lazy(() =>
+  z
+    .strictObject({
+      emoji: z.string().trim().min(1).max(32).meta({ example: '👍' }),
+      userId: userIdSchema.optional().meta({ description: 'API key only: who reacts.' }),
+    })
+    .meta({ id: 'ReactionRequest' }),
+);
 
-export const markReadBody = z
-  .strictObject({ userId: userIdSchema.optional().meta({ description: 'API key only: whose read state.' }) })
-  .meta({ id: 'MarkReadRequest' });
+export const markReadBody = z.lazy(() =>
+  z
+    .strictObject({ userId: userIdSchema.optional().meta({ description: 'API key only: whose read state.' }) })
+    .meta({ id: 'MarkReadRequest' }),
+);
 
 export const conversationListQuery = z.strictObject({
   limit: limitSchema,

@@ -33,42 +33,44 @@ const kindSchema = z.enum(FAULT_KINDS).meta({
   example: 'webhook.duplicate',
 });
 
-export const createFaultBody = z
-  .strictObject({
-    kind: kindSchema,
-    percent: z
-      .int()
-      .min(1)
-      .max(100)
-      .optional()
-      .default(100)
-      .meta({ description: 'The share of deliveries, attempts or requests it applies to, each drawn at random.' }),
-    delayMs: z
-      .int()
-      .min(1)
-      .max(MAX_DELAY_MS)
-      .optional()
-      .meta({
-        description:
-          'For `webhook.delay` and `api.latency` (required) and `webhook.out_of_order` (default 3000): how long, ' +
-          'in milliseconds, 1 to 60000. Refused for the other kinds.',
-      }),
-    expiresInSeconds: z
-      .int()
-      .min(1)
-      .max(MAX_EXPIRES_IN_SECONDS)
-      .optional()
-      .default(DEFAULT_EXPIRES_IN_SECONDS)
-      .meta({ description: 'When the fault ends by itself: 1 s to 24 h, default 10 minutes.' }),
-  })
-  .superRefine((body, ctx) => {
-    const delays = DELAYING_KINDS.has(body.kind);
-    if (!delays && body.delayMs !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['delayMs'], message: `delayMs does not apply to ${body.kind}` });
-    if (delays && body.kind !== 'webhook.out_of_order' && body.delayMs === undefined)
-      ctx.addIssue({ code: 'custom', path: ['delayMs'], message: `delayMs is required for ${body.kind}` });
-  })
-  .meta({ id: 'CreateFaultRequest' });
+export const createFaultBody = z.lazy(() =>
+  z
+    .strictObject({
+      kind: kindSchema,
+      percent: z
+        .int()
+        .min(1)
+        .max(100)
+        .optional()
+        .default(100)
+        .meta({ description: 'The share of deliveries, attempts or requests it applies to, each drawn at random.' }),
+      delayMs: z
+        .int()
+        .min(1)
+        .max(MAX_DELAY_MS)
+        .optional()
+        .meta({
+          description:
+            'For `webhook.delay` and `api.latency` (required) and `webhook.out_of_order` (default 3000): how long, ' +
+            'in milliseconds, 1 to 60000. Refused for the other kinds.',
+        }),
+      expiresInSeconds: z
+        .int()
+        .min(1)
+        .max(MAX_EXPIRES_IN_SECONDS)
+        .optional()
+        .default(DEFAULT_EXPIRES_IN_SECONDS)
+        .meta({ description: 'When the fault ends by itself: 1 s to 24 h, default 10 minutes.' }),
+    })
+    .superRefine((body, ctx) => {
+      const delays = DELAYING_KINDS.has(body.kind);
+      if (!delays && body.delayMs !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['delayMs'], message: `delayMs does not apply to ${body.kind}` });
+      if (delays && body.kind !== 'webhook.out_of_order' && body.delayMs === undefined)
+        ctx.addIssue({ code: 'custom', path: ['delayMs'], message: `delayMs is required for ${body.kind}` });
+    })
+    .meta({ id: 'CreateFaultRequest' }),
+);
 export type CreateFaultInput = z.output<typeof createFaultBody>;
 
 export const faultSchema = z.lazy(() =>
@@ -93,22 +95,24 @@ export const removedFaultsSchema = z.lazy(() =>
 
 export const SOCKET_KINDS = ['realtime', 'signaling', 'all'] as const;
 
-export const dropSocketsBody = z
-  .strictObject({
-    percent: z
-      .int()
-      .min(1)
-      .max(100)
-      .optional()
-      .default(100)
-      .meta({ description: 'The share of the sockets to close, each drawn at random.' }),
-    kind: z
-      .enum(SOCKET_KINDS)
-      .optional()
-      .default('all')
-      .meta({ description: 'Chat realtime sockets, signaling sockets, or both (default).' }),
-  })
-  .meta({ id: 'DropSocketsRequest' });
+export const dropSocketsBody = z.lazy(() =>
+  z
+    .strictObject({
+      percent: z
+        .int()
+        .min(1)
+        .max(100)
+        .optional()
+        .default(100)
+        .meta({ description: 'The share of the sockets to close, each drawn at random.' }),
+      kind: z
+        .enum(SOCKET_KINDS)
+        .optional()
+        .default('all')
+        .meta({ description: 'Chat realtime sockets, signaling sockets, or both (default).' }),
+    })
+    .meta({ id: 'DropSocketsRequest' }),
+);
 
 export const droppedSocketsSchema = z.lazy(() =>
   z

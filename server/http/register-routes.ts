@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import { addRoute, createRouter, findRoute } from 'rou3';
 import { z } from 'zod';
+import { onFirstUse } from '../../db/prepare-on-first-use.js';
 import type { EnvironmentScope } from '../../db/scope.js';
 import type { AppContext } from '../context.js';
 import { ServiceError } from '../errors.js';
@@ -121,7 +122,9 @@ export function registerRoutes(router: Router, app: AppContext, routes: readonly
 /** What answers one route once the table found it. */
 function routeHandler(app: AppContext, route: AnyRoute): RouteHandler {
   const runtime = RUNTIME_AUTH.has(route.auth);
-  const querySchema = queryOf(route);
+  // At the route's first request, as its body's (server/shared/schemas.ts): a project-environment route's query is
+  // its own extended with `environment`, a new schema.
+  const querySchema = onFirstUse(() => queryOf(route));
   // Read once here, not per request: route objects differ in shape, and reading them on every request made those
   // reads megamorphic, ≈18,000 instructions per message POST (callgrind).
   const bodySchema = route.body ?? NOTHING;
@@ -146,7 +149,8 @@ function routeHandler(app: AppContext, route: AnyRoute): RouteHandler {
       if (faulted) await faulted;
     }
     // Without a query string (most requests) and a schema to default from, there is nothing to parse.
-    const query = querySchema || req.url.includes('?') ? parseOrThrow(querySchema ?? NOTHING, req.query, 'query') : {};
+    const schema = querySchema();
+    const query = schema || req.url.includes('?') ? parseOrThrow(schema ?? NOTHING, req.query, 'query') : {};
     const body = parseOrThrow(bodySchema, readBody(req), 'body');
     const result = await handler({
       app,

@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { environmentSchema } from '../environments.js';
 import { nameSchema, timestampSchema } from '../shared/schemas.js';
 
-export const createKeyBody = z
-  .strictObject({
-    name: nameSchema('name'),
-    environment: environmentSchema.optional().default('development'),
-  })
-  .meta({ id: 'CreateApiKeyRequest' });
+export const createKeyBody = z.lazy(() =>
+  z
+    .strictObject({
+      name: nameSchema('name'),
+      environment: environmentSchema.optional().default('development'),
+    })
+    .meta({ id: 'CreateApiKeyRequest' }),
+);
 
 export const apiKeySchema = z.lazy(() =>
   z

@@ -8,29 +8,35 @@ import { timestampSchema } from '../shared/schemas.js';
 const title = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 const identity = z.string().trim().min(1).max(128);
 
-export const createLiveStreamBody = z.strictObject({ title }).meta({ id: 'CreateLiveStreamRequest' });
-export const updateLiveStreamBody = z.strictObject({ title: title.optional() }).meta({ id: 'UpdateLiveStreamRequest' });
+export const createLiveStreamBody = z.lazy(() => z.strictObject({ title }).meta({ id: 'CreateLiveStreamRequest' }));
+export const updateLiveStreamBody = z.lazy(() =>
+  z.strictObject({ title: title.optional() }).meta({ id: 'UpdateLiveStreamRequest' }),
+);
 
-export const addHostBody = z
-  .strictObject({
-    identity,
-    role: z.enum(HOST_ROLES, { error: `must be one of ${HOST_ROLES.join(', ')}` }),
-    invitedBy: identity.optional().meta({
-      description: 'The host inviting, when your server knows who asks: then only a HOST may invite.',
-    }),
-  })
-  .meta({ id: 'AddHostRequest' });
+export const addHostBody = z.lazy(() =>
+  z
+    .strictObject({
+      identity,
+      role: z.enum(HOST_ROLES, { error: `must be one of ${HOST_ROLES.join(', ')}` }),
+      invitedBy: identity.optional().meta({
+        description: 'The host inviting, when your server knows who asks: then only a HOST may invite.',
+      }),
+    })
+    .meta({ id: 'AddHostRequest' }),
+);
 
 /** From the dashboard a member acts for the project: there is no acting host to name, so no `invitedBy`. */
-export const dashboardAddHostBody = addHostBody.omit({ invitedBy: true }).meta({ id: 'DashboardAddHostRequest' });
+export const dashboardAddHostBody = z.lazy(() =>
+  addHostBody.unwrap().omit({ invitedBy: true }).meta({ id: 'DashboardAddHostRequest' }),
+);
 
 export const removeHostQuery = z.strictObject({
   removedBy: identity.optional().meta({ description: 'The host removing: then only a HOST may remove another host.' }),
 });
 
 /** Exactly `{identity}`: a viewer has no role to choose, and anything else is refused (spec 4.6). */
-export const viewerTokenBody = z.strictObject({ identity }).meta({ id: 'ViewerTokenRequest' });
-export const leaveBody = z.strictObject({ identity }).meta({ id: 'LeaveLiveStreamRequest' });
+export const viewerTokenBody = z.lazy(() => z.strictObject({ identity }).meta({ id: 'ViewerTokenRequest' }));
+export const leaveBody = z.lazy(() => z.strictObject({ identity }).meta({ id: 'LeaveLiveStreamRequest' }));
 
 export const liveStreamSchema = z.lazy(() =>
   z

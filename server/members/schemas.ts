@@ -8,11 +8,11 @@ export const roleSchema = z
   .enum(PROJECT_ROLES, { error: `must be one of ${PROJECT_ROLES.join(', ')}` })
   .meta({ id: 'ProjectRole' });
 
-export const addMemberBody = z
-  .strictObject({ email: z.email('must be an email address'), role: roleSchema })
-  .meta({ id: 'AddMemberRequest' });
+export const addMemberBody = z.lazy(() =>
+  z.strictObject({ email: z.email('must be an email address'), role: roleSchema }).meta({ id: 'AddMemberRequest' }),
+);
 
-export const updateMemberBody = z.strictObject({ role: roleSchema }).meta({ id: 'UpdateMemberRequest' });
+export const updateMemberBody = z.lazy(() => z.strictObject({ role: roleSchema }).meta({ id: 'UpdateMemberRequest' }));
 
 export const memberSchema = z.lazy(() =>
   z
@@ -29,18 +29,20 @@ export const memberSchema = z.lazy(() =>
     .meta({ id: 'Member' }),
 );
 
-export const createInvitationBody = z
-  .strictObject({
-    email: z.email('must be an email address'),
-    role: roleSchema,
-    ttlHours: z
-      .int()
-      .min(1)
-      .max(MAX_INVITATION_HOURS)
-      .optional()
-      .meta({ description: 'How long the invitation can be used, in hours (default 72, at most 30 days).' }),
-  })
-  .meta({ id: 'CreateInvitationRequest' });
+export const createInvitationBody = z.lazy(() =>
+  z
+    .strictObject({
+      email: z.email('must be an email address'),
+      role: roleSchema,
+      ttlHours: z
+        .int()
+        .min(1)
+        .max(MAX_INVITATION_HOURS)
+        .optional()
+        .meta({ description: 'How long the invitation can be used, in hours (default 72, at most 30 days).' }),
+    })
+    .meta({ id: 'CreateInvitationRequest' }),
+);
 
 export const invitationSchema = z.lazy(() =>
   z

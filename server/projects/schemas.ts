@@ -3,10 +3,12 @@ import { PROJECT_ROLES } from '../../db/schema/projects.js';
 import { CAPABILITIES } from '../roles/capabilities.js';
 import { nameSchema, timestampSchema } from '../shared/schemas.js';
 
-export const createProjectBody = z.strictObject({ name: nameSchema('name') }).meta({ id: 'CreateProjectRequest' });
-export const updateProjectBody = z
-  .strictObject({ name: nameSchema('name').optional() })
-  .meta({ id: 'UpdateProjectRequest' });
+export const createProjectBody = z.lazy(() =>
+  z.strictObject({ name: nameSchema('name') }).meta({ id: 'CreateProjectRequest' }),
+);
+export const updateProjectBody = z.lazy(() =>
+  z.strictObject({ name: nameSchema('name').optional() }).meta({ id: 'UpdateProjectRequest' }),
+);
 
 export const projectSchema = z.lazy(() =>
   z

@@ -12,26 +12,28 @@ const metadataSchema = z
   .refine((value) => JSON.stringify(value).length <= 4096, 'must be at most 4 KB of JSON')
   .meta({ description: 'Your own data about the room, returned as given (at most 4 KB of JSON).' });
 
-export const createRoomBody = z
-  .strictObject({
-    name: z
-      .string()
-      .trim()
-      .min(1, 'must not be empty')
-      .max(128, 'must be at most 128 characters')
-      .meta({ description: 'Unique within the environment; the same name may exist in another environment.' }),
-    maxParticipants: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_ROOM_PARTICIPANTS)
-      .optional()
-      .meta({
-        description: `Joins beyond this are refused. At most ${MAX_ROOM_PARTICIPANTS}: rooms are a peer-to-peer mesh.`,
-      }),
-    metadata: metadataSchema.optional(),
-  })
-  .meta({ id: 'CreateRoomRequest' });
+export const createRoomBody = z.lazy(() =>
+  z
+    .strictObject({
+      name: z
+        .string()
+        .trim()
+        .min(1, 'must not be empty')
+        .max(128, 'must be at most 128 characters')
+        .meta({ description: 'Unique within the environment; the same name may exist in another environment.' }),
+      maxParticipants: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_ROOM_PARTICIPANTS)
+        .optional()
+        .meta({
+          description: `Joins beyond this are refused. At most ${MAX_ROOM_PARTICIPANTS}: rooms are a peer-to-peer mesh.`,
+        }),
+      metadata: metadataSchema.optional(),
+    })
+    .meta({ id: 'CreateRoomRequest' }),
+);
 
 export const roomListQuery = pageQuery;
 

@@ -55,19 +55,21 @@ const iceCandidate = z
   .nullable();
 
 /** What a client may send once it has received `joined`. */
-export const clientMessage = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('offer'), to: identity, sdp: z.string().min(1).max(MAX_SDP) }),
-  z.strictObject({ type: z.literal('answer'), to: identity, sdp: z.string().min(1).max(MAX_SDP) }),
-  z.strictObject({
-    type: z.literal('ice'),
-    to: identity,
-    candidate: iceCandidate,
-  }),
-  /** To one participant (`to`) or, without `to`, to everyone else in the room. */
-  z.strictObject({ type: z.literal('data'), to: identity.optional(), payload: z.unknown() }),
-  z.strictObject({ type: z.literal('ping') }),
-  z.strictObject({ type: z.literal('leave') }),
-]);
+export const clientMessage = z.lazy(() =>
+  z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('offer'), to: identity, sdp: z.string().min(1).max(MAX_SDP) }),
+    z.strictObject({ type: z.literal('answer'), to: identity, sdp: z.string().min(1).max(MAX_SDP) }),
+    z.strictObject({
+      type: z.literal('ice'),
+      to: identity,
+      candidate: iceCandidate,
+    }),
+    /** To one participant (`to`) or, without `to`, to everyone else in the room. */
+    z.strictObject({ type: z.literal('data'), to: identity.optional(), payload: z.unknown() }),
+    z.strictObject({ type: z.literal('ping') }),
+    z.strictObject({ type: z.literal('leave') }),
+  ]),
+);
 export type ClientMessage = z.infer<typeof clientMessage>;
 
 /** A participant as the signaling frames show it: the same shape as the REST participant list's. */

@@ -15,9 +15,9 @@ import { registerWebhookBody } from '../webhooks/schemas.js';
  * webhook's secret), so a seed means what the same calls would mean.
  */
 
-const account = registerBody.omit({ invitation: true });
+const account = registerBody.unwrap().omit({ invitation: true });
 
-const apiKey = createKeyBody.extend({
+const apiKey = createKeyBody.unwrap().extend({
   environment: environmentSchema,
   key: z.string().meta({
     description:
@@ -28,7 +28,7 @@ const apiKey = createKeyBody.extend({
   }),
 });
 
-const webhook = registerWebhookBody.extend({
+const webhook = registerWebhookBody.unwrap().extend({
   secret: z
     .string()
     .regex(/^whsec_[A-Za-z0-9]{24,128}$/, 'must be whsec_ followed by 24 to 128 letters and digits')
@@ -42,7 +42,7 @@ const webhook = registerWebhookBody.extend({
 
 const inEnvironment = { environment: environmentSchema.meta({ description: 'The environment it belongs to.' }) };
 
-const project = createProjectBody.extend({
+const project = createProjectBody.unwrap().extend({
   members: z
     .array(
       account.extend({ role: roleSchema }).meta({
@@ -53,8 +53,8 @@ const project = createProjectBody.extend({
     .optional()
     .default([]),
   apiKeys: z.array(apiKey).optional().default([]),
-  rooms: z.array(createRoomBody.extend(inEnvironment)).optional().default([]),
-  conversations: z.array(createConversationBody.extend(inEnvironment)).optional().default([]),
+  rooms: z.array(createRoomBody.unwrap().extend(inEnvironment)).optional().default([]),
+  conversations: z.array(createConversationBody.unwrap().extend(inEnvironment)).optional().default([]),
   webhooks: z.array(webhook).optional().default([]),
 });
 

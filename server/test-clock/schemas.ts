@@ -5,18 +5,20 @@ import { timestampSchema } from '../shared/schemas.js';
 /** One advance at most: 400 days, enough to pass a yearly renewal or a 30-day retention with room to spare. */
 export const MAX_ADVANCE_SECONDS = 400 * 24 * 3600;
 
-export const advanceClockBody = z
-  .strictObject({
-    seconds: z
-      .int('seconds must be a whole number of seconds')
-      .min(1, 'seconds must be at least 1')
-      .max(MAX_ADVANCE_SECONDS, `seconds must be at most ${MAX_ADVANCE_SECONDS} (400 days)`)
-      .meta({
-        description: 'How far to move the clock forward, in seconds (1 to 34,560,000: 400 days).',
-        example: 7200,
-      }),
-  })
-  .meta({ id: 'AdvanceClockRequest' });
+export const advanceClockBody = z.lazy(() =>
+  z
+    .strictObject({
+      seconds: z
+        .int('seconds must be a whole number of seconds')
+        .min(1, 'seconds must be at least 1')
+        .max(MAX_ADVANCE_SECONDS, `seconds must be at most ${MAX_ADVANCE_SECONDS} (400 days)`)
+        .meta({
+          description: 'How far to move the clock forward, in seconds (1 to 34,560,000: 400 days).',
+          example: 7200,
+        }),
+    })
+    .meta({ id: 'AdvanceClockRequest' }),
+);
 export type AdvanceClockInput = z.infer<typeof advanceClockBody>;
 
 export const environmentClockSchema = z.lazy(() =>

@@ -8,7 +8,9 @@ const triggerableEvent = z
   .enum(EVENT_TYPES, { error: `must be one of: ${EVENT_TYPES.join(', ')}` })
   .meta({ description: 'A type of the event catalogue (`GET /v1/webhook-events`).', example: 'message.created' });
 
-export const triggerEventBody = z.strictObject({ event: triggerableEvent }).meta({ id: 'TriggerEventRequest' });
+export const triggerEventBody = z.lazy(() =>
+  z.strictObject({ event: triggerableEvent }).meta({ id: 'TriggerEventRequest' }),
+);
 
 const emittedEvents = z.array(z.enum(EVENT_TYPES)).meta({
   description:

@@ -26,28 +26,34 @@ const eventsSchema = z
   .transform((types) => [...new Set(types)])
   .meta({ description: 'Catalogue event types to receive; empty or absent means every type.' });
 
-export const registerWebhookBody = z
-  .strictObject({
-    url: urlSchema,
-    environment: environmentSchema.meta({
-      description:
-        'The environment whose events the endpoint receives: development, staging or production (any letter case).',
-    }),
-    events: eventsSchema.optional().default([]),
-  })
-  .meta({ id: 'RegisterWebhookRequest' });
+export const registerWebhookBody = z.lazy(() =>
+  z
+    .strictObject({
+      url: urlSchema,
+      environment: environmentSchema.meta({
+        description:
+          'The environment whose events the endpoint receives: development, staging or production (any letter case).',
+      }),
+      events: eventsSchema.optional().default([]),
+    })
+    .meta({ id: 'RegisterWebhookRequest' }),
+);
 
-export const updateWebhookBody = z
-  .strictObject({
-    url: urlSchema.optional(),
-    events: eventsSchema.optional(),
-    enabled: z.boolean().optional().meta({
-      description: '`true` re-enables a disabled endpoint and clears its failure count; `false` disables it.',
-    }),
-  })
-  .meta({ id: 'UpdateWebhookRequest' });
+export const updateWebhookBody = z.lazy(() =>
+  z
+    .strictObject({
+      url: urlSchema.optional(),
+      events: eventsSchema.optional(),
+      enabled: z.boolean().optional().meta({
+        description: '`true` re-enables a disabled endpoint and clears its failure count; `false` disables it.',
+      }),
+    })
+    .meta({ id: 'UpdateWebhookRequest' }),
+);
 
-export const testEventBody = z.strictObject({ type: eventTypeSchema }).meta({ id: 'SendTestWebhookRequest' });
+export const testEventBody = z.lazy(() =>
+  z.strictObject({ type: eventTypeSchema }).meta({ id: 'SendTestWebhookRequest' }),
+);
 
 export const deliveriesQuery = z.strictObject({
   limit: limitSchema,

@@ -27,15 +27,17 @@ export const REALTIME_DEGRADED_REASON = 'realtime degraded: the bus between the 
 const id = z.string().min(1).max(64);
 
 /** What a client may send on `/v1/realtime`. */
-export const realtimeClientMessage = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('typing.start'), conversationId: id }),
-  z.strictObject({ type: z.literal('typing.stop'), conversationId: id }),
-  z.strictObject({ type: z.literal('read'), messageId: id }),
-  /** Follow every presence change of a conversation, whatever its size (answered with `presence.snapshot`). */
-  z.strictObject({ type: z.literal('presence.watch'), conversationId: id }),
-  z.strictObject({ type: z.literal('presence.unwatch'), conversationId: id }),
-  z.strictObject({ type: z.literal('ping') }),
-]);
+export const realtimeClientMessage = z.lazy(() =>
+  z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('typing.start'), conversationId: id }),
+    z.strictObject({ type: z.literal('typing.stop'), conversationId: id }),
+    z.strictObject({ type: z.literal('read'), messageId: id }),
+    /** Follow every presence change of a conversation, whatever its size (answered with `presence.snapshot`). */
+    z.strictObject({ type: z.literal('presence.watch'), conversationId: id }),
+    z.strictObject({ type: z.literal('presence.unwatch'), conversationId: id }),
+    z.strictObject({ type: z.literal('ping') }),
+  ]),
+);
 export type RealtimeClientMessage = z.infer<typeof realtimeClientMessage>;
 
 /**
