@@ -77,8 +77,10 @@ export function killAllServers(): void {
 export function spawnServer(kind: ServerKind, args: string[] = [], cpuProfDir?: string): Promise<ServerProcess> {
   const profiling = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
   const child = fork(SERVERS_SCRIPT, [kind, ...args], {
-    // --expose-gc changes nothing until `heapBytes` asks for a collection.
-    execArgv: ['--import', TSX_LOADER, '--expose-gc', ...profiling],
+    // --expose-gc changes nothing until `heapBytes` asks for a collection. Without V8's memory reducer, a server does
+    // not collect garbage because it went quiet: the benchmarks measure two servers in turn on one CPU, and a full
+    // collection of the one just measured (5–14 ms) landed in the other's rounds, a stall of its fan-out p99.
+    execArgv: ['--import', TSX_LOADER, '--expose-gc', '--no-memory-reducer', ...profiling],
     // The server's own output (a crash, a warning) goes straight to our terminal.
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
