@@ -33,6 +33,19 @@ export function createApp(infra: Infrastructure, runtime: () => Promise<Runtime>
   app.set('query parser', 'simple');
   app.set('trust proxy', infra.security.trustProxy);
   app.use(requestId(infra.ids));
+  // The API first: its requests then pass no layer of the pages below (each a path to match), and the cross-origin
+  // policy acts on API paths only.
+  app.use(crossOriginPolicy(infra.mode, infra.security, infra.logger));
+  let loaded: Runtime | undefined;
+  const api = lazyHandler(async () => {
+    loaded = await runtime();
+    return loaded.api;
+  });
+  // What no API route answers is the API's 404, never the dashboard's (whose catch-all GET would answer an OPTIONS).
+  app.use((req, res, next) => {
+    if (isApiPath(req.path)) api(req, res, (err?: unknown) => next(err ?? routeNotFound(req)));
+    else next();
+  });
 
   const htmlPage = pageHeaders(infra.mode);
   app.get('/healthz', (_req, res) => {
@@ -68,17 +81,6 @@ export function createApp(infra: Infrastructure, runtime: () => Promise<Runtime>
     htmlPage,
     lazyHandler(async () => (await import('./openapi/docs.js')).docsRouter()),
   );
-  app.use(crossOriginPolicy(infra.mode, infra.security, infra.logger));
-  let loaded: Runtime | undefined;
-  const api = lazyHandler(async () => {
-    loaded = await runtime();
-    return loaded.api;
-  });
-  // What no API route answers is the API's 404, never the dashboard's (whose catch-all GET would answer an OPTIONS).
-  app.use((req, res, next) => {
-    if (isApiPath(req.path)) api(req, res, (err?: unknown) => next(err ?? routeNotFound(req)));
-    else next();
-  });
   // After the API: its catch-all GET would otherwise make Express answer every OPTIONS itself (200, Allow: GET),
   // before the CORS policy could answer a browser's preflight.
   app.use(dashboardRouter(options.dashboardDir, htmlPage));
