@@ -33,17 +33,14 @@ const kindSchema = z.enum(FAULT_KINDS).meta({
   example: 'webhook.duplicate',
 });
 
+/** A share, 1 to 100 percent (default all), each case drawn at random. */
+const percentSchema = (description: string) => z.int().min(1).max(100).optional().default(100).meta({ description });
+
 export const createFaultBody = z.lazy(() =>
   z
     .strictObject({
       kind: kindSchema,
-      percent: z
-        .int()
-        .min(1)
-        .max(100)
-        .optional()
-        .default(100)
-        .meta({ description: 'The share of deliveries, attempts or requests it applies to, each drawn at random.' }),
+      percent: percentSchema('The share of deliveries, attempts or requests it applies to, each drawn at random.'),
       delayMs: z
         .int()
         .min(1)
@@ -98,13 +95,7 @@ export const SOCKET_KINDS = ['realtime', 'signaling', 'all'] as const;
 export const dropSocketsBody = z.lazy(() =>
   z
     .strictObject({
-      percent: z
-        .int()
-        .min(1)
-        .max(100)
-        .optional()
-        .default(100)
-        .meta({ description: 'The share of the sockets to close, each drawn at random.' }),
+      percent: percentSchema('The share of the sockets to close, each drawn at random.'),
       kind: z
         .enum(SOCKET_KINDS)
         .optional()
