@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
-import type { WebSocket, WebSocketServer } from 'ws';
+import type { PerMessageDeflateOptions, WebSocket, WebSocketServer } from 'ws';
 import type { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { MessageRate } from '../security/settings.js';
@@ -44,6 +44,8 @@ export interface SocketEndpointOptions<Session, Message> {
   clock: Clock;
   /** A larger message closes the socket with 1009 (Message Too Big). */
   maxMessageBytes: number;
+  /** Whether and how to negotiate permessage-deflate (`ws`'s option); by default the endpoint does not. */
+  perMessageDeflate?: PerMessageDeflateOptions;
   /** Messages a client may send, or null for no limit; past it the socket closes with 4429. */
   messageRate: MessageRate | null;
   /** What clients may send, validated before `onMessage`. */
@@ -78,7 +80,11 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
   let loading: Promise<WebSocketServer> | undefined;
   const webSocketServer = () =>
     (loading ??= import('ws').then(({ WebSocketServer }) => {
-      wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes });
+      wss = new WebSocketServer({
+        noServer: true,
+        maxPayload: options.maxMessageBytes,
+        perMessageDeflate: options.perMessageDeflate ?? false,
+      });
       return wss;
     }));
   const sessions = new WeakMap<WebSocket, Session>();

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PRESENCE_BROADCAST_LIMIT } from '../../server/chat/realtime/hub.js';
 import { type CatalogueEvent, createEventBus } from '../../server/index.js';
@@ -255,6 +256,58 @@ describe('the realtime socket', () => {
     expect((await api.get(`/v1/chat/conversations/${conversation.id}/typing`, { token: key })).body.data).toEqual([]);
     alice.send({ type: 'typing.start', conversationId: 'conv_not_mine' });
     expect(await alice.next('error')).toMatchObject({ code: 'SERVICE_CONVERSATION_NOT_FOUND' });
+  });
+
+  it('compresses large frames for clients that negotiated permessage-deflate, with the same messages in the same order', async () => {
+    const { key, send } = await setup();
+    const aliceToken = await token(key, 'alice');
+    const compressed = connectRealtime(server.url, aliceToken);
+    const plain = connectRealtime(server.url, aliceToken, { perMessageDeflate: false });
+    open.push(compressed, plain);
+    const upgrades = [compressed, plain].map(
+      (c) => new Promise<IncomingMessage>((resolve) => c.socket.once('upgrade', resolve)),
+    );
+    const [compressedWire, plainWire] = (await Promise.all(upgrades)).map((res) => ({
+      extensions: res.headers['sec-websocket-extensions'],
+      bytesRead: () => res.socket.bytesRead,
+    }));
+    expect(compressedWire.extensions).toMatch(/^permessage-deflate;.*server_no_context_takeover/);
+    expect(plainWire.extensions).toBeUndefined();
+    await Promise.all([compressed.next('connected'), plain.next('connected')]);
+
+    const before = [compressedWire.bytesRead(), plainWire.bytesRead()];
+    const text = 'Every member of this conversation gets the same long message. '.repeat(50);
+    await send('bob', text);
+    const [viaCompressed, viaPlain] = await Promise.all([
+      compressed.next('message.created'),
+      plain.next('message.created'),
+    ]);
+    expect(viaCompressed.data.message.text).toBe(text);
+    expect(viaCompressed).toEqual(viaPlain);
+    const compressedBytes = compressedWire.bytesRead() - before[0];
+    const plainBytes = plainWire.bytesRead() - before[1];
+    expect(plainBytes).toBeGreaterThan(text.length);
+    expect(compressedBytes).toBeLessThan(plainBytes / 4);
+
+    // What a client compresses reaches the server too (`ws` compresses its messages from 1 KB on): this one is read,
+    // and refused for its too long id.
+    compressed.send({ type: 'presence.watch', conversationId: `conv_${'x'.repeat(2000)}` });
+    expect(await compressed.next('error')).toMatchObject({
+      code: 'invalid_message',
+      message: expect.stringContaining('conversationId'),
+    });
+
+    // A burst: frames of several events each, compressed or not by their size, all in the order they were sent.
+    const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => send('bob', `${i} `.repeat((i + 1) * 10))));
+    const ids = async (c: SocketClient) => {
+      const received: string[] = [];
+      for (let i = 0; i < burst.length; i++) received.push((await c.next('message.created')).data.message.id);
+      return received;
+    };
+    expect(burst.map((r) => r.status)).toEqual(burst.map(() => 201));
+    const [compressedIds, plainIds] = await Promise.all([ids(compressed), ids(plain)]);
+    expect(compressedIds).toEqual(plainIds);
+    expect([...compressedIds].sort()).toEqual(burst.map((r) => r.body.id).sort());
   });
 
   it('refuses a missing or invalid chat token with a close reason', async () => {

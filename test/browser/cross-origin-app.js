@@ -19,12 +19,25 @@ window.chatApp = {
   /** Chat over REST and realtime, an attachment through its signed URLs, and telemetry: what a call and chat app does. */
   async run({ baseUrl, aliceToken, bobToken, rtcToken, conversationId }) {
     const alice = new ChatClient({ baseUrl, token: aliceToken, reconnect: false });
-    const bob = new ChatClient({ baseUrl, token: bobToken, reconnect: false });
+    let bobSocket;
+    const bob = new ChatClient({
+      baseUrl,
+      token: bobToken,
+      reconnect: false,
+      onSocket: (socket) => {
+        bobSocket = socket;
+      },
+    });
     await bob.connect();
     const received = nextMessage(bob, 'Hello from another origin');
 
     const sent = await alice.messages.send(conversationId, { text: 'Hello from another origin' });
     const event = await received;
+    // A frame over 1 KB, which the server compresses for a browser (it offers permessage-deflate).
+    const longText = 'A longer message from another origin. '.repeat(60);
+    const receivedLong = nextMessage(bob, longText);
+    await alice.messages.send(conversationId, { text: longText });
+    const longEvent = await receivedLong;
     const page = await bob.messages.list(conversationId);
 
     const bytes = new TextEncoder().encode('attachment bytes from a browser app');
@@ -45,6 +58,8 @@ window.chatApp = {
     return {
       sentId: sent.id,
       receivedId: event.data.message.id,
+      socketExtensions: bobSocket.extensions,
+      longReceived: longEvent.data.message.text === longText,
       listedTexts: page.data.map((message) => message.text),
       attachmentStatus: attachment.status,
       download: { status: download.status, text: await download.text() },

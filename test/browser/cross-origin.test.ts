@@ -15,6 +15,8 @@ const APP_SCRIPT: AppFile = {
 interface RunResult {
   sentId: string;
   receivedId: string;
+  socketExtensions: string;
+  longReceived: boolean;
   listedTexts: string[];
   attachmentStatus: string;
   download: { status: number; text: string };
@@ -97,6 +99,8 @@ describe.skipIf(chromiumUnavailable('the cross-origin browser tests'))('a browse
     });
 
     expect(result.receivedId).toBe(result.sentId);
+    expect(result.socketExtensions).toMatch(/^permessage-deflate/);
+    expect(result.longReceived).toBe(true);
     expect(result.listedTexts).toContain('Hello from another origin');
     expect(result.attachmentStatus).toBe('COMPLETED');
     expect(result.download).toEqual({ status: 200, text: 'attachment bytes from a browser app' });

@@ -1,4 +1,4 @@
-import { WebSocket } from 'ws';
+import { type ClientOptions, WebSocket } from 'ws';
 import type { z } from 'zod';
 import { realtimeServerMessage } from '../../server/chat/realtime/protocol.js';
 import { serverMessage } from '../../server/rtc/protocol.js';
@@ -22,13 +22,22 @@ export interface SocketClient {
 export const connectSignaling = (baseUrl: string, token?: string) =>
   connectSocket(baseUrl, '/v1/rtc', token, serverMessage);
 
-/** Opens the chat realtime socket with a chat token; every frame is checked as on the signaling socket. */
-export const connectRealtime = (baseUrl: string, token?: string) =>
-  connectSocket(baseUrl, '/v1/realtime', token, realtimeServerMessage);
+/**
+ * Opens the chat realtime socket with a chat token; every frame is checked as on the signaling socket. Like a browser,
+ * the client offers permessage-deflate unless `options` say otherwise.
+ */
+export const connectRealtime = (baseUrl: string, token?: string, options?: ClientOptions) =>
+  connectSocket(baseUrl, '/v1/realtime', token, realtimeServerMessage, options);
 
-export function connectSocket(baseUrl: string, path: string, token?: string, frameSchema?: z.ZodType): SocketClient {
+export function connectSocket(
+  baseUrl: string,
+  path: string,
+  token?: string,
+  frameSchema?: z.ZodType,
+  options?: ClientOptions,
+): SocketClient {
   const url = `${baseUrl.replace(/^http/, 'ws')}${path}${token ? `?access_token=${encodeURIComponent(token)}` : ''}`;
-  const socket = new WebSocket(url);
+  const socket = new WebSocket(url, options);
   const received: any[] = [];
   const consumed = new Set<unknown>();
   const waiters: { type: string; resolve: (m: any) => void; reject: (err: Error) => void }[] = [];

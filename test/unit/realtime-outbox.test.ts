@@ -1,31 +1,69 @@
+import { constants, inflateRawSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { createAudience } from '../../server/chat/realtime/audience.js';
 import { createRealtimeOutbox, type RealtimeOutbox, type Recipient } from '../../server/chat/realtime/outbox.js';
 import { CLOSE_UNRESPONSIVE, MAX_BUFFERED_BYTES } from '../../server/http/socket-endpoint.js';
 
-/** A recipient with what the outbox uses of a `ws` socket, recording the frames it is given. */
-function fakeSocket(state: { open?: boolean; bufferedAmount?: number; userId?: string; sendMs?: number } = {}) {
+/** A frame's payload (a server's frame: never masked), inflated if RSV1 says it is compressed (RFC 7692). */
+function payloadOf(wire: Buffer): Buffer {
+  const length = wire[1] & 0x7f;
+  const payload = wire.subarray(length === 127 ? 10 : length === 126 ? 4 : 2);
+  const compressed = (wire[0] & 0x40) !== 0;
+  if (!compressed) return payload;
+  const flushed = Buffer.concat([payload, Buffer.from([0, 0, 0xff, 0xff])]);
+  return inflateRawSync(flushed, { finishFlush: constants.Z_SYNC_FLUSH });
+}
+
+/**
+ * A recipient with what the outbox uses of a `ws` socket, recording the frames written to it: `wires` as written, and
+ * `frames`, their payloads.
+ */
+function fakeSocket(
+  state: {
+    open?: boolean;
+    bufferedAmount?: number;
+    userId?: string;
+    sendMs?: number;
+    deflate?: boolean;
+    /** `ws` holds sends back in its queue (as while it compresses a message itself). */
+    senderBusy?: boolean;
+  } = {},
+) {
+  const wires: Buffer[] = [];
   const frames: Buffer[] = [];
   /** When each frame was written (performance.now()). */
   const sentAt: number[] = [];
   const closes: number[] = [];
+  /** Payloads handed to `ws`'s own `send`, which frames them after what its queue holds. */
+  const queued: string[] = [];
   const socket = {
     OPEN: 1,
     readyState: state.open === false ? 3 : 1,
     bufferedAmount: state.bufferedAmount ?? 0,
+    _extensions: state.deflate ? { 'permessage-deflate': {} } : {},
     send: (data: Buffer, options: { binary: boolean }) => {
       expect(options.binary).toBe(false);
-      // A slow write, as with many sockets: the outbox times its flushes.
-      const until = performance.now() + (state.sendMs ?? 0);
-      while (performance.now() < until);
-      frames.push(data);
-      sentAt.push(performance.now());
+      queued.push(data.toString());
+    },
+    _sender: {
+      _state: state.senderBusy ? 1 : 0,
+      sendFrame: ([wire, ...rest]: Buffer[]) => {
+        expect(rest).toEqual([]);
+        // A text frame, whole.
+        expect(wire[0] & 0x8f).toBe(0x81);
+        // A slow write, as with many sockets: the outbox times its flushes.
+        const until = performance.now() + (state.sendMs ?? 0);
+        while (performance.now() < until);
+        wires.push(wire);
+        frames.push(payloadOf(wire));
+        sentAt.push(performance.now());
+      },
     },
     close: (code: number) => closes.push(code),
   };
   const recipient: Recipient = { socket: socket as unknown as WebSocket, userId: state.userId ?? 'someone' };
-  return { recipient, frames, sentAt, closes, lines: () => frames.map((f) => f.toString()) };
+  return { recipient, wires, frames, sentAt, closes, queued, lines: () => frames.map((f) => f.toString()) };
 }
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -115,9 +153,42 @@ describe('realtime outbox', () => {
     const everyone = new Set(sockets.map((s) => s.recipient));
     for (const event of events) outbox.broadcast(everyone, event);
     await nextTurn();
-    const [first, ...others] = sockets.map((s) => s.frames[0]);
-    for (const frame of others) expect(frame).toBe(first);
-    expect(first.toString()).toBe('{"n":1}\n{"n":2}');
+    const [first, ...others] = sockets.map((s) => s.wires[0]);
+    for (const wire of others) expect(wire).toBe(first);
+    expect(sockets[0].lines()).toEqual(['{"n":1}\n{"n":2}']);
+  });
+
+  it('compresses a large frame once for the sockets that negotiated permessage-deflate, and sends it plain to others', async () => {
+    outbox = createRealtimeOutbox();
+    const compressing = [fakeSocket({ deflate: true }), fakeSocket({ deflate: true })];
+    const plain = fakeSocket();
+    const everyone = new Set([...compressing, plain].map((s) => s.recipient));
+    const text = 'the same words again and again '.repeat(40);
+    outbox.broadcast(everyone, outbox.encode({ text }));
+    outbox.broadcast(everyone, outbox.encode({ n: 2 }));
+    await nextTurn();
+    const expected = `${JSON.stringify({ text })}\n{"n":2}`;
+    for (const socket of [...compressing, plain]) expect(socket.lines()).toEqual([expected]);
+    const [wire, sameWire] = compressing.map((s) => s.wires[0]);
+    expect(sameWire).toBe(wire);
+    expect(wire[0] & 0x40).toBe(0x40);
+    expect(wire.length).toBeLessThan(expected.length / 4);
+    expect(plain.wires[0][0] & 0x40).toBe(0);
+
+    // A small frame is not worth compressing.
+    outbox.broadcast(everyone, outbox.encode({ n: 3 }));
+    await nextTurn();
+    expect(compressing[0].wires[1][0] & 0x40).toBe(0);
+    expect(compressing[0].lines()[1]).toBe('{"n":3}');
+  });
+
+  it('leaves a frame to ws when ws holds sends back, so that it goes after them', async () => {
+    outbox = createRealtimeOutbox();
+    const busy = fakeSocket({ deflate: true, senderBusy: true });
+    outbox.push(busy.recipient, outbox.encode({ text: 'x'.repeat(2000) }));
+    await nextTurn();
+    expect(busy.wires).toEqual([]);
+    expect(busy.queued).toEqual([JSON.stringify({ text: 'x'.repeat(2000) })]);
   });
 
   it.each([
@@ -169,7 +240,7 @@ describe('realtime outbox', () => {
     outbox.broadcast(everyone, outbox.encode({ n: 2 }));
     await nextTurn();
     expect(ann.lines()).toEqual(['{"n":1}\n{"n":2}']);
-    expect(annOnPhone.frames[0]).toBe(ann.frames[0]);
+    expect(annOnPhone.wires[0]).toBe(ann.wires[0]);
     expect(bob.lines()).toEqual(['{"n":1}\n{"presence":"ann"}\n{"n":2}']);
   });
 

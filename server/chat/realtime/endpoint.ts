@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.js';
+import { SHARED_DEFLATE_NEGOTIATION } from '../../http/shared-deflate.js';
 import { createSocketEndpoint } from '../../http/socket-endpoint.js';
 import type { RealtimeConnection } from './hub.js';
 import {
@@ -35,6 +36,7 @@ export function createRealtimeEndpoint(app: AppContext) {
     clock: app.clock,
     messageRate: app.security.socketMessageRate?.realtime ?? null,
     maxMessageBytes: 16 * 1024,
+    perMessageDeflate: SHARED_DEFLATE_NEGOTIATION,
     messageSchema: realtimeClientMessage,
     socketLimits: app.services.socketLimits,
     admit,

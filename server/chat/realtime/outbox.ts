@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
+import { type SharedFrame, sendShared, sharedFrame } from '../../http/shared-deflate.js';
 import { readyToSend } from '../../http/socket-endpoint.js';
 
 /** Where an event can go: a socket, and whose it is (some events skip their own user's sockets). */
@@ -24,7 +25,7 @@ interface Run {
   except: string | undefined;
   events: EncodedEvent[];
   /** The events as one frame, built at the first socket that needs it (when sockets hear several runs). */
-  frame?: Buffer;
+  frame?: SharedFrame;
 }
 
 const NEWLINE = Buffer.from('\n');
@@ -129,9 +130,9 @@ export function createRealtimeOutbox() {
 
   /** The usual flush (one conversation busy, its audience unchanged): one frame for every recipient. */
   function sendRun(run: Run): void {
-    const frame = joinEvents(run.events);
+    const frame = sharedFrame(joinEvents(run.events));
     for (const { socket, userId } of run.recipients) {
-      if (userId !== run.except && readyToSend(socket)) socket.send(frame, { binary: false });
+      if (userId !== run.except && readyToSend(socket)) sendShared(socket, frame);
     }
   }
 
@@ -147,24 +148,24 @@ export function createRealtimeOutbox() {
       }
     }
     // Members of the same conversations hear the same runs: each distinct frame is built once.
-    const merged = new Map<string, Buffer>();
+    const merged = new Map<string, SharedFrame>();
     for (const [socket, socketRuns] of runsBySocket) {
       if (!readyToSend(socket)) continue;
-      let frame: Buffer;
+      let frame: SharedFrame;
       if (socketRuns.length === 1) {
         const [run] = socketRuns;
-        run.frame ??= joinEvents(run.events);
+        run.frame ??= sharedFrame(joinEvents(run.events));
         frame = run.frame;
       } else {
         const key = socketRuns.map((run) => run.id).join(',');
         let joined = merged.get(key);
         if (!joined) {
-          joined = joinEvents(socketRuns.flatMap((run) => run.events).sort((a, b) => a.seq - b.seq));
+          joined = sharedFrame(joinEvents(socketRuns.flatMap((run) => run.events).sort((a, b) => a.seq - b.seq)));
           merged.set(key, joined);
         }
         frame = joined;
       }
-      socket.send(frame, { binary: false });
+      sendShared(socket, frame);
     }
   }
 
