@@ -76,7 +76,10 @@ export interface FanOutThroughput {
 export interface ChatResults {
   rawInsert: Measurement;
   raw: { latency: FanOutLatency[]; throughput: FanOutThroughput[] };
+  /** Its subscribers negotiate permessage-deflate, as browsers do. */
   switchboard: { latency: FanOutLatency[]; throughput: FanOutThroughput[] };
+  /** The same into another conversation, whose subscribers do not: every frame goes uncompressed. */
+  switchboardUncompressed: { throughput: FanOutThroughput[] };
   /** Switchboard's message POST with no subscriber online. */
   switchboardAlone: Measurement;
 }
@@ -95,8 +98,9 @@ export interface Subscribers {
   stop(): Promise<void>;
 }
 
-export function spawnSubscribers(): Promise<Subscribers> {
-  const child: ChildProcess = fork(SUBSCRIBERS_SCRIPT, [], {
+/** `deflate`: the sockets offer permessage-deflate, as browsers do. */
+export function spawnSubscribers({ deflate = false } = {}): Promise<Subscribers> {
+  const child: ChildProcess = fork(SUBSCRIBERS_SCRIPT, deflate ? ['--deflate'] : [], {
     execArgv: ['--import', TSX_IMPORT],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -457,23 +461,26 @@ interface FanOutSide {
 /**
  * For each subscriber count in turn (the sockets of the smaller counts stay open), the raw broadcast's and
  * Switchboard's latency in alternating rounds (raw, Switchboard, raw, Switchboard, …), each
- * BENCH_CHAT_MESSAGES messages, p50/p99 over the deliveries of every round; then each one's throughput. Measured a
- * few minutes apart, the two p99s of one run read anything from ×2.0 to ×3.0 of each other, as this machine's speed
- * drifts; in rounds side by side each pair sees the same machine.
+ * BENCH_CHAT_MESSAGES messages, p50/p99 over the deliveries of every round; then each one's throughput, and
+ * Switchboard's again into the conversation whose subscribers take no compression. Measured a few minutes apart, the
+ * two p99s of one run read anything from ×2.0 to ×3.0 of each other, as this machine's speed drifts; in rounds side by
+ * side each pair sees the same machine.
  */
 async function measureFanOuts(
   raw: FanOutSide,
   switchboard: FanOutSide,
+  switchboardUncompressed: FanOutSide,
   config: BenchConfig,
   load: LoadOptions,
-): Promise<Pick<ChatResults, 'raw' | 'switchboard'>> {
-  const results: Pick<ChatResults, 'raw' | 'switchboard'> = {
+): Promise<Pick<ChatResults, 'raw' | 'switchboard' | 'switchboardUncompressed'>> {
+  const results: Pick<ChatResults, 'raw' | 'switchboard' | 'switchboardUncompressed'> = {
     raw: { latency: [], throughput: [] },
     switchboard: { latency: [], throughput: [] },
+    switchboardUncompressed: { throughput: [] },
   };
   let open = 0;
   for (const count of config.chatSubscribers) {
-    for (const side of [raw, switchboard]) {
+    for (const side of [raw, switchboard, switchboardUncompressed]) {
       progress(`  ${side.target.name}: connecting ${count - open} more subscribers …`);
       await side.subscribers.open(side.urls.slice(open, count));
       // Switchboard announces each arrival to the members already online: let that settle first.
@@ -509,6 +516,9 @@ async function measureFanOuts(
     results.raw.throughput.push(await measureThroughput(raw.target, raw.subscribers, count, load));
     results.switchboard.throughput.push(
       await measureThroughput(switchboard.target, switchboard.subscribers, count, load),
+    );
+    results.switchboardUncompressed.throughput.push(
+      await measureThroughput(switchboardUncompressed.target, switchboardUncompressed.subscribers, count, load),
     );
   }
   return results;
@@ -608,6 +618,8 @@ export async function measureChat(config: BenchConfig, load: LoadOptions, dataDi
     const max = config.chatSubscribers[config.chatSubscribers.length - 1];
     const { apiKey } = await createCredentials(server.url);
     const { target, urls } = conversationOn(server, await prepareConversation(server.url, apiKey, max));
+    // A second conversation, whose members' sockets take no compression: idle while the first one is measured.
+    const uncompressed = conversationOn(server, await prepareConversation(server.url, apiKey, max, 'bench-plain'));
     progress(`Measuring Switchboard chat (${server.url}) beside the raw servers …`);
     // First with nobody online: what a message costs by itself, against the raw insert.
     const { floor, alone } = await measureAloneBesideFloor(
@@ -621,7 +633,12 @@ export async function measureChat(config: BenchConfig, load: LoadOptions, dataDi
         subscribers: keep(await spawnSubscribers()),
         urls: Array.from({ length: max }, () => rawBroadcast.url.replace(/^http/, 'ws')),
       },
-      { target, subscribers: keep(await spawnSubscribers()), urls },
+      { target, subscribers: keep(await spawnSubscribers({ deflate: true })), urls },
+      {
+        target: { ...uncompressed.target, name: `${target.name}, uncompressed` },
+        subscribers: keep(await spawnSubscribers()),
+        urls: uncompressed.urls,
+      },
       config,
       load,
     );
@@ -654,7 +671,13 @@ function formatLatencyTable(rows: FanOutLatency[]): string {
   ]);
 }
 
-export function printChatReport({ rawInsert, raw, switchboard, switchboardAlone }: ChatResults): void {
+export function printChatReport({
+  rawInsert,
+  raw,
+  switchboard,
+  switchboardUncompressed,
+  switchboardAlone,
+}: ChatResults): void {
   console.log('');
   console.log('Chat: message POST throughput (10 connections unless BENCH_CONNECTIONS says otherwise)');
   console.log(
@@ -663,9 +686,10 @@ export function printChatReport({ rawInsert, raw, switchboard, switchboardAlone 
       switchboardAlone,
       ...raw.throughput.map((t) => t.measurement),
       ...switchboard.throughput.map((t) => t.measurement),
+      ...switchboardUncompressed.throughput.map((t) => t.measurement),
     ]),
   );
-  for (const t of [...raw.throughput, ...switchboard.throughput]) {
+  for (const t of [...raw.throughput, ...switchboard.throughput, ...switchboardUncompressed.throughput]) {
     if (t.undelivered !== 0) {
       console.log(`warning: "${t.measurement.name}": ${t.undelivered} deliveries missing (${t.delivered} arrived).`);
     }
@@ -688,6 +712,14 @@ export function printChatReport({ rawInsert, raw, switchboard, switchboardAlone 
       `Switchboard POST at ${String(t.subscribers).padStart(4)} subscribers / raw insert: ${percent(ratio).padStart(6)}   ` +
         `target ≥ ${percent(CHAT_THROUGHPUT_TARGET).replace('.0', '')}   ${ratio >= CHAT_THROUGHPUT_TARGET ? 'PASS' : 'BELOW'}${vsBroadcast}`,
     );
+    const uncompressed = switchboardUncompressed.throughput.find((u) => u.subscribers === t.subscribers);
+    if (uncompressed) {
+      const uncompressedRatio = uncompressed.measurement.requestsPerSecond / rawInsert.requestsPerSecond;
+      console.log(
+        `  the same, subscribers without permessage-deflate:  ${percent(uncompressedRatio).padStart(6)}   ` +
+          `target ≥ ${percent(CHAT_THROUGHPUT_TARGET).replace('.0', '')}   ${uncompressedRatio >= CHAT_THROUGHPUT_TARGET ? 'PASS' : 'BELOW'}`,
+      );
+    }
   }
   for (const s of switchboard.latency) {
     const base = raw.latency.find((r) => r.subscribers === s.subscribers);

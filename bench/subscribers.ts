@@ -5,10 +5,15 @@
  * `/v1/realtime` or to the raw broadcast server), waits for each one's `connected`, and stamps every
  * `message.created` whose text is `bench:<run>:<seq>` with its arrival time on this process's clock
  * (`performance.timeOrigin + performance.now()`); the parent converts to its own clock with the offset it
- * measures through `clock` requests.
+ * measures through `clock` requests. With `--deflate` its sockets offer permessage-deflate.
  */
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { inflateSynchronously } from './sync-inflate.js';
+
+/** `--deflate`: the sockets offer permessage-deflate, as browsers do; otherwise they do not. */
+const deflate = process.argv.includes('--deflate');
+if (deflate) inflateSynchronously();
 
 /** Messages from the parent. */
 export type SubscriberRequest =
@@ -86,7 +91,7 @@ function onData(data: WebSocket.RawData): void {
  */
 function openOne(url: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { perMessageDeflate: false });
+    const socket = new WebSocket(url, { perMessageDeflate: deflate });
     const timer = setTimeout(() => fail(`no first message within ${OPEN_TIMEOUT_MS / 1000} s`), OPEN_TIMEOUT_MS);
     const fail = (reason: string) => {
       clearTimeout(timer);
