@@ -97,7 +97,7 @@ describe('realtime outbox', () => {
     const a = fakeSocket();
     outbox.push(a.recipient, outbox.encode({ n: 1 }));
     await nextTurn();
-    // Less than the 16 ms floor of a busy outbox, more than twice any plausible first write (even with a GC pause).
+    // Less than the 16 ms floor of a busy outbox, more than three times any plausible first write (even with a GC pause).
     await new Promise((resolve) => setTimeout(resolve, 10));
     outbox.push(a.recipient, outbox.encode({ n: 2 }));
     await nextTurn();
@@ -106,7 +106,7 @@ describe('realtime outbox', () => {
 
   it('paces flushes once events come faster than it flushes them, and batches what waited', async () => {
     outbox = createRealtimeOutbox();
-    // Each write takes 3 ms, so the next flush waits twice that: events pushed meanwhile are behind.
+    // Each write takes 3 ms, so the next flush waits three times that: events pushed meanwhile are behind.
     const slow = fakeSocket({ sendMs: 3 });
     const sent = async (count: number) => {
       while (slow.frames.length < count) await nextTurn();
@@ -129,7 +129,7 @@ describe('realtime outbox', () => {
 
   it('sends a lone event at once even within the gap after a slow flush: only a burst waits for it', async () => {
     outbox = createRealtimeOutbox();
-    // Each write takes 3 ms, so a paced event would wait 6 ms after the flush before it.
+    // Each write takes 3 ms, so a paced event would wait 9 ms after the flush before it.
     const slow = fakeSocket({ sendMs: 3 });
     outbox.push(slow.recipient, outbox.encode({ n: 1 }));
     await nextTurn();
