@@ -9,6 +9,7 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
+import { setPriority } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { type ServerProcess, spawnServer, TSX_IMPORT, trackChild } from './child.js';
@@ -98,6 +99,15 @@ export interface Subscribers {
   stop(): Promise<void>;
 }
 
+/**
+ * The subscribers stand in for clients on their own machines, but share a core with the load generator: when both
+ * want it, the load generator goes first (nice 10 for the subscribers), so that a POST is not held up by its own
+ * deliveries; the subscribers catch up once the load stops, and every delivery is still counted.
+ */
+function lowerPriority(pid: number | undefined): void {
+  if (pid !== undefined) setPriority(pid, 10);
+}
+
 /** `deflate`: the sockets offer permessage-deflate, as browsers do. */
 export function spawnSubscribers({ deflate = false } = {}): Promise<Subscribers> {
   const child: ChildProcess = fork(SUBSCRIBERS_SCRIPT, deflate ? ['--deflate'] : [], {
@@ -105,6 +115,7 @@ export function spawnSubscribers({ deflate = false } = {}): Promise<Subscribers>
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   trackChild(child);
+  lowerPriority(child.pid);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   // One request at a time: each reply answers the request of the same type, in order.
