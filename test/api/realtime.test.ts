@@ -201,10 +201,6 @@ describe('the realtime socket', () => {
     expect(snapshot.conversationId).toBe(conversation.id);
     expect([...snapshot.data.online].sort()).toEqual([...crowd].sort());
 
-    // While the crowd connected, the first of them heard each other: the conversation was small then.
-    const heardBefore = fans[1].received.length;
-    const newbie = await connect('newbie');
-    expect((await wendy.next('presence.changed')).data).toMatchObject({ userId: 'newbie', online: true });
     /** Posts to the big conversation; resolves once `watcher` has it, so that whatever was queued before is in. */
     const marker = async (text: string, watcher: SocketClient) => {
       await api.post(`/v1/chat/conversations/${conversation.id}/messages`, {
@@ -214,6 +210,11 @@ describe('the realtime socket', () => {
       for (let m = await watcher.next('message.created'); m.data.message.text !== text; )
         m = await watcher.next('message.created');
     };
+    // While the crowd connected, the first of them heard each other (the conversation was small then): all of it.
+    await marker('before newbie came', fans[1]);
+    const heardBefore = fans[1].received.length;
+    const newbie = await connect('newbie');
+    expect((await wendy.next('presence.changed')).data).toMatchObject({ userId: 'newbie', online: true });
     await marker('after newbie came', fans[1]);
     expect(fans[1].received.slice(heardBefore).filter((m) => m.type === 'presence.changed')).toEqual([]);
 
