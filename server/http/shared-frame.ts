@@ -2,11 +2,12 @@ import type * as Zlib from 'node:zlib';
 import type { PerMessageDeflateOptions, WebSocket } from 'ws';
 
 /**
- * permessage-deflate (RFC 7692) for frames compressed once and sent to many sockets. `ws` compresses each socket's
- * messages with that socket's own deflate stream, which with 1,000 members online means 1,000 compressions of the same
- * bytes. Negotiated without the server's context takeover, every message is compressed on its own, so one compressed
- * payload is valid on every socket that negotiated the extension: `sharedFrame` compresses it once, and `sendShared`
- * writes it, or the plain bytes to a socket that did not negotiate.
+ * WebSocket frames built once and written to many sockets, plain or compressed (permessage-deflate, RFC 7692). `ws`
+ * frames every message anew for each socket, and compresses it with that socket's own deflate stream: with 1,000
+ * members online, 1,000 compressions of the same bytes. Negotiated without the server's context takeover, every
+ * message is compressed on its own, so one compressed payload is valid on every socket that negotiated the extension:
+ * a `sharedFrame` is compressed once, at the first such socket, and `sendShared` writes it, or the plain frame to a
+ * socket that did not negotiate.
  */
 export const SHARED_DEFLATE_NEGOTIATION: PerMessageDeflateOptions = {
   // Each message on its own: what makes one compressed payload good for every socket.
@@ -23,7 +24,7 @@ export const SHARED_DEFLATE_NEGOTIATION: PerMessageDeflateOptions = {
  * Smaller payloads go plain: compressing a lone event (≈300 bytes) saves a third of it for ≈8 µs of CPU, and the
  * receiver pays to inflate it; from a few events on, a frame shrinks to a fifth or less.
  */
-export const MIN_DEFLATED_BYTES = 1024;
+const MIN_DEFLATED_BYTES = 1024;
 
 /**
  * A text frame built once for every socket it goes to: its header and payload as one buffer, plain and (at the first

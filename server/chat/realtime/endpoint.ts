@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.js';
-import { SHARED_DEFLATE_NEGOTIATION } from '../../http/shared-deflate.js';
+import { SHARED_DEFLATE_NEGOTIATION } from '../../http/shared-frame.js';
 import { createSocketEndpoint } from '../../http/socket-endpoint.js';
 import type { RealtimeConnection } from './hub.js';
 import {

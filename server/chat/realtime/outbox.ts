@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
-import { type SharedFrame, sendShared, sharedFrame } from '../../http/shared-deflate.js';
+import { type SharedFrame, sendShared, sharedFrame } from '../../http/shared-frame.js';
 import { readyToSend } from '../../http/socket-endpoint.js';
 
 /** Where an event can go: a socket, and whose it is (some events skip their own user's sockets). */
