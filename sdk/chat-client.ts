@@ -1,5 +1,5 @@
 // Types only: nothing of the server reaches the browser bundle.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { realtimeMessageSchema } from '../server/chat/realtime/protocol.js';
 import { reconnectDelay } from './backoff.js';
 import { ChatResources } from './chat/resources.js';

@@ -5,7 +5,7 @@
  * carries (enums, the live event stream's records, realtime and signaling frames) is read from a schema directly.
  * Type-only imports: no server code reaches a bundle.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { realtimeClientMessage, realtimeServerMessage } from '../server/chat/realtime/protocol.js';
 import type { conversationRoleSchema } from '../server/chat/schemas.js';
 import type { environmentQuery, environmentSchema } from '../server/environments.js';

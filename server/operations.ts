@@ -3,7 +3,7 @@
  * parameters, query, body and response. The SDK imports this with `import type` (nothing of the server reaches its
  * bundle) and types every call with it; see docs/sdk.md. Types only: this module has no run-time content.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { environmentQuery } from './environments.js';
 import type { AuthMode, PathParams, RouteDefinition } from './http/route.js';
 import type { routes } from './routes.js';

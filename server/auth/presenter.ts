@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { toIso } from '../clock.js';
 import type { sessionSchema, userSchema } from './schemas.js';
 import type { UserRow } from './service.js';

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { AppContext } from '../context.js';
 import { writeArchive } from '../data-archive/write.js';

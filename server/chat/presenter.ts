@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { toIso, toIsoOrNull } from '../clock.js';
 import { presentAttachmentSummary } from './attachments/presenter.js';
 import type { ConversationMemberRow, ConversationRow } from './conversations/service.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CONVERSATION_ROLES } from '../../db/schema/chat.js';
 import { environmentSchema } from '../environments.js';
 import { cursorSchema, limitSchema } from '../shared/pagination.js';

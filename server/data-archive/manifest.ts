@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The `format` of every Switchboard data archive. */
 export const ARCHIVE_FORMAT = 'switchboard-archive';

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppContext } from '../context.js';
 import { environmentQuery } from '../environments.js';
 import { permissionDenied, projectNotFound, unauthenticated, validationFailed } from '../errors.js';

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import { addRoute, createRouter, findRoute } from 'rou3';
-import { z } from 'zod';
+import * as z from 'zod';
 import { onFirstUse } from '../../db/prepare-on-first-use.js';
 import type { EnvironmentScope } from '../../db/scope.js';
 import type { AppContext } from '../context.js';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ProjectRole } from '../../db/schema/projects.js';
 import type { EnvironmentScope } from '../../db/scope.js';
 import type { AppContext } from '../context.js';

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { PerMessageDeflateOptions, WebSocket, WebSocketServer } from 'ws';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Clock } from '../clock.js';
 import type { MessageRate } from '../security/settings.js';
 import type { SocketLimits } from '../security/socket-limits.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { type FieldProblem, validationFailed } from '../errors.js';
 
 function describeIssue(issue: z.core.$ZodIssue, where: string): string {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { toIso, toIsoOrNull } from '../clock.js';
 import type { apiKeySchema, createdApiKeySchema } from './schemas.js';
 import type { ApiKeyRow } from './service.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { toIso, toIsoOrNull } from '../clock.js';
 import type { RtcPermissions } from '../rtc/permissions.js';
 import type { liveStreamParticipantSchema, liveStreamSchema } from './schemas.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { HOST_ROLES, LIVE_STREAM_STATUSES, PARTICIPANT_KINDS } from '../../db/schema/live-streams.js';
 import { environmentSchema } from '../environments.js';
 import { participantPermissionsSchema } from '../rooms/schemas.js';

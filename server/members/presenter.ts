@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { toIso } from '../clock.js';
 import { capabilitiesOf } from '../roles/capabilities.js';
 import type { Invitation } from './invitations.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CONNECTION_KINDS } from '../../db/schema/observability.js';
 import { DELIVERY_STATUSES } from '../../db/schema/webhooks.js';
 import { environmentResetSchema } from '../environment-reset/schemas.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createDocument, type oas31, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { backupPaths } from '../backups/route.js';
 import { attachmentContentPaths } from '../chat/attachments/openapi.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { ProjectRole } from '../../db/schema/projects.js';
 import { toIso } from '../clock.js';
 import { capabilitiesOf } from '../roles/capabilities.js';

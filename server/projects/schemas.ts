@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PROJECT_ROLES } from '../../db/schema/projects.js';
 import { CAPABILITIES } from '../roles/capabilities.js';
 import { nameSchema, timestampSchema } from '../shared/schemas.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { toIso } from '../clock.js';
 import { type Member, viewOf } from '../rtc/participant.js';
 import type { participantSchema, roomSchema } from './schemas.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CLOSE_ENVIRONMENT_RESET } from '../environment-reset/close.js';
 import { participantSchema } from '../rooms/schemas.js';
 import { CLOSE_TRY_AGAIN_LATER } from '../security/socket-limits.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { participantPermissionsSchema } from '../rooms/schemas.js';
 import { timestampSchema } from '../shared/schemas.js';
 

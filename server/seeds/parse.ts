@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { SeedError } from './errors.js';
 import { type Seed, seedSchema } from './schema.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { registerBody } from '../auth/schemas.js';
 import { createConversationBody } from '../chat/schemas.js';
 import { ENVIRONMENT_SEGMENTS, environmentSchema } from '../environments.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { validationFailed } from '../errors.js';
 
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './page-size.js';

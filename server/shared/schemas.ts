@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../error-codes.js';
 
 // Schemas a server can do without before its first API answer are `z.lazy(() => …)`, built when first read: what

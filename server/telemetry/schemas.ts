@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const MAX_EVENTS_PER_REQUEST = 100;
 export const MAX_EVENT_DATA_BYTES = 4096;

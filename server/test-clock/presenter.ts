@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { toIso, toIsoOrNull } from '../clock.js';
 import type { environmentClockSchema } from './schemas.js';
 import type { EnvironmentClock } from './service.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { toIso } from '../clock.js';
 import type { triggeredEventSchema } from './schemas.js';
 import type { TriggeredEvent } from './service.js';

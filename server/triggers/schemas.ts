@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { environmentSchema } from '../environments.js';
 import { timestampSchema } from '../shared/schemas.js';
 import { EVENT_TYPES } from '../webhooks/catalogue.js';

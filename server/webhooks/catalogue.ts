@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The public event catalogue: every event type the server emits on the bus (`catalogue` events) and

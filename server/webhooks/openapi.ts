@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { timestampSchema } from '../shared/schemas.js';
 import { EVENT_CATALOGUE, EVENT_TYPES } from './catalogue.js';

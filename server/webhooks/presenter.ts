@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { toIso, toIsoOrNull } from '../clock.js';
 import { upperEnvironment } from '../environments.js';
 import type { AttemptRow, DeliveryRow, EndpointRow } from './queue.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DELIVERY_STATUSES } from '../../db/schema/webhooks.js';
 import { ENVIRONMENTS, environmentSchema, upperEnvironment } from '../environments.js';
 import { cursorSchema, limitSchema } from '../shared/pagination.js';

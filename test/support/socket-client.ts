@@ -1,5 +1,5 @@
 import { type ClientOptions, WebSocket } from 'ws';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { realtimeServerMessage } from '../../server/chat/realtime/protocol.js';
 import { serverMessage } from '../../server/rtc/protocol.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { errorSchema } from '../../shared/schemas.js';
 import { attachmentSchema } from './schemas.js';

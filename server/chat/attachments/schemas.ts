@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ATTACHMENT_STATUSES } from '../../../db/schema/attachments.js';
 import { timestampSchema } from '../../shared/schemas.js';
 import { MAX_ATTACHMENT_BYTES } from './limits.js';
