@@ -34,7 +34,7 @@ export type Environment = z.output<typeof environmentSchema>;
 /** `OWNER`, `ADMIN`, `DEVELOPER`, `VIEWER` or `BILLING`. */
 export type ProjectRole = z.output<typeof roleSchema>;
 /** `{environment?}`: the environment a dashboard call acts in (development when omitted). */
-export type EnvironmentInput = RequestOf<typeof environmentQuery>;
+export type EnvironmentInput = RequestOf<ReturnType<typeof environmentQuery>>;
 
 /** One page of a paged list: `nextCursor` is the `cursor` of the next page, null at the end. */
 export type Page<Item extends z.ZodType> = z.output<ReturnType<typeof pageOf<Item>>>;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { onFirstUse } from '../db/prepare-on-first-use.js';
 import { ENVIRONMENTS } from './environment-names.js';
 
 export {
@@ -25,10 +26,15 @@ export const environmentSchema = z
     example: 'development',
   });
 
-/** Query of session routes that act on one environment: `?environment=`, default development. */
-export const environmentQuery = z.strictObject({
-  environment: environmentSchema
-    .meta({ description: 'The project environment acted in (default development); unknown values are refused.' })
-    .optional()
-    .default('development'),
-});
+/**
+ * Query of session routes that act on one environment: `?environment=`, default development. Built at the first
+ * request that reads it, as the routes' own queries are (see http/route.ts).
+ */
+export const environmentQuery = onFirstUse(() =>
+  z.strictObject({
+    environment: environmentSchema
+      .meta({ description: 'The project environment acted in (default development); unknown values are refused.' })
+      .optional()
+      .default('development'),
+  }),
+);

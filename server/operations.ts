@@ -18,7 +18,7 @@ export type RequestOf<S extends z.ZodType> = {
 };
 
 /** `{environment?}`, which the route table adds to the query of `project-environment` routes (see `queryOf`). */
-type EnvironmentInput = RequestOf<typeof environmentQuery>;
+type EnvironmentInput = RequestOf<ReturnType<typeof environmentQuery>>;
 
 type ParamsOf<P extends string> = [PathParams<P>] extends [never] ? undefined : Record<PathParams<P>, string>;
 

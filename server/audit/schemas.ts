@@ -3,12 +3,14 @@ import { environmentSchema } from '../environments.js';
 import { cursorSchema, limitSchema } from '../shared/pagination.js';
 import { timestampSchema } from '../shared/schemas.js';
 
-export const auditQuery = z.strictObject({
-  limit: limitSchema,
-  cursor: cursorSchema,
-  action: z.string().max(100).optional().meta({ description: 'Only entries of this action, e.g. `member.added`.' }),
-  environment: environmentSchema.optional().meta({ description: 'Only entries about this environment.' }),
-});
+export const auditQuery = z.lazy(() =>
+  z.strictObject({
+    limit: limitSchema(),
+    cursor: cursorSchema(),
+    action: z.string().max(100).optional().meta({ description: 'Only entries of this action, e.g. `member.added`.' }),
+    environment: environmentSchema.optional().meta({ description: 'Only entries about this environment.' }),
+  }),
+);
 
 export const auditEntrySchema = z.lazy(() =>
   z

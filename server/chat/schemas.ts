@@ -10,13 +10,19 @@ import { CHAT_TOKEN_MAX_TTL_SECONDS } from './tokens/service.js';
 export const MAX_MESSAGE_LENGTH = 4000;
 export const MAX_MEMBERS_PER_REQUEST = 100;
 
-const userIdSchema = z.string().trim().min(1).max(128).meta({ description: 'Your application’s id for the end user.' });
-const metadataSchema = z
-  .record(z.string(), z.unknown())
-  .refine((value) => JSON.stringify(value).length <= 4096, 'must be at most 4 KB of JSON');
-export const conversationRoleSchema = z
-  .enum(CONVERSATION_ROLES, { error: `must be one of ${CONVERSATION_ROLES.join(', ')}` })
-  .meta({ id: 'ConversationRole' });
+const userIdSchema = z.lazy(() =>
+  z.string().trim().min(1).max(128).meta({ description: 'Your application’s id for the end user.' }),
+);
+const metadataSchema = z.lazy(() =>
+  z
+    .record(z.string(), z.unknown())
+    .refine((value) => JSON.stringify(value).length <= 4096, 'must be at most 4 KB of JSON'),
+);
+export const conversationRoleSchema = z.lazy(() =>
+  z
+    .enum(CONVERSATION_ROLES, { error: `must be one of ${CONVERSATION_ROLES.join(', ')}` })
+    .meta({ id: 'ConversationRole' }),
+);
 
 export const createChatTokenBody = z.lazy(() =>
   z
@@ -35,7 +41,9 @@ export const chatTokenSchema = z.lazy(() =>
     .meta({ id: 'ChatToken' }),
 );
 
-const memberInput = z.strictObject({ userId: userIdSchema, role: conversationRoleSchema.optional().default('MEMBER') });
+const memberInput = z.lazy(() =>
+  z.strictObject({ userId: userIdSchema, role: conversationRoleSchema.optional().default('MEMBER') }),
+);
 
 export const createConversationBody = z.lazy(() =>
   z
@@ -97,9 +105,11 @@ export const editMessageBody = z.lazy(() =>
     .meta({ id: 'EditMessageRequest' }),
 );
 
-export const actAsQuery = z.strictObject({
-  userId: userIdSchema.optional().meta({ description: 'API key only: the user to act for.' }),
-});
+export const actAsQuery = z.lazy(() =>
+  z.strictObject({
+    userId: userIdSchema.optional().meta({ description: 'API key only: the user to act for.' }),
+  }),
+);
 
 export const reactionBody = z.lazy(() =>
   z
@@ -116,18 +126,22 @@ export const markReadBody = z.lazy(() =>
     .meta({ id: 'MarkReadRequest' }),
 );
 
-export const conversationListQuery = z.strictObject({
-  limit: limitSchema,
-  cursor: cursorSchema,
-  userId: userIdSchema.optional().meta({ description: 'API key only: conversations this user belongs to.' }),
-});
+export const conversationListQuery = z.lazy(() =>
+  z.strictObject({
+    limit: limitSchema(),
+    cursor: cursorSchema(),
+    userId: userIdSchema.optional().meta({ description: 'API key only: conversations this user belongs to.' }),
+  }),
+);
 
-export const messageListQuery = z.strictObject({
-  limit: limitSchema,
-  before: cursorSchema.meta({ description: 'Messages older than this cursor (a `prevCursor`).' }),
-  after: cursorSchema.meta({ description: 'Messages newer than this cursor (a `nextCursor`).' }),
-  userId: userIdSchema.optional().meta({ description: 'API key only: whose own reactions to mark.' }),
-});
+export const messageListQuery = z.lazy(() =>
+  z.strictObject({
+    limit: limitSchema(),
+    before: cursorSchema().meta({ description: 'Messages older than this cursor (a `prevCursor`).' }),
+    after: cursorSchema().meta({ description: 'Messages newer than this cursor (a `nextCursor`).' }),
+    userId: userIdSchema.optional().meta({ description: 'API key only: whose own reactions to mark.' }),
+  }),
+);
 
 export const conversationSchema = z.lazy(() =>
   z
@@ -202,11 +216,13 @@ export const readReceiptSchema = z.lazy(() =>
   z.object({ userId: z.string(), lastReadMessageId: z.string(), readAt: timestampSchema }).meta({ id: 'ReadReceipt' }),
 );
 
-export const threadQuery = z.strictObject({
-  limit: limitSchema,
-  after: cursorSchema,
-  userId: z.string().min(1).max(128).optional().meta({ description: 'API key only: whose own reactions to mark.' }),
-});
+export const threadQuery = z.lazy(() =>
+  z.strictObject({
+    limit: limitSchema(),
+    after: cursorSchema(),
+    userId: z.string().min(1).max(128).optional().meta({ description: 'API key only: whose own reactions to mark.' }),
+  }),
+);
 export const threadSchema = z.lazy(() =>
   z
     .object({ parent: messageSchema, data: z.array(messageSchema), nextCursor: z.string().nullable() })

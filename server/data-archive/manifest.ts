@@ -19,21 +19,23 @@ export const isArchivePath = (path: string) =>
   path === DATABASE_ENTRY || path === WEBHOOK_KEY_ENTRY || ATTACHMENT_ENTRY.test(path);
 
 /** What an archive's first entry says: enough to refuse a newer format before reading anything else. */
-const formatHeader = z.object({ format: z.literal(ARCHIVE_FORMAT), version: z.int().positive() });
+const formatHeader = z.lazy(() => z.object({ format: z.literal(ARCHIVE_FORMAT), version: z.int().positive() }));
 
-export const manifestSchema = z.object({
-  format: z.literal(ARCHIVE_FORMAT),
-  version: z.int().positive(),
-  switchboardVersion: z.string(),
-  createdAt: z.iso.datetime(),
-  entries: z.array(
-    z.object({
-      path: z.string().refine(isArchivePath, 'not a path a Switchboard archive holds'),
-      bytes: z.int().nonnegative(),
-      sha256: z.string().regex(/^[0-9a-f]{64}$/),
-    }),
-  ),
-});
+export const manifestSchema = z.lazy(() =>
+  z.object({
+    format: z.literal(ARCHIVE_FORMAT),
+    version: z.int().positive(),
+    switchboardVersion: z.string(),
+    createdAt: z.iso.datetime(),
+    entries: z.array(
+      z.object({
+        path: z.string().refine(isArchivePath, 'not a path a Switchboard archive holds'),
+        bytes: z.int().nonnegative(),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      }),
+    ),
+  }),
+);
 
 export type Manifest = z.infer<typeof manifestSchema>;
 export type ManifestEntry = Manifest['entries'][number];

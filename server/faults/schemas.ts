@@ -22,16 +22,18 @@ export const MAX_DELAY_MS = 60_000;
 export const DEFAULT_EXPIRES_IN_SECONDS = 600;
 export const MAX_EXPIRES_IN_SECONDS = 86_400;
 
-const kindSchema = z.enum(FAULT_KINDS).meta({
-  description:
-    '`webhook.duplicate`: a delivery that succeeded is sent a second time (same `evt_` id, fresh signature). ' +
-    '`webhook.out_of_order`: a delivery is held back `delayMs` (default 3000) before its first attempt, so that ' +
-    'later ones overtake it. `webhook.delay`: deliveries go out `delayMs` late. `webhook.failure`: an attempt is not ' +
-    'sent but recorded as failed, then retried on the usual schedule. `api.unavailable`: REST calls with the ' +
-    'environment’s keys or tokens answer 503 `SERVICE_FAULT_INJECTED` with `Retry-After`. `api.latency`: those ' +
-    'calls wait `delayMs` first.',
-  example: 'webhook.duplicate',
-});
+const kindSchema = z.lazy(() =>
+  z.enum(FAULT_KINDS).meta({
+    description:
+      '`webhook.duplicate`: a delivery that succeeded is sent a second time (same `evt_` id, fresh signature). ' +
+      '`webhook.out_of_order`: a delivery is held back `delayMs` (default 3000) before its first attempt, so that ' +
+      'later ones overtake it. `webhook.delay`: deliveries go out `delayMs` late. `webhook.failure`: an attempt is not ' +
+      'sent but recorded as failed, then retried on the usual schedule. `api.unavailable`: REST calls with the ' +
+      'environment’s keys or tokens answer 503 `SERVICE_FAULT_INJECTED` with `Retry-After`. `api.latency`: those ' +
+      'calls wait `delayMs` first.',
+    example: 'webhook.duplicate',
+  }),
+);
 
 /** A share, 1 to 100 percent (default all), each case drawn at random. */
 const percentSchema = (description: string) => z.int().min(1).max(100).optional().default(100).meta({ description });

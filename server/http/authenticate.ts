@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import * as z from 'zod';
+import { onFirstUse } from '../../db/prepare-on-first-use.js';
 import type { AppContext } from '../context.js';
 import { environmentQuery } from '../environments.js';
 import { permissionDenied, projectNotFound, unauthenticated, validationFailed } from '../errors.js';
@@ -99,8 +100,8 @@ export async function authenticate(
   const member = { projectId, role };
   if (route.auth === 'project') return { ...session, member };
   // The environment of a dashboard route is the query's, as a key's is its credential's.
-  const { environment } = parseOrThrow(environmentOnly, { environment: req.query.environment }, 'query');
+  const { environment } = parseOrThrow(environmentOnly(), { environment: req.query.environment }, 'query');
   return { ...session, member, scope: { projectId, environment } };
 }
 
-const environmentOnly = z.object(environmentQuery.shape);
+const environmentOnly = onFirstUse(() => z.object(environmentQuery().shape));

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import * as z from 'zod';
+import { onFirstUse } from '../../db/prepare-on-first-use.js';
 import type { ProjectRole } from '../../db/schema/projects.js';
 import type { EnvironmentScope } from '../../db/scope.js';
 import type { AppContext } from '../context.js';
@@ -191,19 +192,24 @@ export function defineRoute<
 }
 
 /** What a route without a query schema accepts: nothing (strict everywhere). */
-const NO_QUERY = z.strictObject({});
+const NO_QUERY = onFirstUse(() => z.strictObject({}));
 const environmentQueries = new WeakMap<AnyRoute, z.ZodObject>();
 
 /**
  * The query a route accepts and documents: its own, plus `environment` on `project-environment` routes, where
- * authentication has already read it into `auth.scope`.
+ * authentication has already read it into `auth.scope`. A route's own query may be a `z.lazy` of its object, built
+ * when first read, as answers and bodies are (see shared/schemas.ts).
  */
 export function queryOf(route: AnyRoute): z.ZodObject | undefined {
-  if (route.auth !== 'project-environment') return route.query as z.ZodObject | undefined;
+  const own = route.query ? objectOf(route.query) : undefined;
+  if (route.auth !== 'project-environment') return own;
   let query = environmentQueries.get(route);
   if (!query) {
-    query = ((route.query as z.ZodObject | undefined) ?? NO_QUERY).extend(environmentQuery.shape);
+    query = (own ?? NO_QUERY()).extend(environmentQuery().shape);
     environmentQueries.set(route, query);
   }
   return query;
 }
+
+const objectOf = (query: z.ZodType): z.ZodObject =>
+  (query instanceof z.ZodLazy ? query._zod.innerType : query) as z.ZodObject;

@@ -5,8 +5,8 @@ import { participantPermissionsSchema } from '../rooms/schemas.js';
 import { cursorSchema, limitSchema } from '../shared/pagination.js';
 import { timestampSchema } from '../shared/schemas.js';
 
-const title = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
-const identity = z.string().trim().min(1).max(128);
+const title = z.lazy(() => z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'));
+const identity = z.lazy(() => z.string().trim().min(1).max(128));
 
 export const createLiveStreamBody = z.lazy(() => z.strictObject({ title }).meta({ id: 'CreateLiveStreamRequest' }));
 export const updateLiveStreamBody = z.lazy(() =>
@@ -30,9 +30,13 @@ export const dashboardAddHostBody = z.lazy(() =>
   addHostBody.unwrap().omit({ invitedBy: true }).meta({ id: 'DashboardAddHostRequest' }),
 );
 
-export const removeHostQuery = z.strictObject({
-  removedBy: identity.optional().meta({ description: 'The host removing: then only a HOST may remove another host.' }),
-});
+export const removeHostQuery = z.lazy(() =>
+  z.strictObject({
+    removedBy: identity
+      .optional()
+      .meta({ description: 'The host removing: then only a HOST may remove another host.' }),
+  }),
+);
 
 /** Exactly `{identity}`: a viewer has no role to choose, and anything else is refused (spec 4.6). */
 export const viewerTokenBody = z.lazy(() => z.strictObject({ identity }).meta({ id: 'ViewerTokenRequest' }));
@@ -56,14 +60,16 @@ export const liveStreamSchema = z.lazy(() =>
     .meta({ id: 'LiveStream' }),
 );
 
-export const participantsQuery = z.strictObject({
-  kind: z
-    .enum(['host', 'viewer'], { error: 'must be host or viewer' })
-    .optional()
-    .meta({ description: '`host`: HOST and CO_HOST only; `viewer`: viewers only. Both when absent.' }),
-  limit: limitSchema,
-  cursor: cursorSchema,
-});
+export const participantsQuery = z.lazy(() =>
+  z.strictObject({
+    kind: z
+      .enum(['host', 'viewer'], { error: 'must be host or viewer' })
+      .optional()
+      .meta({ description: '`host`: HOST and CO_HOST only; `viewer`: viewers only. Both when absent.' }),
+    limit: limitSchema(),
+    cursor: cursorSchema(),
+  }),
+);
 
 export const liveStreamParticipantSchema = z.lazy(() =>
   z

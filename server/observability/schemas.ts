@@ -8,11 +8,13 @@ import { cursorSchema, limitSchema, pageQuery } from '../shared/pagination.js';
 import { timestampSchema } from '../shared/schemas.js';
 import { EVENT_TYPES } from '../webhooks/catalogue.js';
 
-export const connectionsQuery = z.strictObject({
-  kind: z.enum(CONNECTION_KINDS).optional().meta({ description: 'Only `signaling` or only `realtime` connections.' }),
-  limit: limitSchema,
-  cursor: cursorSchema,
-});
+export const connectionsQuery = z.lazy(() =>
+  z.strictObject({
+    kind: z.enum(CONNECTION_KINDS).optional().meta({ description: 'Only `signaling` or only `realtime` connections.' }),
+    limit: limitSchema(),
+    cursor: cursorSchema(),
+  }),
+);
 
 export const errorsQuery = pageQuery;
 
@@ -20,30 +22,36 @@ export const errorsQuery = pageQuery;
 export const MAX_WINDOW_MINUTES = 24 * 60;
 const UNIT_MINUTES = { m: 1, h: 60, d: 24 * 60 } as const;
 
-export const windowSchema = z
-  .string()
-  .regex(/^[1-9][0-9]{0,4}[mhd]$/, 'must be a number and a unit m, h or d, e.g. 15m, 1h, 24h')
-  .transform((w, ctx) => {
-    const minutes = Number(w.slice(0, -1)) * UNIT_MINUTES[w.slice(-1) as keyof typeof UNIT_MINUTES];
-    if (minutes > MAX_WINDOW_MINUTES) {
-      ctx.addIssue({ code: 'custom', message: 'must be at most 24h' });
-      return z.NEVER;
-    }
-    return { text: w, minutes };
-  })
-  .meta({ description: 'How far back: `15m`, `1h`, `24h` … at most 24h (default 1h).', example: '1h' });
-
-export const metricsQuery = z.strictObject({
-  window: windowSchema.prefault('1h'),
-});
-
-export const usageQuery = z.strictObject({
-  month: z
+export const windowSchema = z.lazy(() =>
+  z
     .string()
-    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a calendar month as YYYY-MM, e.g. 2026-01')
-    .optional()
-    .meta({ description: 'The calendar month (UTC), `YYYY-MM`; default the current one.', example: '2026-01' }),
-});
+    .regex(/^[1-9][0-9]{0,4}[mhd]$/, 'must be a number and a unit m, h or d, e.g. 15m, 1h, 24h')
+    .transform((w, ctx) => {
+      const minutes = Number(w.slice(0, -1)) * UNIT_MINUTES[w.slice(-1) as keyof typeof UNIT_MINUTES];
+      if (minutes > MAX_WINDOW_MINUTES) {
+        ctx.addIssue({ code: 'custom', message: 'must be at most 24h' });
+        return z.NEVER;
+      }
+      return { text: w, minutes };
+    })
+    .meta({ description: 'How far back: `15m`, `1h`, `24h` … at most 24h (default 1h).', example: '1h' }),
+);
+
+export const metricsQuery = z.lazy(() =>
+  z.strictObject({
+    window: windowSchema.prefault('1h'),
+  }),
+);
+
+export const usageQuery = z.lazy(() =>
+  z.strictObject({
+    month: z
+      .string()
+      .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a calendar month as YYYY-MM, e.g. 2026-01')
+      .optional()
+      .meta({ description: 'The calendar month (UTC), `YYYY-MM`; default the current one.', example: '2026-01' }),
+  }),
+);
 
 export const connectionSchema = z.lazy(() =>
   z

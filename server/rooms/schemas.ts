@@ -7,10 +7,12 @@ import { MAX_ROOM_PARTICIPANTS } from './limits.js';
 
 export { MAX_ROOM_PARTICIPANTS };
 
-const metadataSchema = z
-  .record(z.string(), z.unknown())
-  .refine((value) => JSON.stringify(value).length <= 4096, 'must be at most 4 KB of JSON')
-  .meta({ description: 'Your own data about the room, returned as given (at most 4 KB of JSON).' });
+const metadataSchema = z.lazy(() =>
+  z
+    .record(z.string(), z.unknown())
+    .refine((value) => JSON.stringify(value).length <= 4096, 'must be at most 4 KB of JSON')
+    .meta({ description: 'Your own data about the room, returned as given (at most 4 KB of JSON).' }),
+);
 
 export const createRoomBody = z.lazy(() =>
   z

@@ -43,16 +43,18 @@ export const CLOSE = {
 export const SIGNALING_DEGRADED_REASON = 'signaling degraded: the bus between the servers is lost; join again later';
 
 const MAX_SDP = 64 * 1024;
-const identity = z.string().min(1).max(128);
+const identity = z.lazy(() => z.string().min(1).max(128));
 /** An RTCIceCandidateInit, or null for end-of-candidates. */
-const iceCandidate = z
-  .strictObject({
-    candidate: z.string().max(1024),
-    sdpMid: z.string().max(64).nullable().optional(),
-    sdpMLineIndex: z.number().int().min(0).max(1024).nullable().optional(),
-    usernameFragment: z.string().max(256).nullable().optional(),
-  })
-  .nullable();
+const iceCandidate = z.lazy(() =>
+  z
+    .strictObject({
+      candidate: z.string().max(1024),
+      sdpMid: z.string().max(64).nullable().optional(),
+      sdpMLineIndex: z.number().int().min(0).max(1024).nullable().optional(),
+      usernameFragment: z.string().max(256).nullable().optional(),
+    })
+    .nullable(),
+);
 
 /** What a client may send once it has received `joined`. */
 export const clientMessage = z.lazy(() =>
@@ -75,14 +77,16 @@ export type ClientMessage = z.infer<typeof clientMessage>;
 /** A participant as the signaling frames show it: the same shape as the REST participant list's. */
 export type ParticipantView = z.input<typeof participantSchema>;
 
-export const signalingErrorCode = z.enum([
-  'invalid_message',
-  'not_joined',
-  'participant_not_found',
-  'publish_not_allowed',
-  'publish_data_not_allowed',
-  'subscribe_not_allowed',
-]);
+export const signalingErrorCode = z.lazy(() =>
+  z.enum([
+    'invalid_message',
+    'not_joined',
+    'participant_not_found',
+    'publish_not_allowed',
+    'publish_data_not_allowed',
+    'subscribe_not_allowed',
+  ]),
+);
 export type SignalingErrorCode = z.infer<typeof signalingErrorCode>;
 
 /**

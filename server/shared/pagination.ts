@@ -1,27 +1,30 @@
 import * as z from 'zod';
+import { onFirstUse } from '../../db/prepare-on-first-use.js';
 import { validationFailed } from '../errors.js';
 
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './page-size.js';
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
-export const limitSchema = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_PAGE_SIZE)
-  .optional()
-  .default(DEFAULT_PAGE_SIZE)
-  .meta({ description: `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` });
+// Getters rather than `z.lazy`: an API document's query parameter takes its description from the field's own schema,
+// which a lazy's wrapper does not have. Built with the first query that reads them (queries are `z.lazy`).
+export const limitSchema = onFirstUse(() =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE)
+    .optional()
+    .default(DEFAULT_PAGE_SIZE)
+    .meta({ description: `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` }),
+);
 
-export const cursorSchema = z
-  .string()
-  .max(200)
-  .optional()
-  .meta({ description: 'Opaque cursor: the `nextCursor` of the previous page.' });
+export const cursorSchema = onFirstUse(() =>
+  z.string().max(200).optional().meta({ description: 'Opaque cursor: the `nextCursor` of the previous page.' }),
+);
 
 /** The query of a route that lists one page and takes nothing else. */
-export const pageQuery = z.strictObject({ limit: limitSchema, cursor: cursorSchema });
+export const pageQuery = z.lazy(() => z.strictObject({ limit: limitSchema(), cursor: cursorSchema() }));
 
 /**
  * Cursors are opaque to clients (so their content can change) but are only an id inside, which

@@ -3,9 +3,11 @@ import { ERROR_CODES, type ErrorCode } from '../error-codes.js';
 
 // Schemas a server can do without before its first API answer are `z.lazy(() => …)`, built when first read: what
 // routes, sockets and webhooks send (which only the OpenAPI document, the SDK's types and the tests read), this
-// module's included, and request bodies and socket messages (at the first request or message that has one). Built at
-// start, they were ≈1,400 of the ≈1,800 zod objects made before that answer; queries and the small parts shared by
-// several schemas are still built at once.
+// module's included; request bodies and socket messages (at the first request or message that has one); routes'
+// queries (at the route's first request, see `queryOf`) and the small parts they share. A server built ≈1,800 zod
+// objects before that answer; now ≈200, nearly all of them these lazies' own wrappers. A shared part stays plain, or
+// becomes a getter (`limitSchema()`), where a lazy would change the API document: a query parameter's description is
+// read off its field's own schema, and a lazy given `.meta()` where it is used orders that schema's keys differently.
 
 export const timestampSchema = z.iso.datetime().meta({ description: 'ISO 8601 UTC timestamp with milliseconds.' });
 

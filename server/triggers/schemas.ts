@@ -4,21 +4,25 @@ import { timestampSchema } from '../shared/schemas.js';
 import { EVENT_TYPES } from '../webhooks/catalogue.js';
 
 /** A catalogue type; an unknown one is refused with the list, which the CLI shows as it is. */
-const triggerableEvent = z
-  .enum(EVENT_TYPES, { error: `must be one of: ${EVENT_TYPES.join(', ')}` })
-  .meta({ description: 'A type of the event catalogue (`GET /v1/webhook-events`).', example: 'message.created' });
+const triggerableEvent = z.lazy(() =>
+  z
+    .enum(EVENT_TYPES, { error: `must be one of: ${EVENT_TYPES.join(', ')}` })
+    .meta({ description: 'A type of the event catalogue (`GET /v1/webhook-events`).', example: 'message.created' }),
+);
 
 export const triggerEventBody = z.lazy(() =>
   z.strictObject({ event: triggerableEvent }).meta({ id: 'TriggerEventRequest' }),
 );
 
-const emittedEvents = z.array(z.enum(EVENT_TYPES)).meta({
-  description:
-    'The catalogue events the trigger emitted, in order: those of the objects it created on the way, and the one ' +
-    'asked for (last, but for `conversation.created`, followed by its members’ `member.added`, and ' +
-    '`participant.joined`, by `participant.left`). Each reaches webhooks and realtime sockets as any event does.',
-  example: ['conversation.created', 'member.added', 'member.added', 'message.created'],
-});
+const emittedEvents = z.lazy(() =>
+  z.array(z.enum(EVENT_TYPES)).meta({
+    description:
+      'The catalogue events the trigger emitted, in order: those of the objects it created on the way, and the one ' +
+      'asked for (last, but for `conversation.created`, followed by its members’ `member.added`, and ' +
+      '`participant.joined`, by `participant.left`). Each reaches webhooks and realtime sockets as any event does.',
+    example: ['conversation.created', 'member.added', 'member.added', 'message.created'],
+  }),
+);
 
 /** What a trigger created or acted on; only the kinds its event involves are present. */
 export const triggeredObjectsSchema = z.lazy(() =>

@@ -8,7 +8,7 @@ import * as z from 'zod';
  */
 
 const id = (prefix: string, example: string) => z.string().meta({ description: `\`${prefix}_\` id`, example });
-const timestamp = z.string().meta({ description: 'ISO 8601 UTC timestamp with milliseconds.' });
+const timestamp = z.lazy(() => z.string().meta({ description: 'ISO 8601 UTC timestamp with milliseconds.' }));
 
 /** A message as the catalogue's events carry it (realtime events add to it: server/chat/realtime/protocol.ts). */
 export const catalogueMessage = z.lazy(() =>
@@ -175,6 +175,8 @@ export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as [EventType, ...EventT
 export const isEventType = (type: string): type is EventType => Object.hasOwn(EVENT_CATALOGUE, type);
 
 /** An event type of the catalogue, as request bodies take it. */
-export const eventTypeSchema = z
-  .enum(EVENT_TYPES, { error: 'unknown event type; GET /v1/webhook-events lists the catalogue' })
-  .meta({ description: 'A type of the event catalogue (`GET /v1/webhook-events`).', example: 'message.created' });
+export const eventTypeSchema = z.lazy(() =>
+  z
+    .enum(EVENT_TYPES, { error: 'unknown event type; GET /v1/webhook-events lists the catalogue' })
+    .meta({ description: 'A type of the event catalogue (`GET /v1/webhook-events`).', example: 'message.created' }),
+);

@@ -6,25 +6,29 @@ import { timestampSchema } from '../shared/schemas.js';
 import { EVENT_TYPES, eventTypeSchema } from './catalogue.js';
 import { RESPONSE_BODY_LOG_BYTES } from './policy.js';
 
-const urlSchema = z
-  .string()
-  .trim()
-  .max(2048, 'url must be at most 2048 characters')
-  .refine((url) => URL.canParse(url), 'must be an absolute URL, e.g. https://example.com/webhooks')
-  .meta({
-    description:
-      'Where deliveries are POSTed. Production deployments require https:// and refuse loopback, private, ' +
-      'link-local and unspecified addresses; local deployments allow loopback and private ones. The hostname is ' +
-      'checked as written (no DNS lookup).',
-    example: 'https://example.com/webhooks/switchboard',
-  });
+const urlSchema = z.lazy(() =>
+  z
+    .string()
+    .trim()
+    .max(2048, 'url must be at most 2048 characters')
+    .refine((url) => URL.canParse(url), 'must be an absolute URL, e.g. https://example.com/webhooks')
+    .meta({
+      description:
+        'Where deliveries are POSTed. Production deployments require https:// and refuse loopback, private, ' +
+        'link-local and unspecified addresses; local deployments allow loopback and private ones. The hostname is ' +
+        'checked as written (no DNS lookup).',
+      example: 'https://example.com/webhooks/switchboard',
+    }),
+);
 
-const eventsSchema = z
-  .array(eventTypeSchema)
-  .max(EVENT_TYPES.length * 2, 'too many event types')
-  // A set: repeats are dropped, first occurrence kept.
-  .transform((types) => [...new Set(types)])
-  .meta({ description: 'Catalogue event types to receive; empty or absent means every type.' });
+const eventsSchema = z.lazy(() =>
+  z
+    .array(eventTypeSchema)
+    .max(EVENT_TYPES.length * 2, 'too many event types')
+    // A set: repeats are dropped, first occurrence kept.
+    .transform((types) => [...new Set(types)])
+    .meta({ description: 'Catalogue event types to receive; empty or absent means every type.' }),
+);
 
 export const registerWebhookBody = z.lazy(() =>
   z
@@ -55,16 +59,20 @@ export const testEventBody = z.lazy(() =>
   z.strictObject({ type: eventTypeSchema }).meta({ id: 'SendTestWebhookRequest' }),
 );
 
-export const deliveriesQuery = z.strictObject({
-  limit: limitSchema,
-  cursor: cursorSchema,
-  status: z.enum(DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this status.' }),
-  eventType: eventTypeSchema.optional().meta({ description: 'Only deliveries of this catalogue event type.' }),
-});
+export const deliveriesQuery = z.lazy(() =>
+  z.strictObject({
+    limit: limitSchema(),
+    cursor: cursorSchema(),
+    status: z.enum(DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this status.' }),
+    eventType: eventTypeSchema.optional().meta({ description: 'Only deliveries of this catalogue event type.' }),
+  }),
+);
 
-export const upperEnvironmentSchema = z
-  .enum(ENVIRONMENTS.map(upperEnvironment) as [Uppercase<(typeof ENVIRONMENTS)[number]>])
-  .meta({ description: 'The environment, in upper case as webhooks show it.', example: 'PRODUCTION' });
+export const upperEnvironmentSchema = z.lazy(() =>
+  z
+    .enum(ENVIRONMENTS.map(upperEnvironment) as [Uppercase<(typeof ENVIRONMENTS)[number]>])
+    .meta({ description: 'The environment, in upper case as webhooks show it.', example: 'PRODUCTION' }),
+);
 
 export const webhookEndpointSchema = z.lazy(() =>
   z

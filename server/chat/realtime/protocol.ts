@@ -24,7 +24,7 @@ export const REALTIME_CLOSE = {
  */
 export const REALTIME_DEGRADED_REASON = 'realtime degraded: the bus between the servers is lost; reconnect later';
 
-const id = z.string().min(1).max(64);
+const id = z.lazy(() => z.string().min(1).max(64));
 
 /** What a client may send on `/v1/realtime`. */
 export const realtimeClientMessage = z.lazy(() =>
