@@ -5,23 +5,29 @@ import * as z from 'zod';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/**
- * The files `entry` loads before its code runs, its static imports transitively (dynamic imports left out), and
- * the Node built-in modules among them.
- */
-async function staticGraph(entry: string): Promise<Set<string>> {
+/** The metafile of `entry` bundled as the server is, in memory. */
+async function bundleOf(entry: string): Promise<Metafile> {
   const { metafile } = await build({
     entryPoints: [entry],
     absWorkingDir: ROOT,
     bundle: true,
     write: false,
+    outdir: 'out',
     metafile: true,
     platform: 'node',
     format: 'esm',
     external: ['better-sqlite3', 'electron'],
     logLevel: 'silent',
   });
-  const inputs: Metafile['inputs'] = metafile.inputs;
+  return metafile;
+}
+
+/**
+ * The files `entry` loads before its code runs, its static imports transitively (dynamic imports left out), and
+ * the Node built-in modules among them.
+ */
+async function staticGraph(entry: string): Promise<Set<string>> {
+  const { inputs } = await bundleOf(entry);
   const seen = new Set<string>();
   const pending = [entry];
   for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
@@ -76,19 +82,8 @@ describe('what the runtime makes of zod before the first API answer', () => {
   // part: a namespace import (`import * as z from 'zod'`) lets the bundle leave out what no code calls, 391 → 210 KB.
   // `import { z }` (which Biome refuses) or `z` handed around as a value brings all of it back.
   it('bundles only the zod the server calls', async () => {
-    const { metafile } = await build({
-      entryPoints: ['server/runtime.ts'],
-      absWorkingDir: ROOT,
-      bundle: true,
-      write: false,
-      outdir: 'out',
-      metafile: true,
-      platform: 'node',
-      format: 'esm',
-      external: ['better-sqlite3'],
-      logLevel: 'silent',
-    });
-    const zodBytes = Object.values(metafile.outputs)
+    const { outputs } = await bundleOf('server/runtime.ts');
+    const zodBytes = Object.values(outputs)
       .flatMap((output) => Object.entries(output.inputs))
       .filter(([file]) => packageOf(file) === 'zod')
       .reduce((sum, [, input]) => sum + input.bytesInOutput, 0);
