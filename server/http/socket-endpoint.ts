@@ -5,9 +5,13 @@ import type * as z from 'zod';
 import type { Clock } from '../clock.js';
 import type { MessageRate } from '../security/settings.js';
 import type { SocketLimits } from '../security/socket-limits.js';
+import { createHeartbeat } from './heartbeat.js';
 import type { UpgradeHandler } from './upgrade-router.js';
 
-const HEARTBEAT_MS = 30_000;
+/** How often the server pings each socket; one that has not answered by its next ping is closed with 4408. */
+export const HEARTBEAT_MS = 30_000;
+/** A quarter of a second between turns: 10,000 sockets take 83 pings a turn (server/http/heartbeat.ts). */
+const HEARTBEAT_SLOTS = 120;
 /** Past this much unsent data a client is too slow to keep, rather than let memory grow. */
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 /** Close code for a client that stopped answering pings or could not keep up. */
@@ -88,20 +92,11 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
       return wss;
     }));
   const sessions = new WeakMap<WebSocket, Session>();
-  /** Sockets pinged and not heard from since: a socket still here at the next heartbeat is closed. */
-  const awaitingPong = new Set<WebSocket>();
-  const heartbeat = setInterval(() => {
-    for (const socket of awaitingPong) if (socket.readyState !== socket.OPEN) awaitingPong.delete(socket);
-    for (const socket of wss?.clients ?? []) {
-      if (awaitingPong.has(socket)) {
-        socket.close(CLOSE_UNRESPONSIVE, 'no answer to ping');
-        continue;
-      }
-      awaitingPong.add(socket);
-      socket.ping();
-    }
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
+  const heartbeat = createHeartbeat<WebSocket>({
+    periodMs: HEARTBEAT_MS,
+    slots: HEARTBEAT_SLOTS,
+    onUnresponsive: (socket) => socket.close(CLOSE_UNRESPONSIVE, 'no answer to ping'),
+  });
 
   /**
    * Each socket's token bucket: what it may still send now, and when that was worked out. In this node's memory even
@@ -154,7 +149,7 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
   // The listeners every socket shares, which find their socket as `this` (an EventEmitter calls its listeners so):
   // one closure per socket and event made ≈1 KB of each idle socket's heap.
   function onPong(this: WebSocket): void {
-    awaitingPong.delete(this);
+    heartbeat.pong(this);
   }
   function onMessage(this: WebSocket, data: Buffer, isBinary: boolean): void {
     if (!withinRate(this)) return;
@@ -166,7 +161,7 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
   }
   /** A socket's one close listener (`on`: a socket closes once, and `once` wraps each listener). */
   function onClose(this: WebSocket, code: number, reason: Buffer): void {
-    awaitingPong.delete(this);
+    heartbeat.remove(this);
     options.socketLimits.release(this);
     const session = sessions.get(this);
     if (session !== undefined) options.onClose(session, code, reason.toString());
@@ -192,6 +187,7 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
     socket.on('pong', onPong);
     socket.on('message', onMessage);
     socket.on('error', onError);
+    heartbeat.add(socket);
     if (!token) {
       socket.close(CLOSE_MISSING_TOKEN, 'missing access_token');
       return;
@@ -212,7 +208,7 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
     handleUpgrade,
     close(): void {
       closed = true;
-      clearInterval(heartbeat);
+      heartbeat.close();
       for (const socket of wss?.clients ?? []) socket.terminate();
       wss?.close();
     },
