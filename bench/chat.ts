@@ -72,6 +72,11 @@ export interface FanOutThroughput {
    */
   delivered: number;
   undelivered: number;
+  /**
+   * Switchboard's only: the raw insert's round measured just before it, which its ratio is to (the round whose ratio
+   * was the median of `BENCH_CHAT_ROUNDS`).
+   */
+  floor?: Measurement;
 }
 
 export interface ChatResults {
@@ -391,6 +396,7 @@ async function measureThroughput(
   subscribers: Subscribers | undefined,
   subscriberCount: number,
   load: LoadOptions,
+  round = 0,
 ): Promise<FanOutThroughput> {
   const name = subscriberCount > 0 ? `${target.name}, ${subscriberCount} subscribers` : target.name;
   progress(`  ${name}: POST throughput …`);
@@ -407,7 +413,7 @@ async function measureThroughput(
     await measure(name, cannon, options(`tpwarm${subscriberCount}`, load.warmup));
     await subscribers?.request({ type: 'quiet', ms: 300 });
   }
-  const run = `tp${subscriberCount}`;
+  const run = `tp${subscriberCount}r${round}`;
   await subscribers?.request({ type: 'record', run });
   const measurement = await measure(name, cannon, options(run, load.duration));
   requireAllOk(measurement);
@@ -478,6 +484,7 @@ interface FanOutSide {
  * side each pair sees the same machine.
  */
 async function measureFanOuts(
+  rawInsert: PostTarget,
   raw: FanOutSide,
   switchboard: FanOutSide,
   switchboardUncompressed: FanOutSide,
@@ -525,14 +532,46 @@ async function measureFanOuts(
     results.raw.latency.push(summarizeLatency(raw.target.name, count, series.raw));
     results.switchboard.latency.push(summarizeLatency(switchboard.target.name, count, series.switchboard));
     results.raw.throughput.push(await measureThroughput(raw.target, raw.subscribers, count, load));
-    results.switchboard.throughput.push(
-      await measureThroughput(switchboard.target, switchboard.subscribers, count, load),
+    const [compressed, uncompressed] = await throughputsBesideFloor(
+      rawInsert,
+      [switchboard, switchboardUncompressed],
+      count,
+      load,
     );
-    results.switchboardUncompressed.throughput.push(
-      await measureThroughput(switchboardUncompressed.target, switchboardUncompressed.subscribers, count, load),
-    );
+    results.switchboard.throughput.push(compressed);
+    results.switchboardUncompressed.throughput.push(uncompressed);
   }
   return results;
+}
+
+/**
+ * Switchboard's throughput with `count` subscribers online, each side in `BENCH_CHAT_ROUNDS` rounds that each begin
+ * with a round of the raw insert: a side's figure is its round whose ratio to the raw insert just before it was the
+ * median. Measured once, against the raw insert of the start of the chat part, minutes before, the ratio moved with
+ * the machine: its raw insert rounds there read from 1,935 to 3,753 req/s within a minute (2026-11-27).
+ */
+async function throughputsBesideFloor(
+  floor: PostTarget,
+  sides: FanOutSide[],
+  count: number,
+  load: LoadOptions,
+): Promise<FanOutThroughput[]> {
+  const rounds = sides.map((): FanOutThroughput[] => []);
+  for (let round = 0; round < aloneRounds(); round++) {
+    const floorRound = (await measureThroughput(floor, undefined, 0, load, round)).measurement;
+    for (const [i, side] of sides.entries()) {
+      const measured = await measureThroughput(side.target, side.subscribers, count, load, round);
+      rounds[i].push({ ...measured, floor: floorRound });
+    }
+  }
+  const ratio = (t: FanOutThroughput) => t.measurement.requestsPerSecond / (t.floor?.requestsPerSecond ?? Number.NaN);
+  for (const [i, side] of sides.entries()) {
+    const ratios = rounds[i].map((t) => percent(ratio(t))).join(', ');
+    progress(`  rounds at ${count}, ${side.target.name} / the raw insert before it: ${ratios}`);
+  }
+  return rounds.map(
+    (sideRounds) => [...sideRounds].sort((a, b) => ratio(a) - ratio(b))[Math.floor(sideRounds.length / 2)],
+  );
 }
 
 /** Runs `task` over `items`, `concurrency` at a time, keeping the order of the results. */
@@ -639,6 +678,7 @@ export async function measureChat(config: BenchConfig, load: LoadOptions, dataDi
       load,
     );
     const fanOuts = await measureFanOuts(
+      rawTarget('raw Express+SQLite insert', rawInsert),
       {
         target: rawTarget('raw ws broadcast', rawBroadcast),
         subscribers: keep(await spawnSubscribers()),
@@ -717,23 +757,26 @@ export function printChatReport({
     `Switchboard POST, no subscriber / raw insert:     ${percent(aloneRatio).padStart(6)}   ` +
       atLeast(aloneRatio, CHAT_ALONE_TARGET),
   );
+  /** A throughput's share of the raw insert round measured just before it (or, without one, of the chat part's). */
+  const share = (t: FanOutThroughput) => t.measurement.requestsPerSecond / (t.floor ?? rawInsert).requestsPerSecond;
+  const floorOf = (t: FanOutThroughput) =>
+    `raw insert beside it ${(t.floor ?? rawInsert).requestsPerSecond.toFixed(0)} req/s`;
   for (const t of switchboard.throughput) {
-    const ratio = t.measurement.requestsPerSecond / rawInsert.requestsPerSecond;
+    const ratio = share(t);
     const sameN = raw.throughput.find((r) => r.subscribers === t.subscribers);
     const vsBroadcast = sameN
-      ? ` (raw ws broadcast at ${t.subscribers}: ${percent(sameN.measurement.requestsPerSecond / rawInsert.requestsPerSecond)})`
+      ? `; raw ws broadcast at ${t.subscribers}: ${percent(sameN.measurement.requestsPerSecond / rawInsert.requestsPerSecond)}`
       : '';
     console.log(
       `Switchboard POST at ${String(t.subscribers).padStart(4)} subscribers / raw insert: ${percent(ratio).padStart(6)}   ` +
-        atLeast(ratio, CHAT_THROUGHPUT_TARGET) +
-        vsBroadcast,
+        `${atLeast(ratio, CHAT_THROUGHPUT_TARGET)} (${floorOf(t)}${vsBroadcast})`,
     );
     const uncompressed = switchboardUncompressed.throughput.find((u) => u.subscribers === t.subscribers);
     if (uncompressed) {
-      const uncompressedRatio = uncompressed.measurement.requestsPerSecond / rawInsert.requestsPerSecond;
+      const uncompressedRatio = share(uncompressed);
       console.log(
         `  the same, subscribers without permessage-deflate:  ${percent(uncompressedRatio).padStart(6)}   ` +
-          atLeast(uncompressedRatio, CHAT_THROUGHPUT_TARGET),
+          `${atLeast(uncompressedRatio, CHAT_THROUGHPUT_TARGET)} (${floorOf(uncompressed)})`,
       );
     }
   }
