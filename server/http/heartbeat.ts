@@ -17,9 +17,9 @@ export interface HeartbeatOptions<Socket extends Pingable> {
  *
  * Pinging every socket at once held the event loop for as long as the writes took, and the pongs then came back
  * together: with 100 sockets, 7–13 ms every 30 s on the 2-core development machine, which a message sent then
- * waited for (a benchmark's fan-out p50 there is 3–4 ms); with 10,000, 148 ms of pings and a 353 ms stall. In turns of a quarter of a second, a turn of 10,000 sockets took 4–7 ms (15 at most). Sockets take the
- * slots in turn as they come, so each turn pings about a `slots`-th of them. The timer runs only while there are
- * sockets.
+ * waited for (a benchmark's fan-out p50 there is 3–4 ms); with 10,000, 148 ms of pings and a 353 ms stall. In turns
+ * of a quarter of a second, a turn of 10,000 sockets took 4–7 ms (15 at most). Sockets take the slots in turn as
+ * they come, so each turn pings about a `slots`-th of them. The timer runs only while there are sockets.
  */
 export function createHeartbeat<Socket extends Pingable>(options: HeartbeatOptions<Socket>) {
   const wheel: Set<Socket>[] = Array.from({ length: options.slots }, () => new Set());

@@ -182,6 +182,11 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
   }
 
   function accept(socket: WebSocket, token: string | undefined): void {
+    // A handshake that completed after `close`: nothing would end it, and it would start the heartbeat again.
+    if (closed) {
+      socket.terminate();
+      return;
+    }
     if (!options.socketLimits.admitToServer(socket)) return;
     socket.on('close', onClose);
     socket.on('pong', onPong);
