@@ -36,8 +36,11 @@ export const SETUP_CONCURRENCY = 16;
 const WARM_MESSAGES = 20;
 /** How long deliveries may stop arriving before the missing ones count as undelivered. */
 const DELIVERY_IDLE_MS = 3_000;
-/** Alternating rounds of the raw insert and Switchboard's message POST with nobody online (BENCH_CHAT_ROUNDS). */
-const aloneRounds = () => Math.max(1, Math.round(Number(process.env.BENCH_CHAT_ROUNDS ?? 3)));
+/**
+ * Rounds of the raw insert alternating with Switchboard's message POST (BENCH_CHAT_ROUNDS): with nobody online, and
+ * each throughput with subscribers online.
+ */
+const throughputRounds = () => Math.max(1, Math.round(Number(process.env.BENCH_CHAT_ROUNDS ?? 3)));
 /**
  * Alternating rounds of the raw broadcast's and Switchboard's fan-out latency (BENCH_CHAT_FANOUT_ROUNDS): a round's
  * p99 is about its worst message, so the p99 over five rounds is about the fifth worst of 500.
@@ -459,7 +462,7 @@ async function measureAloneBesideFloor(
 ): Promise<{ floor: Measurement; alone: Measurement }> {
   const floors: Measurement[] = [];
   const alones: Measurement[] = [];
-  for (let round = 0; round < aloneRounds(); round++) {
+  for (let round = 0; round < throughputRounds(); round++) {
     floors.push((await measureThroughput(floor, undefined, 0, load)).measurement);
     alones.push((await measureThroughput(alone, undefined, 0, load)).measurement);
   }
@@ -557,7 +560,7 @@ async function throughputsBesideFloor(
   load: LoadOptions,
 ): Promise<FanOutThroughput[]> {
   const rounds = sides.map((): FanOutThroughput[] => []);
-  for (let round = 0; round < aloneRounds(); round++) {
+  for (let round = 0; round < throughputRounds(); round++) {
     const floorRound = (await measureThroughput(floor, undefined, 0, load, round)).measurement;
     for (const [i, side] of sides.entries()) {
       const measured = await measureThroughput(side.target, side.subscribers, count, load, round);
