@@ -482,7 +482,8 @@ interface FanOutSide {
  * For each subscriber count in turn (the sockets of the smaller counts stay open), the raw broadcast's and
  * Switchboard's latency in alternating rounds (raw, Switchboard, raw, Switchboard, …), each
  * BENCH_CHAT_MESSAGES messages, p50/p99 over the deliveries of every round; then each one's throughput, and
- * Switchboard's again into the conversation whose subscribers take no compression. Measured a few minutes apart, the
+ * Switchboard's again into the conversation whose subscribers take no compression, Switchboard's in rounds beside the
+ * raw insert (throughputsBesideFloor). Measured a few minutes apart, the
  * two p99s of one run read anything from ×2.0 to ×3.0 of each other, as this machine's speed drifts; in rounds side by
  * side each pair sees the same machine.
  */
