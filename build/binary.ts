@@ -28,6 +28,7 @@ import { build, type Plugin } from 'esbuild';
 import { CARRIED, MANIFEST_ASSET, type SeaManifest } from '../server/app-files/sea-manifest.js';
 import { readVersion } from '../server/version.js';
 import { jsonAsStringPlugin } from './json-as-string.mjs';
+import { writeNewDatabase } from './new-database.mjs';
 import { unreachableDataPlugin } from './unreachable-data.mjs';
 
 const require = createRequire(import.meta.url);
@@ -52,8 +53,11 @@ function filesUnder(folder: string): string[] {
     .map((entry) => relative(folder, join(entry.parentPath, entry.name)).split(sep).join('/'));
 }
 
-/** What the executable carries besides its code: the path each file unpacks to, and where it is read from here. */
-function carriedFiles(): Map<string, string> {
+/**
+ * What the executable carries besides its code: the path each file unpacks to, and where it is read from here. The
+ * database new data folders start from is made in `work`.
+ */
+function carriedFiles(work: string): Map<string, string> {
   const files = new Map<string, string>();
   // Only what the migrator reads: the SQL and the journal (the snapshots serve drizzle-kit alone).
   for (const [carried, folder] of [
@@ -67,7 +71,12 @@ function carriedFiles(): Map<string, string> {
   }
   files.set(CARRIED.scalarScript, require.resolve('@scalar/api-reference/browser/standalone.js'));
   const sqlitePackage = dirname(require.resolve('better-sqlite3/package.json'));
-  files.set(CARRIED.sqliteAddon, join(sqlitePackage, 'build', 'Release', 'better_sqlite3.node'));
+  const sqliteAddon = join(sqlitePackage, 'build', 'Release', 'better_sqlite3.node');
+  checkSqliteAddon(sqliteAddon);
+  files.set(CARRIED.sqliteAddon, sqliteAddon);
+  const newDatabase = join(work, 'new-database.db');
+  writeNewDatabase(join(ROOT, 'db', 'migrations'), newDatabase, { nativeBinding: sqliteAddon });
+  files.set(CARRIED.newDatabase, newDatabase);
   // The dashboard's Vite build, when there is one.
   const dashboard = join(ROOT, 'dist', 'renderer');
   if (existsSync(dashboard))
@@ -163,8 +172,7 @@ function injectBlob(executable: string, blob: string): void {
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'switchboard-binary-'));
   try {
-    const files = carriedFiles();
-    checkSqliteAddon(files.get(CARRIED.sqliteAddon) as string);
+    const files = carriedFiles(work);
     const hash = createHash('sha256');
     for (const [file, source] of [...files].sort(([a], [b]) => a.localeCompare(b)))
       hash

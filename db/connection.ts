@@ -1,12 +1,15 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import * as schema from './schema/index.js';
 import { cacheStatements } from './statement-cache.js';
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+/**
+ * drizzle on the one SQLite connection that writes. It is given no schema: that is only for drizzle's relational
+ * queries (`db.query.…`), which Switchboard does not use, and building their description took ≈1.5 ms of each start.
+ */
+export type Db = BetterSQLite3Database & { $client: Database.Database };
 
 export const DATABASE_FILE = 'switchboard.db';
 
@@ -24,6 +27,12 @@ export interface DatabaseFiles {
    * forgets the single executable's, which has no node_modules and unpacks its own.
    */
   nativeBinding: string | undefined;
+  /**
+   * A database with the migrations of `migrationsFolder` applied and nothing else (the build makes it:
+   * build/new-database.mjs), which a new data folder starts as a copy of; undefined (the sources, run with tsx)
+   * migrates a new folder from nothing. Required, for the same reason as `nativeBinding`.
+   */
+  newDatabase: string | undefined;
 }
 
 /**
@@ -33,16 +42,40 @@ export interface DatabaseFiles {
  */
 export function openDatabase(dataDir: string, files: DatabaseFiles): Db {
   mkdirSync(dataDir, { recursive: true });
-  const sqlite = new Database(join(dataDir, DATABASE_FILE), { nativeBinding: files.nativeBinding });
+  const file = join(dataDir, DATABASE_FILE);
+  if (files.newDatabase && !existsSync(file)) copyNewDatabase(files.newDatabase, file);
+  const sqlite = new Database(file, { nativeBinding: files.nativeBinding });
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // WAL makes NORMAL durable against application crashes; only an OS crash can lose the last commit.
   sqlite.pragma('synchronous = NORMAL');
-  const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder: files.migrationsFolder });
+  const db = drizzle(sqlite);
+  // drizzle's migrate reads and hashes every migration before it finds none to apply (≈2.5 ms); the journal says as much.
+  if (latestAppliedMigration(sqlite) < latestKnownMigration(files.migrationsFolder).when)
+    migrate(db, { migrationsFolder: files.migrationsFolder });
   cacheStatements(sqlite);
   return db;
+}
+
+/**
+ * Starts a new data folder's database as a copy of `newDatabase`: 13 ms sooner than migrating from nothing on the
+ * machine of 2026-11-27 (switching an empty file to WAL, 67 statements and their commit), ×1.50 → ×1.46 of the bare
+ * stack for serve's first API answer (15 alternating starts). The copy is made under another name and synced before
+ * it takes the database's name, so that a crash leaves either no database (the next start makes it again) or this
+ * one whole.
+ */
+function copyNewDatabase(newDatabase: string, file: string): void {
+  const copy = `${file}.new`;
+  // Written, not copied: a new file's permissions, not those of the original (read-only where it is installed).
+  const fd = openSync(copy, 'w');
+  try {
+    writeFileSync(fd, readFileSync(newDatabase));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(copy, file);
 }
 
 /**

@@ -7,7 +7,6 @@ import { type Claim, type Claimer, claimStatements, runClaim } from './claim.js'
 import { DATABASE_FILE, type DatabaseFiles, type Db, openDatabase } from './connection.js';
 import { onFirstUse } from './prepare-on-first-use.js';
 import { insertTemplate } from './prepared-insert.js';
-import * as schema from './schema/index.js';
 import { cacheStatements } from './statement-cache.js';
 import type { Queries, RowInsert, Store } from './store.js';
 import { transactionContext } from './transaction-context.js';
@@ -44,7 +43,7 @@ export function openSqliteStore(dataDir: string, files: DatabaseFiles): SqliteSt
   });
   readerConnection.pragma('busy_timeout = 5000');
   cacheStatements(readerConnection);
-  const reader = drizzle(readerConnection, { schema }) as unknown as Queries;
+  const reader = drizzle(readerConnection) as unknown as Queries;
   const writing = writer as unknown as Queries;
   const context = transactionContext(reader);
 

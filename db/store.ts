@@ -1,6 +1,5 @@
 import type { BaseSQLiteDatabase, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Claim, Claimer } from './claim.js';
-import type * as schema from './schema/index.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -11,7 +10,7 @@ export type Dialect = 'sqlite' | 'postgres';
  * `.get()`, `.all()`, `.run()` and `.values()` do not exist on PostgreSQL and are refused by a test
  * (test/unit/layering.test.ts). Prepared statements run with `.execute(values)`.
  */
-export type Queries = BaseSQLiteDatabase<'async', unknown, typeof schema>;
+export type Queries = BaseSQLiteDatabase<'async', unknown>;
 
 /**
  * A whole-row insert prepared once, for the tables written hundreds of times a second. Inside a transaction it is part

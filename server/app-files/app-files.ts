@@ -14,6 +14,11 @@ export interface AppFiles {
   migrationsFolder(): string;
   /** The same for PostgreSQL (db/postgres-migrations). */
   postgresMigrationsFolder(): string;
+  /**
+   * The build's database with every SQLite migration applied, which a new data folder starts as a copy of; undefined
+   * where there is none (the sources), and a new folder is migrated from nothing.
+   */
+  newDatabase(): string | undefined;
   /** Scalar's standalone browser script, served at /docs/scalar.js. */
   scalarScript(): string;
   /** better-sqlite3's compiled addon to load, or undefined to let better-sqlite3 find its own in node_modules. */

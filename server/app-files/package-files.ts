@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,11 +26,16 @@ function readPackage(): { root: string; version: string } {
   }
 }
 
+/** Whether this module runs from dist/ (the build, the bundle, the desktop app's archive) rather than the sources. */
+const isBuilt = () => relative(readPackage().root, here('.')).split(sep)[0] === 'dist';
+
 /** A folder of db/ as it lies beside the running code: dist/db/ for built code, db/ for the sources. */
-function assetFolder(name: string): string {
-  const { root } = readPackage();
-  const built = relative(root, here('.')).split(sep)[0] === 'dist';
-  return built ? join(root, 'dist', 'db', name) : join(root, 'db', name);
+const assetFolder = (name: string) => join(readPackage().root, isBuilt() ? 'dist' : '', 'db', name);
+
+/** The build writes it beside the migrations it applied (build/new-database.mjs); the sources have none. */
+function builtNewDatabase(): string | undefined {
+  const file = join(readPackage().root, 'dist', 'db', 'new-database.db');
+  return isBuilt() && existsSync(file) ? file : undefined;
 }
 
 /** Files as they lie in a checkout (run with tsx), in its dist/ build, or in the desktop app's archive. */
@@ -40,6 +45,7 @@ export const appFiles: AppFiles = {
   // the sources read db/migrations, never a dist/ that may be older than they are.
   migrationsFolder: () => assetFolder('migrations'),
   postgresMigrationsFolder: () => assetFolder('postgres-migrations'),
+  newDatabase: builtNewDatabase,
   scalarScript: () => createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'),
   sqliteAddon: () => undefined,
   // Where `npm run build` puts it, whichever way the server runs.

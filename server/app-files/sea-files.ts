@@ -37,6 +37,7 @@ export const appFiles: AppFiles = {
   version: () => readManifest().version,
   migrationsFolder: () => join(unpackedFolder(), CARRIED.migrations),
   postgresMigrationsFolder: () => join(unpackedFolder(), CARRIED.postgresMigrations),
+  newDatabase: () => join(unpackedFolder(), CARRIED.newDatabase),
   scalarScript: () => join(unpackedFolder(), CARRIED.scalarScript),
   sqliteAddon: () => join(unpackedFolder(), CARRIED.sqliteAddon),
   // Unpacked with the rest; an executable built without the dashboard has none there, and says so at `/`.

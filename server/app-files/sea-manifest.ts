@@ -15,6 +15,7 @@ export const MANIFEST_ASSET = 'manifest.json';
 export const CARRIED = {
   migrations: 'migrations',
   postgresMigrations: 'postgres-migrations',
+  newDatabase: 'new-database.db',
   scalarScript: 'scalar/standalone.js',
   sqliteAddon: 'better_sqlite3.node',
   dashboard: 'renderer',

@@ -30,6 +30,7 @@ function sqliteCatalogue(folder: string): Catalogue {
     migrationsFolder: 'db/migrations',
     postgresMigrationsFolder: 'db/postgres-migrations',
     nativeBinding: undefined,
+    newDatabase: undefined,
   });
   const sqlite = db.$client;
   try {

@@ -1,0 +1,1 @@
+export function writeNewDatabase(migrationsFolder: string, file: string, options?: { nativeBinding?: string }): void;
