@@ -1,5 +1,6 @@
 // The database a new data folder starts as a copy of (db/connection.ts: openDatabase, `newDatabase`): every SQLite
-// migration applied, nothing else. Copying it is 13 ms sooner than migrating an empty file at each new folder's start.
+// migration applied, nothing else. Copying it is sooner than migrating an empty file at each new folder's start (about
+// 20 ms on the project's 2-core machine; docs/benchmarks.md).
 import { renameSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';

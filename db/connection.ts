@@ -59,9 +59,9 @@ export function openDatabase(dataDir: string, files: DatabaseFiles): Db {
 }
 
 /**
- * Starts a new data folder's database as a copy of `newDatabase`: 13 ms sooner than migrating from nothing on the
- * machine of 2026-11-27 (switching an empty file to WAL, 67 statements and their commit), ×1.50 → ×1.46 of the bare
- * stack for serve's first API answer (15 alternating starts). The copy is made under another name and synced before
+ * Starts a new data folder's database as a copy of `newDatabase`, rather than switching an empty file to WAL and
+ * running 67 statements and their commit: serve's first `/healthz` on a new folder came 18–26 ms sooner in alternating
+ * starts on the slow machine of 2026-11-27 (docs/benchmarks.md). The copy is made under another name and synced before
  * it takes the database's name, so that a crash leaves either no database (the next start makes it again) or this
  * one whole.
  */
