@@ -19,6 +19,12 @@ const databaseFiles = (newDatabase: string | undefined): DatabaseFiles => ({
   newDatabase,
 });
 
+function mark(buildDatabase: string): void {
+  const sqlite = new Database(buildDatabase);
+  sqlite.pragma(`user_version = ${MARK}`);
+  sqlite.close();
+}
+
 /** What a data folder's database holds that a copy could get wrong (its schema, migration rows, mode), and its mark. */
 function describeDatabase(dataDir: string, newDatabase: string | undefined) {
   const sqlite = openDatabase(dataDir, databaseFiles(newDatabase)).$client;
@@ -45,9 +51,7 @@ describe('a new data folder started from the build’s database', () => {
     work = mkdtempSync(join(tmpdir(), 'switchboard-new-database-'));
     newDatabase = join(work, 'new-database.db');
     writeNewDatabase(MIGRATIONS, newDatabase);
-    const marking = new Database(newDatabase);
-    marking.pragma(`user_version = ${MARK}`);
-    marking.close();
+    mark(newDatabase);
     migrated = describeDatabase(join(work, 'migrated'), undefined);
   });
 
@@ -81,9 +85,7 @@ describe('a new data folder started from the build’s database', () => {
     const olderDatabase = join(work, 'older.db');
     writeNewDatabase(older, olderDatabase);
 
-    const marking = new Database(olderDatabase);
-    marking.pragma(`user_version = ${MARK}`);
-    marking.close();
+    mark(olderDatabase);
 
     expect(describeDatabase(join(work, 'caught-up'), olderDatabase)).toEqual({ ...migrated, userVersion: MARK });
   });
