@@ -19,6 +19,7 @@ describe('npm start', () => {
       env: { ...process.env, SWITCHBOARD_PORT: '', SWITCHBOARD_DATA_DIR: '' },
     });
     let output = '';
+    let failure: unknown;
     const exited = new Promise((resolve) => npm.once('close', resolve));
     const url = await new Promise<string>((resolve, reject) => {
       const collect = (chunk: Buffer) => {
@@ -44,9 +45,15 @@ describe('npm start', () => {
       });
       expect(registered.status).toBe(201);
       expect(await (await fetch(`${url}/`)).text()).toContain('<div id="root">');
+    } catch (err) {
+      failure = err;
     } finally {
       if (npm.pid) process.kill(-npm.pid, 'SIGINT');
       await exited;
     }
+    // A request that failed (once on Node.js 24 in CI: the connection closed without an answer) says what the server
+    // printed until it stopped, which would show a crash or a refused request.
+    if (failure instanceof Error) failure.message += `\n\nnpm start printed:\n${output}`;
+    if (failure) throw failure;
   });
 });
