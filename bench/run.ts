@@ -13,8 +13,7 @@
  * BENCH_OBSERVABILITY_ROUNDS, BENCH_RESET_ROUNDS, BENCH_CPU_PROF, BENCH_PIN, BENCH_STARTUP_RUNS (see bench/config.ts). Start-up
  * (bench/startup.ts, BENCH_ONLY=startup) runs first, then the single executable (bench/binary.ts, BENCH_ONLY=binary)
  * and the dashboard's size and time to shell (bench/dashboard.ts, BENCH_ONLY=dashboard). Environment reset
- * (bench/reset.ts, BENCH_ONLY=reset) times emptying an environment of 10,000 messages.
- * and the dashboard's size and time to shell (bench/dashboard.ts, BENCH_ONLY=dashboard). BENCH_ONLY=sockets10k:
+ * (bench/reset.ts, BENCH_ONLY=reset) times emptying an environment of 10,000 messages. BENCH_ONLY=sockets10k:
  * BENCH_MANY_SOCKETS (10,000) realtime sockets on one node beside raw `ws` (bench/many-sockets.ts). Last,
  * BENCH_ONLY=postgres: Switchboard on PostgreSQL beside Express + `pg` (bench/postgres.ts, BENCH_POSTGRES_ROUNDS).
  * BENCH_ONLY=cluster: two nodes on PostgreSQL with Redis, across-node latency and throughput (bench/cluster.ts,
