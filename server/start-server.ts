@@ -299,6 +299,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     sockets.add(socket);
     socket.on('close', forget);
   });
+  // An upgraded socket is its WebSocket endpoint's, which closes it when the runtime stops, before the server does:
+  // kept here too, each idle WebSocket's socket held a second close listener (an array of them) and an entry.
+  server.on('upgrade', (_req, socket: Socket) => {
+    sockets.delete(socket);
+    socket.off('close', forget);
+  });
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
 

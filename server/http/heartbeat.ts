@@ -74,6 +74,10 @@ export function createHeartbeat<Socket extends Pingable>(options: HeartbeatOptio
     },
     /** Stops pinging the socket (it closed). */
     remove: forget,
+    /** Every socket it pings now. */
+    *sockets(): IterableIterator<Socket> {
+      for (const slot of wheel) yield* slot;
+    },
     close(): void {
       clearInterval(timer);
       timer = undefined;

@@ -86,12 +86,20 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
     (loading ??= import('ws').then(({ WebSocketServer }) => {
       wss = new WebSocketServer({
         noServer: true,
+        // The heartbeat and `refused` below hold every socket already: `ws`'s own set of them cost each idle socket
+        // ≈200 bytes (an entry, and a close listener with its closure beside the endpoint's).
+        clientTracking: false,
         maxPayload: options.maxMessageBytes,
         perMessageDeflate: options.perMessageDeflate ?? false,
       });
       return wss;
     }));
   const sessions = new WeakMap<WebSocket, Session>();
+  /** Sockets refused at the server's WebSocket limit, until they finish closing: few, and none in the heartbeat. */
+  const refused = new Set<WebSocket>();
+  const forgetRefused = function (this: WebSocket) {
+    refused.delete(this);
+  };
   const heartbeat = createHeartbeat<WebSocket>({
     periodMs: HEARTBEAT_MS,
     slots: HEARTBEAT_SLOTS,
@@ -187,7 +195,11 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
       socket.terminate();
       return;
     }
-    if (!options.socketLimits.admitToServer(socket)) return;
+    if (!options.socketLimits.admitToServer(socket)) {
+      refused.add(socket);
+      socket.on('close', forgetRefused);
+      return;
+    }
     socket.on('close', onClose);
     socket.on('pong', onPong);
     socket.on('message', onMessage);
@@ -213,8 +225,10 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
     handleUpgrade,
     close(): void {
       closed = true;
+      // Every open socket is in the heartbeat, or refused and closing: listed before the heartbeat forgets them.
+      const open = [...heartbeat.sockets(), ...refused];
       heartbeat.close();
-      for (const socket of wss?.clients ?? []) socket.terminate();
+      for (const socket of open) socket.terminate();
       wss?.close();
     },
   };

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -7,11 +9,12 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ConnectionInfo } from '../../server/events/bus.js';
 import { createEventBus, type EventBus, startServer } from '../../server/index.js';
 import { createRoom, mintChatToken, mintRtcToken, projectWithKeys } from '../support/factories.js';
-import type { Client } from '../support/http.js';
+import { type Client, client } from '../support/http.js';
 import { signedInClient } from '../support/sdk.js';
-import { makeDataDir } from '../support/server.js';
+import { makeDataDir, startTestServer } from '../support/server.js';
 import { connectRealtime, connectSignaling, type SocketClient } from '../support/socket-client.js';
 import { useTestServer } from '../support/use-test-server.js';
+import { eventually } from '../support/wait.js';
 
 const open: SocketClient[] = [];
 afterEach(() => {
@@ -153,6 +156,48 @@ describe('an environment at its WebSocket limit', () => {
     await full.signaling();
     expect((await full.refused()).map(({ code }) => code)).toEqual([1013, 1013]);
   });
+});
+
+/** A WebSocket client that shakes hands and then answers nothing, not even the server's close frame. */
+function silentSocket(url: string, path: string) {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  const key = randomBytes(16).toString('base64');
+  socket.write(
+    `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+  );
+  let received = '';
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.toString('latin1');
+  });
+  socket.on('error', () => {});
+  const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  return { received: async () => received, ended };
+}
+
+describe('closing the server', () => {
+  it('ends its WebSockets at once, also those of clients that answer nothing', async () => {
+    const server = await startTestServer({ security: { webSockets: { max: 1 } } });
+    try {
+      const api = client(server.url);
+      const { keys } = await projectWithKeys(api);
+      const socketFor = async (userId: string) =>
+        silentSocket(server.url, `/v1/realtime?access_token=${await mintChatToken(api, keys.development, userId)}`);
+      const admitted = await socketFor('quiet-1');
+      await eventually(admitted.received, (text) => text.includes('"type":"connected"'));
+      // Refused at the limit: closed with 1013, a close frame this client leaves unanswered.
+      const refused = await socketFor('quiet-2');
+      await eventually(refused.received, (text) => text.includes('server at its limit'));
+      // `ws` waits 30 s for the answer to a close frame before it cuts the connection: the server must not.
+      const closing = server.close().then(() => 'closed');
+      const later = new Promise((resolve) => setTimeout(resolve, 10_000, 'still closing after 10 s'));
+      expect(await Promise.race([closing, later])).toBe('closed');
+      await Promise.all([admitted.ended, refused.ended]);
+    } finally {
+      await server.dispose();
+    }
+  }, 20_000);
 });
 
 describe('the open-file limit', () => {

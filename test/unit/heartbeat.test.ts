@@ -78,4 +78,18 @@ describe('heartbeat', () => {
     expect(socket.pings).toBe(0);
     beat.close();
   });
+
+  it('lists the sockets it pings: neither a removed one nor one found unresponsive', () => {
+    const { beat } = heartbeat(2);
+    const [kept, removed, quiet] = ['kept', 'removed', 'quiet'].map(fakeSocket);
+    for (const socket of [kept, removed, quiet]) beat.add(socket);
+    expect([...beat.sockets()].map((s) => s.name).sort()).toEqual(['kept', 'quiet', 'removed']);
+    beat.remove(removed);
+    vi.advanceTimersByTime(4_000);
+    beat.pong(kept);
+    vi.advanceTimersByTime(4_000);
+    expect([...beat.sockets()].map((s) => s.name)).toEqual(['kept']);
+    beat.close();
+    expect([...beat.sockets()]).toEqual([]);
+  });
 });
