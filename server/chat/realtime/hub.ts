@@ -13,6 +13,7 @@ import type { EngagementService } from '../engagement/service.js';
 import type { MessageService } from '../messages/service.js';
 import { createAudience } from './audience.js';
 import { type ClusterPresence, createClusterPresence } from './cluster-presence.js';
+import { createLocalConnections } from './local-connections.js';
 import { createRealtimeOutbox } from './outbox.js';
 import {
   REALTIME_CLOSE,
@@ -83,11 +84,8 @@ export function createRealtimeHub(
   messages: MessageService,
   engagement: EngagementService,
 ) {
-  /**
-   * userKey → the user's sockets on this node, oldest first. An array, replaced whole on each change, not a set: a user
-   * nearly always has one or two, and a set of one takes ≈150 bytes against ≈56 (heap snapshots of 1,000 idle sockets).
-   */
-  const connections = new Map<string, readonly RealtimeConnection[]>();
+  /** The sockets on this node, by user. */
+  const connections = createLocalConnections<RealtimeConnection>();
   /** Set by close(): sockets that finish closing afterwards must not touch the (closed) database. */
   let closed = false;
   /** conversationId → its scope, and userId → typing expiry (clock time). */
@@ -100,7 +98,6 @@ export function createRealtimeHub(
   const outbox = createRealtimeOutbox();
   const send = (connection: RealtimeConnection, message: RealtimeServerMessage) =>
     outbox.push(connection, outbox.encode(message));
-  const connectionsOf = (scope: EnvironmentScope, userId: string) => connections.get(userKey(scope, userId)) ?? [];
 
   /**
    * Sockets admitted but not connected yet, by user: while one reads its user's conversations from the database, the
@@ -114,21 +111,18 @@ export function createRealtimeHub(
   const audience = createAudience<RealtimeConnection>();
   /** Every connection of the user (in this scope) hears from the conversation from now on. */
   const join = (scope: EnvironmentScope, conversationId: string, userId: string) => {
-    const key = userKey(scope, userId);
-    for (const connection of connections.get(key) ?? []) audience.add(connection, conversationId);
-    for (const pending of connecting.get(key) ?? []) pending.changes.set(conversationId, true);
+    for (const connection of connections.of(scope, userId)) audience.add(connection, conversationId);
+    for (const pending of connecting.get(userKey(scope, userId)) ?? []) pending.changes.set(conversationId, true);
   };
   const leave = (scope: EnvironmentScope, conversationId: string, userId: string) => {
-    const key = userKey(scope, userId);
-    for (const connection of connections.get(key) ?? []) {
+    for (const connection of connections.of(scope, userId)) {
       audience.remove(connection, conversationId);
       unwatchPresence(connection, conversationId);
     }
-    for (const pending of connecting.get(key) ?? []) pending.changes.set(conversationId, false);
+    for (const pending of connecting.get(userKey(scope, userId)) ?? []) pending.changes.set(conversationId, false);
   };
   /** Whether the connection is still there (its socket did not close, nor the hub). */
-  const isConnected = (connection: RealtimeConnection) =>
-    !closed && (connections.get(userKey(connection.scope, connection.userId))?.includes(connection) ?? false);
+  const isConnected = (connection: RealtimeConnection) => !closed && connections.has(connection);
 
   function unwatchPresence(connection: RealtimeConnection, conversationId: string): void {
     const watchers = presenceWatchers.get(conversationId);
@@ -144,7 +138,7 @@ export function createRealtimeHub(
    * rather than refused), on this one alone.
    */
   async function socketCounts(scope: EnvironmentScope, userIds: string[]): Promise<number[]> {
-    const here = () => userIds.map((userId) => connectionsOf(scope, userId).length);
+    const here = () => userIds.map((userId) => connections.of(scope, userId).length);
     if (!shared) return here();
     try {
       return await shared.counts(userIds.map((userId) => userKey(scope, userId)));
@@ -259,11 +253,9 @@ export function createRealtimeHub(
   function closeWhere(inScope: (scope: EnvironmentScope) => boolean, code: number, reason: string): string[] {
     const at = clock.now();
     const gone: string[] = [];
-    for (const [key, userConnections] of connections) {
+    for (const userConnections of connections.removeWhere(inScope)) {
       const [first] = userConnections;
-      if (!first || !inScope(first.scope)) continue;
-      connections.delete(key);
-      gone.push(key);
+      if (first) gone.push(userKey(first.scope, first.userId));
       for (const connection of userConnections) {
         for (const conversationId of audience.drop(connection)) unwatchPresence(connection, conversationId);
         events.emit('connection.closed', { ...connectionInfo(connection), at, code, reason });
@@ -305,8 +297,7 @@ export function createRealtimeHub(
    */
   function share(scope: EnvironmentScope, userId: string, conversationIds: string[]): void {
     if (!shared) return;
-    const key = userKey(scope, userId);
-    shared.set(key, connections.get(key)?.length ?? 0).then((online) => {
+    shared.set(userKey(scope, userId), connections.of(scope, userId).length).then((online) => {
       if (online !== undefined && !closed) emitPresence(scope, userId, online, conversationIds);
     }, markStale);
   }
@@ -328,16 +319,19 @@ export function createRealtimeHub(
 
   /** Writes this node's sockets whole to Redis, and tells every node of the presence changes that made. */
   async function reregister(presence: ClusterPresence): Promise<void> {
-    const { online, offline } = await presence.replace(
-      new Map([...connections].map(([key, held]) => [key, held.length])),
-    );
+    const counts = new Map<string, number>();
+    for (const held of connections.users()) {
+      const [first] = held;
+      if (first) counts.set(userKey(first.scope, first.userId), held.length);
+    }
+    const { online, offline } = await presence.replace(counts);
     // Later writes were sent after this one: any of them that fails sets it again.
     stale = false;
     for (const key of online) {
       // Closed since: its disconnect's write, sent after, says so.
-      const held = connections.get(key);
-      if (!held || closed) continue;
       const { scope, userId } = fromUserKey(key);
+      const held = connections.of(scope, userId);
+      if (held.length === 0 || closed) continue;
       emitPresence(scope, userId, true, [...new Set(held.flatMap((c) => audience.conversationsOf(c)))]);
     }
     await announceOffline(offline);
@@ -364,7 +358,7 @@ export function createRealtimeHub(
     (async () => {
       const { offline, registered } = await presence.sweep();
       await announceOffline(offline);
-      if (stale || (!registered && connections.size > 0)) await reregister(presence);
+      if (stale || (!registered && !connections.isEmpty())) await reregister(presence);
     })()
       .catch(markStale)
       .finally(() => {
@@ -490,10 +484,7 @@ export function createRealtimeHub(
       // From here on nothing is awaited: the connection is registered, joins its conversations and gets its
       // `connected` frame at once, so that no event between them is missed or arrives before that frame.
       const connection: RealtimeConnection = { id: ids.next('conn'), userId, scope, connectedAt: clock.now(), socket };
-      const key = userKey(scope, userId);
-      const existing = connections.get(key) ?? [];
-      // concat makes an array of the exact length; a spread grows one as pushes do, to room for 17 (≈150 bytes).
-      connections.set(key, existing.concat(connection));
+      const before = connections.add(connection);
       for (const conversationId of conversationIds) audience.add(connection, conversationId);
       // Where this socket starts in the message stream: a message made later sorts after it and is pushed
       // here; one made earlier is listed with `after=<cursor>` by a client catching up after a reconnect.
@@ -503,7 +494,7 @@ export function createRealtimeHub(
       sendJson(socket, { type: 'connected', connectionId: connection.id, userId, conversationIds, cursor });
       events.emit('connection.opened', { ...connectionInfo(connection), at: connection.connectedAt });
       if (shared) share(scope, userId, conversationIds);
-      else if (existing.length === 0) emitPresence(scope, userId, true, conversationIds);
+      else if (before === 0) emitPresence(scope, userId, true, conversationIds);
       return connection;
     },
 
@@ -513,20 +504,17 @@ export function createRealtimeHub(
      */
     dropShare(scope: EnvironmentScope, drawn: () => boolean, code: number, reason: string): number {
       let dropped = 0;
-      for (const userConnections of connections.values()) {
-        for (const connection of userConnections) {
-          if (!isInScope(connection.scope, scope) || !drawn()) continue;
-          connection.socket.close(code, reason);
-          dropped++;
-        }
+      for (const connection of connections.all()) {
+        if (!isInScope(connection.scope, scope) || !drawn()) continue;
+        connection.socket.close(code, reason);
+        dropped++;
       }
       return dropped;
     },
 
     disconnect(connection: RealtimeConnection, close?: { code: number; reason: string }): void {
-      const key = userKey(connection.scope, connection.userId);
       // Gone already when its environment was reset (or the hub closed): nothing of it is left to forget.
-      if (closed || !connections.get(key)?.includes(connection)) return;
+      if (closed || !connections.has(connection)) return;
       events.emit('connection.closed', {
         ...connectionInfo(connection),
         at: clock.now(),
@@ -535,16 +523,14 @@ export function createRealtimeHub(
       });
       const conversationIds = audience.drop(connection);
       for (const conversationId of conversationIds) unwatchPresence(connection, conversationId);
-      const remaining = (connections.get(key) ?? []).filter((c) => c !== connection);
-      const last = remaining.length === 0;
+      const last = connections.remove(connection) === 0;
       if (last) {
-        connections.delete(key);
         // Conversation ids are unique across projects: these are this user's, not a namesake's elsewhere.
         for (const conversationId of conversationIds) {
           if (typing.get(conversationId)?.until.has(connection.userId))
             emitTyping(connection.scope, conversationId, connection.userId, false);
         }
-      } else connections.set(key, remaining);
+      }
       if (shared) share(connection.scope, connection.userId, conversationIds);
       else if (last) emitPresence(connection.scope, connection.userId, false, conversationIds);
     },
@@ -583,22 +569,21 @@ export function createRealtimeHub(
     /** Realtime connections open on this node now. */
     count(): number {
       let count = 0;
-      for (const held of connections.values()) count += held.length;
+      for (const held of connections.users()) count += held.length;
       return count;
     },
 
     /** Realtime connections of one project environment, oldest first. */
     connections(scope: EnvironmentScope): RealtimeConnection[] {
-      return [...connections.values()]
-        .flat()
+      return [...connections.all()]
         .filter((c) => isInScope(c.scope, scope))
         .sort((a, b) => a.connectedAt - b.connectedAt);
     },
 
     /** Shutdown, while the database is still open: every connection's record is closed first. */
     close(code: number = REALTIME_CLOSE.goingAway, reason = 'server shutting down'): void {
-      for (const held of connections.values()) {
-        for (const c of held) events.emit('connection.closed', { ...connectionInfo(c), at: clock.now(), code, reason });
+      for (const c of connections.all()) {
+        events.emit('connection.closed', { ...connectionInfo(c), at: clock.now(), code, reason });
       }
       closed = true;
       clearInterval(sweep);
