@@ -504,7 +504,7 @@ export function createRealtimeHub(
      */
     dropShare(scope: EnvironmentScope, drawn: () => boolean, code: number, reason: string): number {
       let dropped = 0;
-      for (const connection of connections.all()) {
+      for (const connection of connections.each()) {
         if (!isInScope(connection.scope, scope) || !drawn()) continue;
         connection.socket.close(code, reason);
         dropped++;
@@ -575,14 +575,14 @@ export function createRealtimeHub(
 
     /** Realtime connections of one project environment, oldest first. */
     connections(scope: EnvironmentScope): RealtimeConnection[] {
-      return [...connections.all()]
+      return [...connections.each()]
         .filter((c) => isInScope(c.scope, scope))
         .sort((a, b) => a.connectedAt - b.connectedAt);
     },
 
     /** Shutdown, while the database is still open: every connection's record is closed first. */
     close(code: number = REALTIME_CLOSE.goingAway, reason = 'server shutting down'): void {
-      for (const c of connections.all()) {
+      for (const c of connections.each()) {
         events.emit('connection.closed', { ...connectionInfo(c), at: clock.now(), code, reason });
       }
       closed = true;

@@ -72,7 +72,7 @@ export function createLocalConnections<Connection extends UserConnection>() {
     },
 
     /** Every connection. */
-    *all(): IterableIterator<Connection> {
+    *each(): IterableIterator<Connection> {
       for (const held of this.users()) yield* held;
     },
 
