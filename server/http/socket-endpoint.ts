@@ -83,9 +83,10 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
   let closed = false;
   let loading: Promise<WebSocketServer> | undefined;
   const webSocketServer = () =>
-    (loading ??= import('ws').then(({ WebSocketServer }) => {
+    (loading ??= import('ws').then(({ WebSocket, WebSocketServer }) => {
       wss = new WebSocketServer({
         noServer: true,
+        WebSocket: answeringItsEvents(WebSocket),
         // The heartbeat and `refused` below hold every socket already: `ws`'s own set of them cost each idle socket
         // ≈200 bytes (an entry, and a close listener with its closure beside the endpoint's).
         clientTracking: false,
@@ -95,11 +96,11 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
       return wss;
     }));
   const sessions = new WeakMap<WebSocket, Session>();
-  /** Sockets refused at the server's WebSocket limit, until they finish closing: few, and none in the heartbeat. */
+  /**
+   * Sockets refused at the server's WebSocket limit (or accepted after `close`), until they finish closing: few, not
+   * counted by the limits, and none in the heartbeat.
+   */
   const refused = new Set<WebSocket>();
-  const forgetRefused = function (this: WebSocket) {
-    refused.delete(this);
-  };
   const heartbeat = createHeartbeat<WebSocket>({
     periodMs: HEARTBEAT_MS,
     slots: HEARTBEAT_SLOTS,
@@ -154,24 +155,37 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
     options.onMessage(session, message.data, socket);
   }
 
-  // The listeners every socket shares, which find their socket as `this` (an EventEmitter calls its listeners so):
-  // one closure per socket and event made ≈1 KB of each idle socket's heap.
-  function onPong(this: WebSocket): void {
-    heartbeat.pong(this);
+  /**
+   * The endpoint's socket class, which answers `ws`'s events itself: `ws` tells a socket's events by calling its
+   * `emit`. A listener each for close, pong, message and error, shared by every socket, still made each idle socket's
+   * table of listeners (a dictionary) ≈100 bytes larger. Listeners added with `on` hear every event as before.
+   */
+  function answeringItsEvents(Base: typeof WebSocket) {
+    return class EndpointSocket extends Base {
+      override emit(event: string | symbol, ...args: unknown[]): boolean {
+        if (event === 'message') onMessage(this, args[0] as Buffer, args[1] as boolean);
+        else if (event === 'pong') heartbeat.pong(this);
+        else if (event === 'close') onClose(this, args[0] as number, args[1] as Buffer);
+        else if (event === 'error') {
+          this.terminate();
+          // Handled: an 'error' event that no listener hears is thrown.
+          if (this.listenerCount('error') === 0) return true;
+        }
+        return super.emit(event, ...args);
+      }
+    };
   }
-  function onMessage(this: WebSocket, data: Buffer, isBinary: boolean): void {
-    if (!withinRate(this)) return;
-    if (isBinary) sendJson(this, options.protocolError('Messages are JSON text.', 'invalid_message'));
-    else onRaw(this, data);
+
+  function onMessage(socket: WebSocket, data: Buffer, isBinary: boolean): void {
+    if (!withinRate(socket)) return;
+    if (isBinary) sendJson(socket, options.protocolError('Messages are JSON text.', 'invalid_message'));
+    else onRaw(socket, data);
   }
-  function onError(this: WebSocket): void {
-    this.terminate();
-  }
-  /** A socket's one close listener (`on`: a socket closes once, and `once` wraps each listener). */
-  function onClose(this: WebSocket, code: number, reason: Buffer): void {
-    heartbeat.remove(this);
-    options.socketLimits.release(this);
-    const session = sessions.get(this);
+  function onClose(socket: WebSocket, code: number, reason: Buffer): void {
+    if (refused.delete(socket)) return;
+    heartbeat.remove(socket);
+    options.socketLimits.release(socket);
+    const session = sessions.get(socket);
     if (session !== undefined) options.onClose(session, code, reason.toString());
   }
 
@@ -192,18 +206,14 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
   function accept(socket: WebSocket, token: string | undefined): void {
     // A handshake that completed after `close`: nothing would end it, and it would start the heartbeat again.
     if (closed) {
+      refused.add(socket);
       socket.terminate();
       return;
     }
     if (!options.socketLimits.admitToServer(socket)) {
       refused.add(socket);
-      socket.on('close', forgetRefused);
       return;
     }
-    socket.on('close', onClose);
-    socket.on('pong', onPong);
-    socket.on('message', onMessage);
-    socket.on('error', onError);
     heartbeat.add(socket);
     if (!token) {
       socket.close(CLOSE_MISSING_TOKEN, 'missing access_token');
