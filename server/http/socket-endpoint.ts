@@ -87,7 +87,7 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
       wss = new WebSocketServer({
         noServer: true,
         WebSocket: answeringItsEvents(WebSocket),
-        // The heartbeat and `refused` below hold every socket already: `ws`'s own set of them cost each idle socket
+        // The heartbeat and the sets below hold every socket already: `ws`'s own set of them cost each idle socket
         // ≈200 bytes (an entry, and a close listener with its closure beside the endpoint's).
         clientTracking: false,
         maxPayload: options.maxMessageBytes,
@@ -101,10 +101,15 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
    * counted by the limits, and none in the heartbeat.
    */
   const refused = new Set<WebSocket>();
+  /** Sockets closed for not answering a ping, until they finish closing: the heartbeat pings them no more. */
+  const unresponsive = new Set<WebSocket>();
   const heartbeat = createHeartbeat<WebSocket>({
     periodMs: HEARTBEAT_MS,
     slots: HEARTBEAT_SLOTS,
-    onUnresponsive: (socket) => socket.close(CLOSE_UNRESPONSIVE, 'no answer to ping'),
+    onUnresponsive: (socket) => {
+      unresponsive.add(socket);
+      socket.close(CLOSE_UNRESPONSIVE, 'no answer to ping');
+    },
   });
 
   /**
@@ -183,6 +188,7 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
   }
   function onClose(socket: WebSocket, code: number, reason: Buffer): void {
     if (refused.delete(socket)) return;
+    unresponsive.delete(socket);
     heartbeat.remove(socket);
     options.socketLimits.release(socket);
     const session = sessions.get(socket);
@@ -235,8 +241,9 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
     handleUpgrade,
     close(): void {
       closed = true;
-      // Every open socket is in the heartbeat, or refused and closing: listed before the heartbeat forgets them.
-      const open = [...heartbeat.sockets(), ...refused];
+      // Every open socket is in the heartbeat, or closing refused or unresponsive: listed before the heartbeat forgets
+      // them. (`ws` waits 30 s for the answer to a close frame, which a client that answers nothing never sends.)
+      const open = [...heartbeat.sockets(), ...refused, ...unresponsive];
       heartbeat.close();
       for (const socket of open) socket.terminate();
       wss?.close();

@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -12,7 +10,7 @@ import { createRoom, mintChatToken, mintRtcToken, projectWithKeys } from '../sup
 import { type Client, client } from '../support/http.js';
 import { signedInClient } from '../support/sdk.js';
 import { makeDataDir, startTestServer } from '../support/server.js';
-import { connectRealtime, connectSignaling, type SocketClient } from '../support/socket-client.js';
+import { connectRealtime, connectSignaling, type SocketClient, silentSocket } from '../support/socket-client.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { eventually } from '../support/wait.js';
 
@@ -157,24 +155,6 @@ describe('an environment at its WebSocket limit', () => {
     expect((await full.refused()).map(({ code }) => code)).toEqual([1013, 1013]);
   });
 });
-
-/** A WebSocket client that shakes hands and then answers nothing, not even the server's close frame. */
-function silentSocket(url: string, path: string) {
-  const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
-  const key = randomBytes(16).toString('base64');
-  socket.write(
-    `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-      `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
-  );
-  let received = '';
-  socket.on('data', (chunk: Buffer) => {
-    received += chunk.toString('latin1');
-  });
-  socket.on('error', () => {});
-  const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  return { received: async () => received, ended };
-}
 
 describe('closing the server', () => {
   it('ends its WebSockets at once, also those of clients that answer nothing', async () => {

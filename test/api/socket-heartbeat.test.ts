@@ -4,7 +4,8 @@ import { CLOSE_UNRESPONSIVE, HEARTBEAT_MS } from '../../server/http/socket-endpo
 import { projectWithKeys } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { connectRealtime, type SocketClient } from '../support/socket-client.js';
+import { connectRealtime, type SocketClient, silentSocket } from '../support/socket-client.js';
+import { eventually } from '../support/wait.js';
 
 // A server of its own: its heartbeat's timer starts with its first socket, which must come after the fake intervals.
 let server: TestServer;
@@ -57,4 +58,27 @@ describe('the sockets’ heartbeat', () => {
       silent.close();
     }
   });
+
+  it('ends a socket it closed for not answering as soon as the server closes, though the client never answers the close', async () => {
+    const own = await startTestServer();
+    try {
+      const api = client(own.url);
+      const { keys } = await projectWithKeys(api);
+      const chat = await api.post('/v1/chat/tokens', { token: keys.development, body: { userId: 'mute' } });
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+      const mute = silentSocket(own.url, `/v1/realtime?access_token=${chat.body.token}`);
+      await eventually(mute.received, (text) => text.includes('"type":"connected"'));
+      await vi.advanceTimersByTimeAsync(2 * HEARTBEAT_MS);
+      await eventually(mute.received, (text) => text.includes('no answer to ping'));
+      vi.useRealTimers();
+      // `ws` waits 30 s for the answer to a close frame before it cuts the connection: the server must not.
+      const closing = own.close().then(() => 'closed');
+      const later = new Promise((resolve) => setTimeout(resolve, 10_000, 'still closing after 10 s'));
+      expect(await Promise.race([closing, later])).toBe('closed');
+      await mute.ended;
+    } finally {
+      vi.useRealTimers();
+      await own.dispose();
+    }
+  }, 20_000);
 });

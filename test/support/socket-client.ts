@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { type ClientOptions, WebSocket } from 'ws';
 import type * as z from 'zod';
 import { realtimeServerMessage } from '../../server/chat/realtime/protocol.js';
@@ -113,4 +115,22 @@ export function sdp(...sections: [kind: 'audio' | 'video' | 'application', direc
     if (direction) lines.push(`a=${direction}`);
   });
   return `${lines.join('\r\n')}\r\n`;
+}
+
+/** A WebSocket client that shakes hands and then answers nothing, not even the server's close frame. */
+export function silentSocket(url: string, path: string) {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  const key = randomBytes(16).toString('base64');
+  socket.write(
+    `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+  );
+  let received = '';
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.toString('latin1');
+  });
+  socket.on('error', () => {});
+  const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  return { received: async () => received, ended };
 }
