@@ -1,6 +1,6 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { Environment } from './schema/environment.js';
+import { ENVIRONMENTS, type Environment } from './schema/environment.js';
 
 /**
  * Where environment-scoped data lives: a project and one of its environments. It always comes from
@@ -42,6 +42,17 @@ export function inScopePrepared(table: ScopedTable, ...conditions: (SQL | undefi
     ...conditions,
   ) as SQL;
 }
+
+/**
+ * A scope as one flat string, for maps keyed by environment. Joined rather than built by a template literal, whose
+ * result keeps its parts as a tree of strings for as long as a map keeps the key.
+ */
+export const scopeKey = ({ projectId, environment }: EnvironmentScope): string =>
+  [projectId, environment].join('\u0000');
+
+/** The `scopeKey` of each of a project's environments. */
+export const projectScopeKeys = (projectId: string): string[] =>
+  ENVIRONMENTS.map((environment) => scopeKey({ projectId, environment }));
 
 /**
  * `inScope` for a row already in memory (a cached one): true only if it belongs to the scope, so that a cache

@@ -1,7 +1,7 @@
 import { desc, gt, sql } from 'drizzle-orm';
 import { prepareOnFirstUse } from '../../db/prepare-on-first-use.js';
 import { environmentFaults } from '../../db/schema/test-tools.js';
-import { type EnvironmentScope, inScopePrepared } from '../../db/scope.js';
+import { type EnvironmentScope, inScopePrepared, projectScopeKeys, scopeKey } from '../../db/scope.js';
 import type { Infrastructure } from '../context.js';
 import type { FaultKind } from './schemas.js';
 
@@ -31,15 +31,14 @@ export function createFaultRules({ store, clock, events, cluster }: Infrastructu
   const cached = new Map<string, readonly FaultRow[]>();
   /** How often each scope's copy was dropped: a read is kept only if this did not move while it ran. */
   const drops = new Map<string, number>();
-  const keyOf = (scope: EnvironmentScope) => `${scope.projectId} ${scope.environment}`;
 
   function drop(key: string): void {
     cached.delete(key);
     drops.set(key, (drops.get(key) ?? 0) + 1);
   }
-  events.on('environment.faults_changed', (scope) => drop(keyOf(scope)));
+  events.on('environment.faults_changed', (scope) => drop(scopeKey(scope)));
   events.on('project.deleted', ({ projectId }) => {
-    for (const key of [...cached.keys()]) if (key.startsWith(`${projectId} `)) drop(key);
+    for (const key of projectScopeKeys(projectId)) if (cached.has(key)) drop(key);
   });
   cluster.onBusChange(() => {
     for (const key of [...cached.keys()]) drop(key);
@@ -64,7 +63,7 @@ export function createFaultRules({ store, clock, events, cluster }: Infrastructu
 
   /** The scope's unexpired faults, newest first: at once from memory when it can (no promise), else read. */
   function of(scope: EnvironmentScope): readonly FaultRow[] | Promise<readonly FaultRow[]> {
-    const key = keyOf(scope);
+    const key = scopeKey(scope);
     const trusted = cluster.busStatus() !== 'down';
     const known = trusted ? cached.get(key) : undefined;
     if (known) return unexpired(known);

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { EnvironmentScope } from '../../db/scope.js';
+import { type EnvironmentScope, projectScopeKeys, scopeKey } from '../../db/scope.js';
 import { toIso } from '../clock.js';
 import type { Infrastructure } from '../context.js';
 import { ServiceError } from '../errors.js';
@@ -58,8 +58,6 @@ export function metadataOf(data: Record<string, unknown>): Record<string, unknow
   return kept;
 }
 
-const keyOf = (scope: EnvironmentScope) => `${scope.projectId} ${scope.environment}`;
-
 /**
  * What `GET /v1/projects/{id}/events` streams: the server's internal events of one project
  * environment, as metadata. Nothing is built or kept for an environment nobody watches (one map
@@ -71,7 +69,7 @@ export function createLiveEventFeed({ events, clock, logger }: Infrastructure) {
 
   /** Builds the event only when someone watches; one sink's failure does not stop the others (or the emitter). */
   function publish(scope: EnvironmentScope, build: () => Unscoped): void {
-    const watching = sinks.get(keyOf(scope));
+    const watching = sinks.get(scopeKey(scope));
     if (!watching) return;
     const event: LiveEvent = { ...build(), environment: scope.environment };
     for (const sink of watching) {
@@ -153,7 +151,10 @@ export function createLiveEventFeed({ events, clock, logger }: Infrastructure) {
     })),
   );
   events.on('project.deleted', ({ projectId }) => {
-    for (const [key, watching] of sinks) if (key.startsWith(`${projectId} `)) endAll(key, watching);
+    for (const key of projectScopeKeys(projectId)) {
+      const watching = sinks.get(key);
+      if (watching) endAll(key, watching);
+    }
   });
 
   function endAll(key: string, watching: Set<LiveEventSink>): void {
@@ -165,7 +166,7 @@ export function createLiveEventFeed({ events, clock, logger }: Infrastructure) {
     /** Starts sending the scope's events to `sink`; the answer stops it. Refused once the server is closing. */
     subscribe(scope: EnvironmentScope, sink: LiveEventSink): () => void {
       if (closed) throw new ServiceError('SERVICE_UNAVAILABLE', 'The server is shutting down.');
-      const key = keyOf(scope);
+      const key = scopeKey(scope);
       const watching = sinks.get(key) ?? new Set();
       watching.add(sink);
       sinks.set(key, watching);

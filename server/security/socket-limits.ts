@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import type { EnvironmentScope } from '../../db/scope.js';
+import { type EnvironmentScope, scopeKey } from '../../db/scope.js';
 import type { Clock } from '../clock.js';
 import type { WebSocketLimits } from './settings.js';
 
@@ -70,8 +70,7 @@ export function createSocketLimits({ clock, logger }: { clock: Clock; logger: Lo
      * socket is open.
      */
     admitToEnvironment(socket: WebSocket, { projectId, environment }: EnvironmentScope): EnvironmentScope | undefined {
-      // Joined, not concatenated: a flat string, where a template literal keeps its parts.
-      const key = [projectId, environment].join('\u0000');
+      const key = scopeKey({ projectId, environment });
       const counted = inEnvironment.get(key) ?? { key, scope: { projectId, environment }, open: 0 };
       if (counted.open >= limits.perEnvironment) {
         refuse(

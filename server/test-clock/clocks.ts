@@ -1,5 +1,5 @@
 import { environmentClocks } from '../../db/schema/test-tools.js';
-import { type EnvironmentScope, inScope } from '../../db/scope.js';
+import { type EnvironmentScope, inScope, scopeKey } from '../../db/scope.js';
 import type { Infrastructure } from '../context.js';
 
 /** An environment's test clock as the store has it; none is real time. */
@@ -11,7 +11,6 @@ export interface EnvironmentClockState {
 }
 
 const REAL_TIME: EnvironmentClockState = { offsetMs: 0, advancedAt: null };
-const keyOf = (scope: EnvironmentScope) => `${scope.projectId} ${scope.environment}`;
 
 /**
  * Each environment's "now": real time (the injected clock) plus the offset its test clock was advanced by
@@ -31,7 +30,7 @@ export function createEnvironmentClocks({ store, clock, events, cluster, logger 
 
   async function readTable(): Promise<Map<string, EnvironmentClockState>> {
     const rows = await store.db.select().from(environmentClocks);
-    return new Map(rows.map((row) => [keyOf(row), { offsetMs: row.offsetMs, advancedAt: row.updatedAt }]));
+    return new Map(rows.map((row) => [scopeKey(row), { offsetMs: row.offsetMs, advancedAt: row.updatedAt }]));
   }
 
   async function readOne(scope: EnvironmentScope): Promise<EnvironmentClockState> {
@@ -69,7 +68,7 @@ export function createEnvironmentClocks({ store, clock, events, cluster, logger 
   async function state(scope: EnvironmentScope): Promise<EnvironmentClockState> {
     if (scope.environment === 'production') return REAL_TIME;
     if (cluster.busStatus() === 'down') return readOne(scope);
-    return (table ?? (await load())).get(keyOf(scope)) ?? REAL_TIME;
+    return (table ?? (await load())).get(scopeKey(scope)) ?? REAL_TIME;
   }
 
   return {
@@ -94,7 +93,7 @@ export function createEnvironmentClocks({ store, clock, events, cluster, logger 
     peekOffset(scope: EnvironmentScope): number | undefined {
       if (scope.environment === 'production') return 0;
       if (!table || cluster.busStatus() === 'down') return undefined;
-      return table.get(keyOf(scope))?.offsetMs ?? 0;
+      return table.get(scopeKey(scope))?.offsetMs ?? 0;
     },
   };
 }

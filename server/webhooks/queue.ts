@@ -3,7 +3,7 @@ import { prepareOnFirstUse } from '../../db/prepare-on-first-use.js';
 import { ENVIRONMENTS, type Environment } from '../../db/schema/environment.js';
 import { environmentClocks } from '../../db/schema/test-tools.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/webhooks.js';
-import { type EnvironmentScope, inScopePrepared, scopeValues } from '../../db/scope.js';
+import { type EnvironmentScope, inScopePrepared, scopeKey, scopeValues } from '../../db/scope.js';
 import type { Queries } from '../../db/store.js';
 import { SYSTEM_ACTOR } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
@@ -150,7 +150,6 @@ export function createDeliveryQueue(
   const endpointsByScope = new Map<string, EnabledEndpoint[]>();
   /** How often each scope's endpoints were forgotten: a read kept only if this did not move while it ran. */
   const forgotten = new Map<string, number>();
-  const scopeKey = (scope: EnvironmentScope) => `${scope.projectId} ${scope.environment}`;
   async function enabledEndpointsOf(scope: EnvironmentScope): Promise<EnabledEndpoint[]> {
     const key = scopeKey(scope);
     const trusted = cluster.busStatus() !== 'down';

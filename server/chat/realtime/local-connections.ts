@@ -1,4 +1,4 @@
-import type { EnvironmentScope } from '../../../db/scope.js';
+import { type EnvironmentScope, scopeKey } from '../../../db/scope.js';
 
 /** What the index needs of a connection: whose it is. */
 export interface UserConnection {
@@ -16,13 +16,11 @@ export interface UserConnection {
  */
 export function createLocalConnections<Connection extends UserConnection>() {
   const byEnvironment = new Map<string, Map<string, readonly Connection[]>>();
-  // Joined, not concatenated: a flat string, where a template literal keeps its parts.
-  const environmentKey = ({ projectId, environment }: EnvironmentScope) => [projectId, environment].join('\u0000');
 
   return {
     /** The user's connections in the environment, oldest first. */
     of(scope: EnvironmentScope, userId: string): readonly Connection[] {
-      return byEnvironment.get(environmentKey(scope))?.get(userId) ?? [];
+      return byEnvironment.get(scopeKey(scope))?.get(userId) ?? [];
     },
 
     /** Whether the connection was added and not removed since. */
@@ -32,7 +30,7 @@ export function createLocalConnections<Connection extends UserConnection>() {
 
     /** Adds a connection; answers how many its user had here before it. */
     add(connection: Connection): number {
-      const key = environmentKey(connection.scope);
+      const key = scopeKey(connection.scope);
       const users = byEnvironment.get(key) ?? new Map<string, readonly Connection[]>();
       byEnvironment.set(key, users);
       const existing = users.get(connection.userId) ?? [];
@@ -43,7 +41,7 @@ export function createLocalConnections<Connection extends UserConnection>() {
 
     /** Removes a connection; answers how many its user has left here, or undefined if it was not here. */
     remove(connection: Connection): number | undefined {
-      const key = environmentKey(connection.scope);
+      const key = scopeKey(connection.scope);
       const users = byEnvironment.get(key);
       const held = users?.get(connection.userId);
       if (!users || !held?.includes(connection)) return undefined;
