@@ -24,3 +24,19 @@ export async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/**
+ * Closes the server and answers 'closed', or says it was still closing after `ms`: a close that waits for `ws`'s 30 s
+ * close timeout (for a client that never answers a close frame) reads as still closing.
+ */
+export async function closeWithin(server: { close(): Promise<void> }, ms = 10_000): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const later = new Promise<string>((resolve) => {
+    timer = setTimeout(resolve, ms, `still closing after ${ms / 1000} s`);
+  });
+  try {
+    return await Promise.race([server.close().then(() => 'closed'), later]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
