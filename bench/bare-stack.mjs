@@ -1,8 +1,13 @@
 // The start-up floor (bench/startup.ts): Express 5 and better-sqlite3 in WAL mode with one table and one route,
 // started as `node bench/bare-stack.mjs <dataDir> <port>`. Plain JavaScript, so that no loader is measured.
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import express from 'express';
+
+// better-sqlite3 as the server loads it (db/sqlite-driver.ts): 12 on Node.js 20, which cannot load 13.
+const Database = createRequire(import.meta.url)(
+  Number(process.versions.napi) >= 10 ? 'better-sqlite3' : 'better-sqlite3-node20',
+);
 
 const [dataDir, port] = process.argv.slice(2);
 const db = new Database(join(dataDir, 'bare.db'));

@@ -11,11 +11,11 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Database from 'better-sqlite3';
 import express from 'express';
 import pg from 'pg';
 import pino from 'pino';
 import { WebSocketServer } from 'ws';
+import Database from '../db/sqlite-driver.js';
 import { startServer } from '../server/index.js';
 import { PLAIN_QUERY_PATH, RAW_MESSAGES_PATH, RAW_PING_PATH } from './config.js';
 

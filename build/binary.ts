@@ -23,8 +23,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { build, type Plugin } from 'esbuild';
+import Database, { SQLITE_DRIVER } from '../db/sqlite-driver.js';
 import { CARRIED, MANIFEST_ASSET, type SeaManifest } from '../server/app-files/sea-manifest.js';
 import { readVersion } from '../server/version.js';
 import { jsonAsStringPlugin } from './json-as-string.mjs';
@@ -70,8 +70,7 @@ function carriedFiles(work: string): Map<string, string> {
     files.set(`${carried}/meta/_journal.json`, join(migrations, 'meta', '_journal.json'));
   }
   files.set(CARRIED.scalarScript, require.resolve('@scalar/api-reference/browser/standalone.js'));
-  const sqlitePackage = dirname(require.resolve('better-sqlite3/package.json'));
-  const sqliteAddon = join(sqlitePackage, 'build', 'Release', 'better_sqlite3.node');
+  const sqliteAddon = sqliteAddonPath();
   checkSqliteAddon(sqliteAddon);
   files.set(CARRIED.sqliteAddon, sqliteAddon);
   const newDatabase = join(work, 'new-database.db');
@@ -84,15 +83,50 @@ function carriedFiles(work: string): Map<string, string> {
   return files;
 }
 
-/** The addon must be the one built for this Node.js: `npm run dist` rebuilds it for Electron's. */
+/**
+ * The addon of the better-sqlite3 this Node.js runs (db/sqlite-driver.ts), where that package would load it: one
+ * compiled in its folder, else (13) the binary it ships for this platform, found by its own lookup.
+ */
+function sqliteAddonPath(): string {
+  const sqlitePackage = dirname(require.resolve(`${SQLITE_DRIVER}/package.json`));
+  const compiled = join(sqlitePackage, 'build', 'Release', 'better_sqlite3.node');
+  if (existsSync(compiled) || SQLITE_DRIVER !== 'better-sqlite3') return compiled;
+  const { getPrebuildPath } = require(join(sqlitePackage, 'lib', 'binding.js')) as {
+    getPrebuildPath(): string | null;
+  };
+  const prebuilt = getPrebuildPath();
+  if (!prebuilt) throw new Error(`better-sqlite3 has no binary for ${process.platform}-${process.arch}.`);
+  return prebuilt;
+}
+
+/** The addon must load in this Node.js, the one the executable is a copy of. */
 function checkSqliteAddon(addon: string): void {
   try {
     new Database(':memory:', { nativeBinding: addon }).close();
   } catch (err) {
-    throw new Error(
-      `${addon} does not load in this Node.js (${(err as Error).message}). Run \`npm rebuild better-sqlite3\` first.`,
-    );
+    throw new Error(`${addon} does not load in this Node.js (${(err as Error).message}).`);
   }
+}
+
+/**
+ * Bundles, instead of db/sqlite-driver.ts, the one better-sqlite3 this Node.js runs: the executable carries that
+ * one's addon, and has no node_modules to choose from.
+ */
+function sqliteDriverPlugin(): Plugin {
+  return {
+    name: 'sqlite-driver',
+    setup(bundle) {
+      bundle.onResolve({ filter: /^\.\/sqlite-driver\.js$/ }, (args) => {
+        if (!args.importer.startsWith(join(ROOT, 'db', sep))) return undefined;
+        return { path: 'sqlite-driver', namespace: 'sqlite-driver', pluginData: { resolveDir: args.resolveDir } };
+      });
+      bundle.onLoad({ filter: /.*/, namespace: 'sqlite-driver' }, (args) => ({
+        contents: `export { default } from '${SQLITE_DRIVER}';\nexport const SQLITE_DRIVER = '${SQLITE_DRIVER}';\n`,
+        resolveDir: (args.pluginData as { resolveDir: string }).resolveDir,
+        loader: 'js',
+      }));
+    },
+  };
 }
 
 /** Bundles sea-files.ts where the sources import package-files.ts (see server/app-files/app-files.ts). */
@@ -123,6 +157,7 @@ async function bundleCli(outfile: string): Promise<void> {
       carriedFilesPlugin(() => {
         swapped = true;
       }),
+      sqliteDriverPlugin(),
       unreachableDataPlugin(),
       jsonAsStringPlugin(),
     ],

@@ -3,7 +3,7 @@
 // 600 modules; the bundle starts the server in about a third of the time (serve → first /healthz ≈680 → ≈250 ms on
 // the 2-core CI machine; BENCH_ONLY=startup). Split at the dynamic imports, so that a client command (`--help`,
 // `projects list`) loads the CLI and the SDK, ≈220 KB, and never the server's code.
-// better-sqlite3 stays outside: it loads a native addon from its own folder.
+// better-sqlite3 (either version: db/sqlite-driver.ts) stays outside: it loads a native addon from its own folder.
 import { chmodSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -28,7 +28,7 @@ export async function bundleCli(root) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['better-sqlite3'],
+    external: ['better-sqlite3', 'better-sqlite3-node20'],
     plugins: [unreachableDataPlugin(), jsonAsStringPlugin()],
     // Bundled CommonJS packages (Express and its dependencies) call require() for Node's own modules.
     banner: {

@@ -12,7 +12,7 @@ const COMMON = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  external: ['better-sqlite3'],
+  external: ['better-sqlite3', 'better-sqlite3-node20'],
   plugins: [unreachableDataPlugin(), jsonAsStringPlugin()],
   legalComments: 'none',
   logLevel: 'warning',

@@ -22,7 +22,7 @@ export function copyAssets(root) {
   try {
     writeNewDatabase(join(root, 'dist', 'db', 'migrations'), newDatabase);
   } catch (err) {
-    // e.g. better-sqlite3 built for Electron by `npx electron-builder install-app-deps`, before `npm run desktop`.
+    // e.g. on Node.js 20 where better-sqlite3 12 could not be built (db/sqlite-driver.ts).
     rmSync(newDatabase, { force: true });
     process.stderr.write(
       `\n(dist/db/new-database.db not made: ${err.message.split('\n')[0]}. New data folders are migrated from nothing instead, a few milliseconds slower.)\n`,

@@ -2,7 +2,7 @@
 // `npm run desktop`: builds what changed, then runs the desktop app from source in Electron. npm does not run
 // Electron's download script (allowScripts in package.json), so where its binary was never fetched this says so, and
 // how to fetch it, in one sentence.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -20,30 +20,10 @@ function electronBinary() {
   }
 }
 
-/** Whether better-sqlite3 loads in Electron: it is built for one ABI at a time, Node's or Electron's. */
-function sqliteLoadsIn(electron) {
-  try {
-    execFileSync(electron, ['-e', "require('better-sqlite3')(':memory:').close()"], {
-      cwd: ROOT,
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-      stdio: 'ignore',
-    });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const electron = electronBinary();
 if (!electron) {
   console.error(
     "Electron's binary is not installed (npm skips its download): run `npm run desktop:install` once, on a machine that can reach Electron's release downloads, then `npm run desktop` again.",
-  );
-  process.exit(1);
-}
-if (!sqliteLoadsIn(electron)) {
-  console.error(
-    'better-sqlite3 is built for Node.js, not Electron: run `npx electron-builder install-app-deps` to build it for Electron (and `npm rebuild better-sqlite3` to go back for `npm start` and the tests).',
   );
   process.exit(1);
 }

@@ -2,9 +2,15 @@
 // migration applied, nothing else. Copying it is sooner than migrating an empty file at each new folder's start (about
 // 20 ms on the project's 2-core machine; docs/benchmarks.md).
 import { renameSync, rmSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+
+// The better-sqlite3 this Node.js runs, chosen as db/sqlite-driver.ts chooses (that module is TypeScript, and this
+// one runs in plain Node.js at the build).
+const Database = createRequire(import.meta.url)(
+  Number(process.versions.napi) >= 10 ? 'better-sqlite3' : 'better-sqlite3-node20',
+);
 
 /**
  * Writes `file`: a database in WAL mode (as openDatabase makes it) with the migrations of `migrationsFolder` applied

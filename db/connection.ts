@@ -9,16 +9,17 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import Database from './sqlite-driver.js';
 import { cacheStatements } from './statement-cache.js';
 
 /**
  * drizzle on the one SQLite connection that writes. It is given no schema: that is only for drizzle's relational
  * queries (`db.query.…`), which Switchboard does not use, and building their description took ≈1.5 ms of each start.
  */
-export type Db = BetterSQLite3Database & { $client: Database.Database };
+export type Db = BetterSQLite3Database & { $client: BetterSqlite3.Database };
 
 export const DATABASE_FILE = 'switchboard.db';
 
@@ -94,8 +95,8 @@ function copyNewDatabase(newDatabase: string, file: string): void {
  */
 export function openSqliteFile(
   file: string,
-  options: Database.Options & Pick<DatabaseFiles, 'nativeBinding'>,
-): Database.Database {
+  options: BetterSqlite3.Options & Pick<DatabaseFiles, 'nativeBinding'>,
+): BetterSqlite3.Database {
   return new Database(file, options);
 }
 
@@ -111,7 +112,7 @@ export function latestKnownMigration(migrationsFolder: string): { tag: string; w
 }
 
 /** The `created_at` of the newest migration applied to `sqlite`; 0 for a database never migrated. */
-export function latestAppliedMigration(sqlite: Database.Database): number {
+export function latestAppliedMigration(sqlite: BetterSqlite3.Database): number {
   const table = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'");
   if (!table.get()) return 0;
   const row = sqlite.prepare('SELECT max(created_at) AS latest FROM __drizzle_migrations').get() as {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from './sqlite-driver.js';
 
 export const LOCK_FILE = 'switchboard.lock';
 

@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { type Claim, type Claimer, claimStatements, runClaim } from './claim.js';
 import { DATABASE_FILE, type DatabaseFiles, type Db, openDatabase } from './connection.js';
 import { onFirstUse } from './prepare-on-first-use.js';
 import { insertTemplate } from './prepared-insert.js';
+import Database from './sqlite-driver.js';
 import { cacheStatements } from './statement-cache.js';
 import type { Queries, RowInsert, Store } from './store.js';
 import { transactionContext } from './transaction-context.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import Database from '../../db/sqlite-driver.js';
 import { mintChatToken, mintRtcToken, projectWithKeys, type TestUser } from '../support/factories.js';
 import { manualClock } from '../support/server.js';
 import { connectSignaling } from '../support/socket-client.js';

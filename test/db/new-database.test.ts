@@ -3,10 +3,10 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeNewDatabase } from '../../build/new-database.mjs';
 import { DATABASE_FILE, type DatabaseFiles, openDatabase } from '../../db/connection.js';
+import Database from '../../db/sqlite-driver.js';
 
 const MIGRATIONS = 'db/migrations';
 /** Set on the build's database of these tests, so that a folder shows whether it started from it. */

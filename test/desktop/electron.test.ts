@@ -34,18 +34,6 @@ function reasonToSkip(): string | undefined {
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
     return 'no display to open a window on (run the tests under xvfb-run)';
   }
-  try {
-    execFileSync(electronPath, ['-e', "require('better-sqlite3')(':memory:').close()"], {
-      cwd: ROOT,
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-      stdio: 'pipe',
-    });
-  } catch (err) {
-    return (
-      "better-sqlite3 is built for Node's ABI, not Electron's (`npx electron-builder install-app-deps` builds it " +
-      `for Electron; \`npm rebuild better-sqlite3\` goes back): ${firstLine(err)}`
-    );
-  }
   return undefined;
 }
 

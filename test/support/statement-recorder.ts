@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import Database from '../../db/sqlite-driver.js';
 
 export interface ExecutedStatement {
   sql: string;
@@ -16,10 +17,10 @@ const EXECUTING = new Set<string | symbol>(['all', 'get', 'run', 'iterate']);
 export function installStatementRecorder() {
   let runs: ExecutedStatement[] | undefined;
   const prepare = Database.prototype.prepare;
-  Database.prototype.prepare = function (this: Database.Database, source: string) {
+  Database.prototype.prepare = function (this: BetterSqlite3.Database, source: string) {
     const statement = prepare.call(this, source);
     // better-sqlite3's methods need the real statement as `this`; modes (`raw()`…) answer it, so answer the proxy.
-    const proxy: Database.Statement = new Proxy(statement, {
+    const proxy: BetterSqlite3.Statement = new Proxy(statement, {
       get(target, property) {
         const value = Reflect.get(target, property, target);
         if (typeof value !== 'function') return value;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { DATABASE_FILE } from '../../db/connection.js';
+import Database from '../../db/sqlite-driver.js';
 
 /**
  * A test's own connection to a test server's database, whichever store it is on: the SQLite file in its data folder,

@@ -16,7 +16,7 @@ async function bundleOf(entry: string): Promise<Metafile> {
     metafile: true,
     platform: 'node',
     format: 'esm',
-    external: ['better-sqlite3', 'electron'],
+    external: ['better-sqlite3', 'better-sqlite3-node20', 'electron'],
     logLevel: 'silent',
   });
   return metafile;

@@ -1,5 +1,5 @@
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import Database from '../../db/sqlite-driver.js';
 import { cacheStatements } from '../../db/statement-cache.js';
 
 describe('statement cache', () => {
