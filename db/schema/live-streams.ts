@@ -1,4 +1,4 @@
-import { index, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { conversations } from './chat.js';
 import { timestamp } from './columns.js';
 import { environmentScoped } from './environment-scoped.js';
@@ -30,8 +30,10 @@ export const liveStreams = sqliteTable(
   },
   (t) => [
     index('live_streams_scope_idx').on(t.projectId, t.environment, t.id),
-    // Every signaling join asks whether its room is a live stream's.
-    index('live_streams_room_idx').on(t.roomId),
+    // Every signaling join asks whether its room is a live stream's. Unique, as each stream makes its own room: SQLite
+    // 3.54 (better-sqlite3 13) otherwise prefers the scope index, two equalities against one, and reads every stream of
+    // the environment.
+    uniqueIndex('live_streams_room_idx').on(t.roomId),
     // Deleting conversations (an environment reset, a project) checks that no stream still holds one.
     index('live_streams_conversation_idx').on(t.conversationId),
   ],
