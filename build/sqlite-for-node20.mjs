@@ -10,6 +10,14 @@ import { dirname } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
+function driverFolder() {
+  try {
+    return dirname(require.resolve('better-sqlite3-node20/package.json'));
+  } catch {
+    return undefined; // optional dependencies omitted: db/sqlite-driver.ts says so when the server starts
+  }
+}
+
 function driverLoads() {
   try {
     const Database = require('better-sqlite3-node20');
@@ -20,8 +28,8 @@ function driverLoads() {
   }
 }
 
-if (Number(process.versions.napi) < 10 && !driverLoads()) {
-  const folder = dirname(require.resolve('better-sqlite3-node20/package.json'));
+const folder = driverFolder();
+if (Number(process.versions.napi) < 10 && folder && !driverLoads()) {
   const { scripts } = require('better-sqlite3-node20/package.json');
   console.log(
     `Node.js ${process.version} runs better-sqlite3 12: building it (\`${scripts.install}\`; about a minute where no prebuilt binary can be fetched) …`,

@@ -12,8 +12,8 @@ import type BetterSqlite3 from 'better-sqlite3';
  */
 export const SQLITE_DRIVER = Number(process.versions.napi) >= 10 ? 'better-sqlite3' : 'better-sqlite3-node20';
 
-// Required, not imported: the package for Node.js 20 is optional, and absent where its build failed. The single
-// executable's bundle replaces this module with a static import of the one it carries (build/binary.ts).
+// Required, not imported: the package for Node.js 20 is optional (`npm install --omit=optional` leaves it out). The
+// single executable's bundle replaces this module with a static import of the one it carries (build/binary.ts).
 const load = createRequire(import.meta.url);
 
 function loadDriver(): typeof BetterSqlite3 {
@@ -22,7 +22,7 @@ function loadDriver(): typeof BetterSqlite3 {
   } catch (err) {
     if (SQLITE_DRIVER !== 'better-sqlite3-node20' || (err as { code?: string }).code !== 'MODULE_NOT_FOUND') throw err;
     throw new Error(
-      `Node.js ${process.version} runs SQLite through better-sqlite3 12, which npm builds at install and could not here: install Python and a C++ compiler and run \`npm install\` again, or use Node.js 22 or later.`,
+      `Node.js ${process.version} runs SQLite through better-sqlite3 12, the optional dependency better-sqlite3-node20, which is not installed: run \`npm install\` with optional dependencies (its build needs Python 3, make and a C++ compiler), or use Node.js 22 or later.`,
       { cause: err },
     );
   }
