@@ -28,8 +28,10 @@ function driverLoads() {
   }
 }
 
-const folder = driverFolder();
-if (Number(process.versions.napi) < 10 && folder && !driverLoads()) {
+/** Runs better-sqlite3 12's own install script in its folder, unless it is absent or already loads. */
+function buildDriver() {
+  const folder = driverFolder();
+  if (!folder || driverLoads()) return;
   const { scripts } = require('better-sqlite3-node20/package.json');
   console.log(
     `Node.js ${process.version} runs better-sqlite3 12: building it (\`${scripts.install}\`; about a minute where no prebuilt binary can be fetched) …`,
@@ -45,3 +47,5 @@ if (Number(process.versions.napi) < 10 && folder && !driverLoads()) {
     process.exit(1);
   }
 }
+
+if (Number(process.versions.napi) < 10) buildDriver();
