@@ -1,13 +1,10 @@
-// Types only: nothing of the server reaches the browser bundle.
-import type * as z from 'zod';
-import type { realtimeMessageSchema } from '../server/chat/realtime/protocol.js';
 import { reconnectDelay } from './backoff.js';
 import { ChatResources } from './chat/resources.js';
 import { SwitchboardError } from './errors.js';
 import { Listeners } from './listeners.js';
 import type { ClientOptions } from './transport.js';
 import { socketBaseOf, Transport } from './transport.js';
-import type { Message, RealtimeClientFrame, RealtimeServerFrame } from './types.js';
+import type { Message, RealtimeClientFrame, RealtimeMessageRecord, RealtimeServerFrame } from './types.js';
 
 /** An event frame of the realtime protocol, as the server's schema (`realtimeServerMessage`) defines it. */
 type RealtimeEventFrame = Extract<RealtimeServerFrame, { conversationId: string }>;
@@ -19,7 +16,7 @@ export type ChatEventType = RealtimeEventFrame['type'];
  * A message as realtime events carry it; `cursor` is for `messages.list(id, {after})`, and absent on messages
  * replayed by catch-up from the REST list.
  */
-export type RealtimeMessage = Omit<z.output<typeof realtimeMessageSchema>, 'cursor'> & { cursor?: string };
+export type RealtimeMessage = Omit<RealtimeMessageRecord, 'cursor'> & { cursor?: string };
 
 export type MessageEventType = 'message.created' | 'message.updated' | 'message.deleted';
 

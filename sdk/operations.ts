@@ -1,5 +1,4 @@
-// Types only: nothing of the server reaches the browser bundle.
-import type { OperationId, Operations } from '../server/operations.js';
+import type { OperationId, Operations } from './types.js';
 
 /**
  * Each operation's method and path template, which `Transport.call` needs at run time: a copy of the server's route

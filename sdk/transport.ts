@@ -1,7 +1,6 @@
-// Types only: nothing of the server reaches the browser bundle.
-import type { OperationId, Operations } from '../server/operations.js';
 import { NETWORK_ERROR, SwitchboardError, UNEXPECTED_RESPONSE } from './errors.js';
 import { OPERATIONS } from './operations.js';
+import type { OperationId, Operations } from './types.js';
 
 /** Where the server listens when nothing else is said: the desktop app's and `switchboard serve`'s default. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4700';

@@ -1,22 +1,42 @@
 /**
- * The SDK's types. Requests and answers come from the operations map (server/operations.ts), which reads them off the
- * server's route table: `BodyOf<'createApiKey'>` is what that route's zod schema accepts, `ResponseOf<'listApiKeys'>`
- * what it answers. The names below are those types under the names the SDK has always used; only what no operation
- * carries (enums, the live event stream's records, realtime and signaling frames) is read from a schema directly.
- * Type-only imports: no server code reaches a bundle.
+ * The SDK's types. Requests and answers come from the operations map (`Operations`, from ./contract.ts, which reads
+ * them off the server's route table): `BodyOf<'createApiKey'>` is what that route's zod schema accepts,
+ * `ResponseOf<'listApiKeys'>` what it answers. The names below are those types under the names the SDK has always
+ * used; what no operation carries (enums, the live event stream's records, realtime and signaling frames) comes from
+ * the contract directly.
  */
-import type * as z from 'zod';
-import type { realtimeClientMessage, realtimeServerMessage } from '../server/chat/realtime/protocol.js';
-import type { conversationRoleSchema } from '../server/chat/schemas.js';
-import type { environmentQuery, environmentSchema } from '../server/environments.js';
-import type { roleSchema } from '../server/members/schemas.js';
-import type { liveEventSchema } from '../server/observability/schemas.js';
-import type { OperationId, Operations, RequestOf } from '../server/operations.js';
-import type { clientMessage, serverMessage } from '../server/rtc/protocol.js';
-import type { listOf, pageOf } from '../server/shared/schemas.js';
-import type { eventTypeSchema } from '../server/webhooks/catalogue.js';
+import type {
+  ConversationRole,
+  Environment,
+  EnvironmentInput,
+  LiveEvent,
+  Operations,
+  ProjectRole,
+  RealtimeClientFrame,
+  RealtimeMessageRecord,
+  RealtimeServerFrame,
+  SignalingClientFrame,
+  SignalingServerFrame,
+  WebhookEventType,
+} from './contract.js';
 
-export type { OperationId, Operations, RequestOf };
+export type {
+  ConversationRole,
+  Environment,
+  EnvironmentInput,
+  LiveEvent,
+  Operations,
+  ProjectRole,
+  RealtimeClientFrame,
+  RealtimeMessageRecord,
+  RealtimeServerFrame,
+  SignalingClientFrame,
+  SignalingServerFrame,
+  WebhookEventType,
+};
+
+/** The `operationId` of every operation of the API. */
+export type OperationId = keyof Operations;
 
 /** The JSON body an operation takes, by `operationId` (`undefined` where it takes none). */
 export type BodyOf<Id extends OperationId> = Operations[Id]['body'];
@@ -29,17 +49,10 @@ export type ResponseOf<Id extends OperationId> = Operations[Id]['response'];
 export type ServerNodeList = ResponseOf<'listServerNodes'>;
 export type ServerNode = ServerNodeList['data'][number];
 
-/** `development`, `staging` or `production`. (The server also accepts these in any letter case.) */
-export type Environment = z.output<typeof environmentSchema>;
-/** `OWNER`, `ADMIN`, `DEVELOPER`, `VIEWER` or `BILLING`. */
-export type ProjectRole = z.output<typeof roleSchema>;
-/** `{environment?}`: the environment a dashboard call acts in (development when omitted). */
-export type EnvironmentInput = RequestOf<ReturnType<typeof environmentQuery>>;
-
 /** One page of a paged list: `nextCursor` is the `cursor` of the next page, null at the end. */
-export type Page<Item extends z.ZodType> = z.output<ReturnType<typeof pageOf<Item>>>;
+export type Page<Item> = Omit<ResponseOf<'listRooms'>, 'data'> & { data: Item[] };
 /** A list that does not page: `{data}`. */
-export type List<Item extends z.ZodType> = z.output<ReturnType<typeof listOf<Item>>>;
+export type List<Item> = { data: Item[] };
 
 // ── Accounts, projects, members, keys, audit ─────────────────────────────────────────────────────
 export type RegisterInput = BodyOf<'register'>;
@@ -115,7 +128,6 @@ export type CreateRtcTokenInput = BodyOf<'createRtcToken'>;
 export type RtcToken = ResponseOf<'createRtcToken'>;
 
 // ── Chat ─────────────────────────────────────────────────────────────────────────────────────────
-export type ConversationRole = z.output<typeof conversationRoleSchema>;
 export type CreateChatTokenInput = BodyOf<'createChatToken'>;
 export type ChatToken = ResponseOf<'createChatToken'>;
 export type CreateConversationInput = BodyOf<'createConversation'>;
@@ -183,7 +195,6 @@ export type WebhookDeliveryStatus = WebhookDelivery['status'];
 export type WebhookAttempt = WebhookDelivery['attemptLog'][number];
 /** The body a delivery POSTs on every attempt (takes `webhooks:manage`). */
 export type WebhookDeliveryBody = ResponseOf<'getWebhookDeliveryBody'>;
-export type WebhookEventType = z.output<typeof eventTypeSchema>;
 export type WebhookCatalogue = ResponseOf<'listWebhookEventTypes'>;
 export type WebhookCatalogueEntry = WebhookCatalogue['data'][number];
 
@@ -203,21 +214,11 @@ export type Diagnostics = ResponseOf<'getDiagnostics'>;
 /** `{environment?, month?}`: `month` is `YYYY-MM` (default the current one). */
 export type UsageQuery = QueryOf<'getUsage'>;
 export type Usage = ResponseOf<'getUsage'>;
-/** One record of the live event stream (`streamEvents`): `type`, `at`, `environment` and `data` (metadata only). */
-export type LiveEvent = z.output<typeof liveEventSchema>;
 export type LiveEventType = LiveEvent['type'];
 
 export type TelemetryInput = BodyOf<'sendTelemetry'>;
 export type TelemetryAccepted = ResponseOf<'sendTelemetry'>;
 
 // ── Realtime and signaling frames (docs/realtime.md, docs/signaling.md) ──────────────────────────
-/** A frame the server sends on the chat socket (`/v1/realtime`). */
-export type RealtimeServerFrame = z.output<typeof realtimeServerMessage>;
-/** A frame a client may send on the chat socket. */
-export type RealtimeClientFrame = z.input<typeof realtimeClientMessage>;
-/** A frame the server sends on the signaling socket (`/v1/rtc`). */
-export type SignalingServerFrame = z.output<typeof serverMessage>;
-/** A frame a client may send on the signaling socket. */
-export type SignalingClientFrame = z.input<typeof clientMessage>;
 /** A participant as the signaling socket describes it (as the REST participant list does). */
 export type SignalingParticipant = Participant;
