@@ -17,7 +17,13 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/cli/**', 'test/browser/dashboard/**', 'test/examples/**', 'test/cluster/**'],
+          exclude: [
+            'test/cli/**',
+            'test/browser/dashboard/**',
+            'test/examples/**',
+            'test/cluster/**',
+            'test/sdk-package/**',
+          ],
         },
       },
       {
@@ -33,6 +39,16 @@ export default defineConfig({
           // both run. A worker count of its own needs a group of its own, run after the others.
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        // `@switchboard/sdk` as users get it: built and packed once per run (npm pack), then installed from the
+        // tarball into fresh projects outside the repository, a Node.js backend and a Vite app in Chromium.
+        test: {
+          name: 'sdk-package',
+          include: ['test/sdk-package/**/*.test.ts'],
+          globalSetup: ['test/sdk-package/pack.global-setup.ts'],
         },
       },
       ...(noPostgres

@@ -61,6 +61,27 @@ export const STEPS = {
       ];
     },
   },
+  sdk: {
+    what: 'the @switchboard/sdk package (sdk/dist: ES modules, CommonJS and their types)',
+    outputs: [
+      'sdk/dist/esm/index.js',
+      'sdk/dist/esm/node.js',
+      'sdk/dist/cjs/index.js',
+      'sdk/dist/cjs/node.js',
+      'sdk/dist/esm/contract.d.ts',
+      'sdk/dist/cjs/contract.d.ts',
+    ],
+    async run(root) {
+      const { buildSdkPackage } = await import('./sdk-package.mjs');
+      return [
+        ...(await buildSdkPackage(root)),
+        'build/sdk-package.mjs',
+        'build/sdk-types.mjs',
+        'sdk/package.json',
+        'tsconfig.json',
+      ];
+    },
+  },
   dashboard: {
     what: 'the dashboard (dist/renderer)',
     outputs: ['dist/renderer/index.html'],

@@ -35,6 +35,22 @@ describe('the SDK in a browser', () => {
   });
 });
 
+describe("the SDK's types", () => {
+  it('come from the server through sdk/contract.ts alone, which the package writes out as plain types', () => {
+    const contract = resolve('sdk/contract.ts');
+    for (const file of sourceFiles(SDK).filter((file) => file !== contract)) {
+      const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+      for (const { fileName: specifier } of importedFiles) {
+        const target = resolve(join(file, '..'), specifier);
+        expect(
+          specifier.startsWith('node:') || (specifier.startsWith('.') && !relative(SDK, target).startsWith('..')),
+          `${file} imports ${specifier}`,
+        ).toBe(true);
+      }
+    }
+  });
+});
+
 describe('the SDK entry points', () => {
   it('keeps the browser entry free of the Node-only module, which the Node entry adds', () => {
     const browserEntry = runtimeImports(resolve('sdk/index.ts'));
