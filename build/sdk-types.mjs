@@ -39,12 +39,12 @@ export function sdkDeclarations(root) {
       emitDeclarationOnly: true,
       noEmit: false,
       incremental: false,
+      noCheck: true,
       outDir,
       rootDir: root,
     },
   });
-  // Only sdk/'s own files are written, and checked as far as writing their declarations needs: `npm test` checks
-  // them all.
+  // Only sdk/'s own files are written, and not type-checked here (noCheck): `npm test` checks them all.
   const declarations = new Map();
   const sdkFolder = join(root, 'sdk');
   for (const source of program.getSourceFiles()) {
@@ -107,7 +107,12 @@ class TypePrinter {
     this.program = program;
   }
 
-  /** @param {ts.Type} type @param {number} depth how deep in the type @param {string} indent of its lines @returns {string} */
+  /**
+   * @param {ts.Type} type
+   * @param {number} depth how deep in the type, against one that refers to itself
+   * @param {string} indent of the lines of its objects' members
+   * @returns {string}
+   */
   print(type, depth, indent) {
     if (depth > MAX_DEPTH) throw new Error(`A type of sdk/contract.ts nests deeper than ${MAX_DEPTH}`);
     const { checker } = this;
@@ -125,36 +130,35 @@ class TypePrinter {
     if (flags & ts.TypeFlags.StringLiteral) return JSON.stringify(/** @type {ts.StringLiteralType} */ (type).value);
     if (flags & ts.TypeFlags.NumberLiteral) return String(/** @type {ts.NumberLiteralType} */ (type).value);
     if (flags & (ts.TypeFlags.BooleanLiteral | ts.TypeFlags.TemplateLiteral)) return checker.typeToString(type);
-    if (flags & ts.TypeFlags.Union) {
-      const members = /** @type {ts.UnionType} */ (type).types;
-      const hasTrue = members.some((m) => m.flags & ts.TypeFlags.BooleanLiteral && checker.typeToString(m) === 'true');
-      const hasFalse = members.some(
-        (m) => m.flags & ts.TypeFlags.BooleanLiteral && checker.typeToString(m) === 'false',
-      );
-      const printed = [];
-      for (const member of members) {
-        if (hasTrue && hasFalse && member.flags & ts.TypeFlags.BooleanLiteral) {
-          if (!printed.includes('boolean')) printed.push('boolean');
-        } else printed.push(this.grouped(member, depth, indent));
-      }
-      return printed.join(' | ');
-    }
+    if (flags & ts.TypeFlags.Union) return this.printUnion(/** @type {ts.UnionType} */ (type).types, depth, indent);
     if (flags & ts.TypeFlags.Intersection) {
-      return /** @type {ts.IntersectionType} */ (type).types
-        .map((member) => this.grouped(member, depth, indent))
-        .join(' & ');
+      const members = /** @type {ts.IntersectionType} */ (type).types;
+      return members.map((member) => this.grouped(member, depth, indent)).join(' & ');
     }
     if (flags & ts.TypeFlags.Object) return this.printObject(/** @type {ts.ObjectType} */ (type), depth, indent);
     throw new Error(`sdk/contract.ts: cannot spell out the type ${checker.typeToString(type)}`);
   }
 
+  /** A union of `members`, with `true | false` as `boolean`. @param {readonly ts.Type[]} members */
+  printUnion(members, depth, indent) {
+    const isBoolean = (member) => member.flags & ts.TypeFlags.BooleanLiteral;
+    const both = members.filter(isBoolean).length === 2;
+    const printed = [];
+    for (const member of members) {
+      if (both && isBoolean(member)) {
+        if (!printed.includes('boolean')) printed.push('boolean');
+      } else printed.push(this.grouped(member, depth, indent));
+    }
+    return printed.join(' | ');
+  }
+
   /** A member of a union or intersection, in parentheses where it needs them. */
   grouped(type, depth, indent) {
     const text = this.print(type, depth + 1, indent);
-    return type.flags & (ts.TypeFlags.Union | ts.TypeFlags.Intersection) || text.startsWith('(') ? `(${text})` : text;
+    return type.flags & (ts.TypeFlags.Union | ts.TypeFlags.Intersection) ? `(${text})` : text;
   }
 
-  /** @param {ts.ObjectType} type @param {number} depth */
+  /** @param {ts.ObjectType} type @param {number} depth @param {string} indent */
   printObject(type, depth, indent) {
     const { checker } = this;
     if (checker.isTupleType(type)) {
@@ -172,40 +176,42 @@ class TypePrinter {
       const readonly = type.symbol?.name === 'ReadonlyArray';
       return `${readonly ? 'ReadonlyArray' : 'Array'}<${this.print(element, depth + 1, indent)}>`;
     }
-    // A type of the standard library (Date, Uint8Array …) stands for itself.
-    const declaration = type.symbol?.declarations?.[0];
+    // A type of the standard library (Date, Record<K, V> …) stands for itself, with its arguments spelt out.
+    const named = type.aliasSymbol ?? type.symbol;
+    const declaration = named?.declarations?.[0];
     if (declaration && this.program.isSourceFileDefaultLibrary(declaration.getSourceFile())) {
-      return checker.typeToString(type, undefined, ts.TypeFormatFlags.NoTruncation);
+      const typeArguments = type.aliasSymbol
+        ? (type.aliasTypeArguments ?? [])
+        : /** @type {ts.ObjectType} */ (type).objectFlags & ts.ObjectFlags.Reference
+          ? checker.getTypeArguments(/** @type {ts.TypeReference} */ (type))
+          : [];
+      const printed = typeArguments.map((argument) => this.print(argument, depth + 1, indent));
+      return printed.length > 0 ? `${named.name}<${printed.join(', ')}>` : named.name;
     }
     if (checker.getSignaturesOfType(type, ts.SignatureKind.Call).length > 0) {
       throw new Error(`sdk/contract.ts: a function type, ${checker.typeToString(type)}, has no place in the contract`);
     }
+    const inner = `${indent}  `;
     const members = [];
     for (const info of checker.getIndexInfosOfType(type)) {
       const key = this.print(info.keyType, depth + 1, indent);
-      members.push(
-        `${info.isReadonly ? 'readonly ' : ''}[key: ${key}]: ${this.print(info.type, depth + 1, `${indent}  `)}`,
-      );
+      members.push(`${info.isReadonly ? 'readonly ' : ''}[key: ${key}]: ${this.print(info.type, depth + 1, inner)}`);
     }
     for (const property of checker.getPropertiesOfType(type)) {
       const optional = property.flags & ts.SymbolFlags.Optional;
-      let propertyType = checker.getTypeOfSymbol(property);
-      // An optional property's type already says `| undefined`, which `?` says again.
-      if (optional)
-        propertyType =
-          checker.getNonNullableType(propertyType) === propertyType
-            ? propertyType
-            : removeUndefined(checker, propertyType);
+      const propertyType = checker.getTypeOfSymbol(property);
+      // An optional property's type says `| undefined`, which its `?` already says.
+      const text =
+        optional && propertyType.flags & ts.TypeFlags.Union
+          ? this.printUnion(
+              /** @type {ts.UnionType} */ (propertyType).types.filter((m) => !(m.flags & ts.TypeFlags.Undefined)),
+              depth + 1,
+              inner,
+            )
+          : this.print(propertyType, depth + 1, inner);
       const name = /^[A-Za-z_$][\w$]*$/.test(property.name) ? property.name : JSON.stringify(property.name);
-      members.push(`${name}${optional ? '?' : ''}: ${this.print(propertyType, depth + 1, `${indent}  `)}`);
+      members.push(`${name}${optional ? '?' : ''}: ${text}`);
     }
-    return members.length === 0 ? '{}' : `{\n${members.map((m) => `${indent}  ${m};\n`).join('')}${indent}}`;
+    return members.length === 0 ? '{}' : `{\n${members.map((member) => `${inner}${member};\n`).join('')}${indent}}`;
   }
-}
-
-/** A union's members but `undefined`. */
-function removeUndefined(checker, type) {
-  if (!(type.flags & ts.TypeFlags.Union)) return type;
-  const kept = /** @type {ts.UnionType} */ (type).types.filter((member) => !(member.flags & ts.TypeFlags.Undefined));
-  return kept.length === type.types.length ? type : (checker.getUnionType?.(kept) ?? type);
 }

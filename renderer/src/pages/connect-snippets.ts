@@ -22,8 +22,8 @@ export function connectSnippets({ url, key, environment }: SnippetValues): Snipp
       id: 'server',
       label: 'SDK: server',
       language: 'ts',
-      code: `// Your backend, with the ${environment} API key. (The SDK is sdk/ of the Switchboard repository.)
-import { ServerClient } from './sdk/index.js';
+      code: `// Your backend, with the ${environment} API key. (@switchboard/sdk: packed from a Switchboard clone, docs/sdk.md.)
+import { ServerClient } from '@switchboard/sdk';
 
 const switchboard = new ServerClient({
   baseUrl: process.env.SWITCHBOARD_URL, // ${url}
@@ -40,7 +40,7 @@ const { token } = await switchboard.chatTokens.create({ userId: 'user-123' });
       label: 'SDK: browser chat',
       language: 'ts',
       code: `// The browser, with the chat token your backend minted (never an API key).
-import { ChatClient } from './sdk/index.js';
+import { ChatClient } from '@switchboard/sdk';
 
 const chat = new ChatClient({ baseUrl: '${url}', token });
 chat.on('message.created', (event) => console.log(event.data.message));

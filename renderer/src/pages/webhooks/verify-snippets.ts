@@ -26,9 +26,9 @@ export function verifySnippets({ url, events }: { url: string; events: string[] 
       id: 'sdk',
       label: 'Node with the SDK',
       language: 'ts',
-      code: `// Your app's handler for ${url}. (The SDK is sdk/ of the Switchboard repository.)
+      code: `// Your app's handler for ${url}. (@switchboard/sdk: packed from a Switchboard clone, docs/sdk.md.)
 import express from 'express';
-import { verifyWebhook } from './sdk/node.js';
+import { verifyWebhook } from '@switchboard/sdk/node';
 
 // The endpoint's signing secret (whsec_…), shown once when it was added.
 const secret = process.env.SWITCHBOARD_WEBHOOK_SECRET;
