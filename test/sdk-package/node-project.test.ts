@@ -59,6 +59,17 @@ export function typeErrors(server: ServerClient): void {
 }
 `;
 
+/** The same package from a CommonJS module of the project: TypeScript reads the declarations of `require`. */
+const REQUIRING_MODULE = `
+import { type Room, ServerClient } from '@switchboard/sdk';
+import { verifyWebhook } from '@switchboard/sdk/node';
+
+export function createRoom(baseUrl: string, apiKey: string): Promise<Room> {
+  return new ServerClient({ baseUrl, apiKey }).rooms.create({ name: 'from CommonJS' });
+}
+export const verify: typeof verifyWebhook = verifyWebhook;
+`;
+
 const TSCONFIG = {
   compilerOptions: {
     strict: true,
@@ -70,7 +81,7 @@ const TSCONFIG = {
     skipLibCheck: false,
     outDir: 'out',
   },
-  files: ['backend.ts'],
+  files: ['backend.ts', 'requiring.cts'],
 };
 
 /** Node.js 20 has WebSocket behind a flag; 22 and later have it by default. */
@@ -91,7 +102,11 @@ describe('@switchboard/sdk installed in a fresh Node.js project', () => {
       startReceiver(),
     ]);
     ({ console, projectId, apiKey } = await serverClient(server.url));
-    project.write({ 'backend.ts': BACKEND, 'tsconfig.json': JSON.stringify(TSCONFIG, null, 2) });
+    project.write({
+      'backend.ts': BACKEND,
+      'requiring.cts': REQUIRING_MODULE,
+      'tsconfig.json': JSON.stringify(TSCONFIG, null, 2),
+    });
   }, 60_000);
   afterAll(async () => {
     project?.remove();
@@ -108,10 +123,12 @@ describe('@switchboard/sdk installed in a fresh Node.js project', () => {
     }
   });
 
-  it('type-checks the backend with strict, reading only the project and the installed package', async () => {
+  it('type-checks the backend and a CommonJS module with strict, reading only the project and the package', async () => {
     const read = await project.compile();
     expect(read).toContain(`${project.folder}/backend.ts`);
-    expect(read.some((file) => file.endsWith('/node_modules/@switchboard/sdk/dist/esm/contract.d.ts'))).toBe(true);
+    for (const format of ['esm', 'cjs']) {
+      expect(read).toContain(`${project.folder}/node_modules/@switchboard/sdk/dist/${format}/contract.d.ts`);
+    }
     expect(read.filter((file) => !isInside(project.folder, file))).toEqual([]);
     expect(read.filter((file) => isInside(REPOSITORY, file))).toEqual([]);
   }, 60_000);
@@ -142,7 +159,10 @@ describe('@switchboard/sdk installed in a fresh Node.js project', () => {
     expect(JSON.parse(verified)).toEqual({ genuine: true, altered: false });
   }, 60_000);
 
-  it('loads with require too, the Node entry sharing the browser entry’s classes', async () => {
+  it('loads with require too, from a CommonJS module, the Node entry sharing the browser entry’s classes', async () => {
+    const required = `require('./out/requiring.cjs').createRoom(${JSON.stringify(server.url)}, ${JSON.stringify(apiKey)})
+      .then((room) => console.log(room.name))`;
+    expect((await project.run(process.execPath, ['-e', required])).trim()).toBe('from CommonJS');
     const script = `const sdk = require('@switchboard/sdk'); const node = require('@switchboard/sdk/node');
       console.log(JSON.stringify({ shared: node.SwitchboardError === sdk.SwitchboardError && node.ChatClient === sdk.ChatClient,
         verifyWebhook: typeof node.verifyWebhook, inBrowserEntry: 'verifyWebhook' in sdk }));`;
