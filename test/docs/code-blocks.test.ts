@@ -14,12 +14,15 @@ import { type CodeBlock, codeBlocks, documentFiles } from './code-blocks.js';
 // not, so that none can rot unnoticed: a block that is none of these fails this file, and so does a rule that names
 // no block. By language, unless a rule says otherwise: `json` must parse; `ts` and `js` must type-check, all in one
 // program against the repository's own sdk/, testing/ and server/ (`@switchboard/sdk` and `switchboard/testing`
-// resolve to their sources); anything else needs a rule. Shell and program blocks run against this file's server,
-// `http://127.0.0.1:4700` replaced by its address.
+// resolve to their sources); anything else needs a rule, or `no-test: <why>` after the fence's language
+// (```ini no-test: a systemd unit). Shell and program blocks run against this file's server, `http://127.0.0.1:4700`
+// replaced by its address, in the order of the documents: README.md's session first.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DOCUMENTED_BASE = 'http://127.0.0.1:4700';
 const run = promisify(execFile);
+/** A block starts a process per step (README.md's session: 13 `node -pe`), slow on a machine whose cores are busy. */
+const BLOCK_TIMEOUT = 60_000;
 /** tsx's loader, by its path: the programs run in a folder of their own, outside the repository. */
 const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
@@ -35,7 +38,7 @@ interface Rule {
   /** Run with bash: `set -eo pipefail`, curl failing on an error answer. */
   shell?: { setup?: ShellSetup; prints?: RegExp };
   /** Run as a program (after type-checking), in an empty folder: a self-contained example. */
-  program?: true;
+  program?: { prints?: RegExp };
   /** Declarations of what a fragment uses from the text around it, for type-checking. */
   preamble?: string;
   /** A quotation of the repository's source: it must still be in this file. */
@@ -71,17 +74,17 @@ const RULES: Rule[] = [
   {
     file: 'README.md',
     contains: 'switchboard seed init',
-    notRun: 'the CLI on port 4700 until stopped (test/cli covers seed init and serve --seed)',
+    notRun: 'the CLI, serving on port 4700 until stopped (test/cli/data.test.ts runs both commands)',
   },
   { file: 'README.md', contains: 'RUNNER_TEMP', notRun: "GitHub Actions steps of a user's CI job, not a shell script" },
-  { file: 'README.md', contains: 'chat.test.mjs', program: true },
+  { file: 'README.md', contains: 'chat.test.mjs', program: { prints: /^true$/m } },
   // docs/
   {
     file: 'docs/architecture.md',
     contains: 'npm run db:generate',
     notRun: "the project's npm scripts, each with a comment: CI runs them",
   },
-  { file: 'docs/architecture.md', contains: 'startServer', program: true },
+  { file: 'docs/architecture.md', contains: 'startServer', program: { prints: /^http:\/\/127\.0\.0\.1:\d+$/m } },
   {
     file: 'docs/backups.md',
     contains: 'switchboard backup',
@@ -161,7 +164,7 @@ const RULES: Rule[] = [
     contains: 'socket.onmessage',
     preamble: 'declare const socket: WebSocket; declare function handle(frame: unknown): void;',
   },
-  { file: 'docs/sdk.md', contains: 'new ConsoleClient', program: true },
+  { file: 'docs/sdk.md', contains: 'new ConsoleClient', program: { prints: /type: 'api_key'/ } },
   {
     file: 'docs/sdk.md',
     contains: 'admin.observability.events',
@@ -218,7 +221,8 @@ const blocks = documentFiles(ROOT).flatMap((file) => codeBlocks(ROOT, file));
 const where = (block: CodeBlock) => `${block.file}:${block.line}`;
 const ruleOf = (block: CodeBlock) =>
   RULES.find((rule) => rule.file === block.file && block.code.includes(rule.contains));
-const isTypeScript = (block: CodeBlock) => ['ts', 'js'].includes(block.language) && !ruleOf(block)?.excerptOf;
+const isTypeScript = (block: CodeBlock) =>
+  ['ts', 'js'].includes(block.language) && !ruleOf(block)?.excerptOf && !block.info.startsWith('no-test:');
 
 const running = useTestServer();
 
@@ -232,7 +236,8 @@ describe('the code blocks of README.md and docs/', () => {
 
   it('are each run, checked, or named with the reason they are not', () => {
     const unclassified = blocks
-      .filter((block) => !ruleOf(block) && !['json', 'ts', 'js'].includes(block.language))
+      .filter((block) => !ruleOf(block) && !block.info.startsWith('no-test:'))
+      .filter((block) => !['json', 'ts', 'js'].includes(block.language))
       .map((block) => `${where(block)} (\`\`\`${block.language}): add a rule to test/docs/code-blocks.test.ts`);
     expect(unclassified).toEqual([]);
     const ruleMatches = RULES.map((rule) => ({
@@ -244,7 +249,7 @@ describe('the code blocks of README.md and docs/', () => {
   });
 
   it('JSON examples parse', () => {
-    for (const block of blocks.filter((b) => b.language === 'json')) {
+    for (const block of blocks.filter((b) => b.language === 'json' && !b.info.startsWith('no-test:'))) {
       expect(() => JSON.parse(block.code), where(block)).not.toThrow();
     }
   });
@@ -261,54 +266,65 @@ describe('the code blocks of README.md and docs/', () => {
   });
 
   for (const block of blocks.filter((b) => ruleOf(b)?.shell)) {
-    it(`${where(block)} runs in bash against a server`, async () => {
-      const { setup, prints } = ruleOf(block)?.shell ?? {};
-      const given = (await setup?.(running.server.url)) ?? {};
-      const cwd = mkdtempSync(join(tmpdir(), 'docs-shell-'));
-      try {
-        for (const [name, text] of Object.entries(given.files ?? {})) writeFileSync(join(cwd, name), text);
-        const script = [
-          'set -eo pipefail',
-          'curl() { command curl --fail-with-body "$@"; }', // an error answer fails the block, its body printed
-          // `NAME=<a chat token>` in a block: a value the reader has from an earlier step, here in the environment.
-          block.code.replaceAll(DOCUMENTED_BASE, running.server.url).replace(/\b([A-Z_]+)=<[^>\n]*>/g, '$1="$$$1"'),
-        ].join('\n');
-        const { stdout } = await run('bash', ['-c', script], {
-          cwd,
-          env: { ...process.env, B: running.server.url, ...given.env },
-        }).catch((err: { stdout: string; stderr: string; code: number }) => {
-          throw new Error(`${where(block)} exited with ${err.code}:\n${err.stdout}\n${err.stderr}`);
-        });
-        expect(stdout, 'a field the block prints is missing from its answer').not.toMatch(/^undefined$/m);
-        if (prints) expect(stdout).toMatch(prints);
-      } finally {
-        rmSync(cwd, { recursive: true, force: true });
-      }
-    });
+    it(
+      `${where(block)} runs in bash against a server`,
+      async () => {
+        const { setup, prints } = ruleOf(block)?.shell ?? {};
+        const given = (await setup?.(running.server.url)) ?? {};
+        const cwd = mkdtempSync(join(tmpdir(), 'docs-shell-'));
+        try {
+          for (const [name, text] of Object.entries(given.files ?? {})) writeFileSync(join(cwd, name), text);
+          const script = [
+            'set -eo pipefail',
+            'curl() { command curl --fail-with-body "$@"; }', // an error answer fails the block, its body printed
+            // `NAME=<a chat token>` in a block: a value the reader has from an earlier step, here in the environment.
+            block.code.replaceAll(DOCUMENTED_BASE, running.server.url).replace(/\b([A-Z_]+)=<[^>\n]*>/g, '$1="$$$1"'),
+          ].join('\n');
+          const { stdout } = await run('bash', ['-c', script], {
+            cwd,
+            env: { ...process.env, B: running.server.url, ...given.env },
+          }).catch((err: { stdout: string; stderr: string; code: number }) => {
+            throw new Error(`${where(block)} exited with ${err.code}:\n${err.stdout}\n${err.stderr}`);
+          });
+          expect(stdout, 'a field the block prints is missing from its answer').not.toMatch(/^undefined$/m);
+          if (prints) expect(stdout).toMatch(prints);
+        } finally {
+          rmSync(cwd, { recursive: true, force: true });
+        }
+      },
+      BLOCK_TIMEOUT,
+    );
   }
 
   for (const block of blocks.filter((b) => ruleOf(b)?.program)) {
-    it(`${where(block)} runs as a program against a server`, async () => {
-      const dir = join(ROOT, 'node_modules/.cache/docs-code-blocks/programs');
-      mkdirSync(dir, { recursive: true });
-      const file = join(
-        dir,
-        `${block.file.replace(/\W/g, '-')}-${block.line}.${block.language === 'js' ? 'mjs' : 'mts'}`,
-      );
-      writeFileSync(file, sourcePaths(block.code.replaceAll(DOCUMENTED_BASE, running.server.url), { run: true }));
-      const cwd = mkdtempSync(join(tmpdir(), 'docs-program-'));
-      try {
-        // JavaScript is as Node.js itself parses it (no `await using` …); its imports of the package load from source.
-        if (block.language === 'js') await run(process.execPath, ['--check', file]);
-        await run(process.execPath, ['--import', TSX, file], { cwd, env: { ...process.env } }).catch(
-          (err: { stdout: string; stderr: string; code: number }) => {
-            throw new Error(`${where(block)} exited with ${err.code}:\n${err.stdout}\n${err.stderr}`);
-          },
+    it(
+      `${where(block)} runs as a program against a server`,
+      async () => {
+        const dir = join(ROOT, 'node_modules/.cache/docs-code-blocks/programs');
+        mkdirSync(dir, { recursive: true });
+        const file = join(
+          dir,
+          `${block.file.replace(/\W/g, '-')}-${block.line}.${block.language === 'js' ? 'mjs' : 'mts'}`,
         );
-      } finally {
-        rmSync(cwd, { recursive: true, force: true });
-      }
-    });
+        writeFileSync(file, sourcePaths(block.code.replaceAll(DOCUMENTED_BASE, running.server.url), { run: true }));
+        const cwd = mkdtempSync(join(tmpdir(), 'docs-program-'));
+        try {
+          // JavaScript is as Node.js itself parses it (no `await using` …); its imports of the package load from source.
+          if (block.language === 'js') await run(process.execPath, ['--check', file]);
+          const { stdout } = await run(process.execPath, ['--import', TSX, file], {
+            cwd,
+            env: { ...process.env },
+          }).catch((err: { stdout: string; stderr: string; code: number }) => {
+            throw new Error(`${where(block)} exited with ${err.code}:\n${err.stdout}\n${err.stderr}`);
+          });
+          const prints = ruleOf(block)?.program?.prints;
+          if (prints) expect(stdout).toMatch(prints);
+        } finally {
+          rmSync(cwd, { recursive: true, force: true });
+        }
+      },
+      BLOCK_TIMEOUT,
+    );
   }
 
   // Last: the blocks above ran while tsc worked.
