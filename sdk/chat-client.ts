@@ -36,13 +36,19 @@ export interface ChatLifecycleEvents {
 
 type EventsOf = { [K in ChatEventType]: ChatEvent<K> } & ChatLifecycleEvents;
 
+/**
+ * A handler property of a WebSocket. Declared as a method's type, whose parameter TypeScript compares both ways, so
+ * that `ws`'s class (whose handlers take its own event classes) is a WebSocketLike without a cast, as the browser's is.
+ */
+type SocketHandler<E> = { handle(ev: E): void }['handle'] | null;
+
 /** What the client needs of a WebSocket: the browser's, or `ws`'s in Node. */
 export interface WebSocketLike {
   readonly readyState: number;
-  onopen: ((ev: unknown) => void) | null;
-  onmessage: ((ev: { data: unknown }) => void) | null;
-  onclose: ((ev: { code: number; reason: string }) => void) | null;
-  onerror: ((ev: unknown) => void) | null;
+  onopen: SocketHandler<unknown>;
+  onmessage: SocketHandler<{ data: unknown }>;
+  onclose: SocketHandler<{ code: number; reason: string }>;
+  onerror: SocketHandler<unknown>;
   send(data: string): void;
   close(code?: number, reason?: string): void;
 }
