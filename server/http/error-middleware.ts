@@ -6,15 +6,33 @@ import { ServiceError } from '../errors.js';
 /** How long a client is told to wait before retrying a request the database could not take. */
 const STORE_RETRY_AFTER_SECONDS = 1;
 
+/** `1048576` → `1 MB`, `2097152 + 1` → `2.0 MB`: whole units when exact, so that a limit reads as it was set. */
+function byteSize(bytes: number): string {
+  for (const [unit, size] of [
+    ['MB', 1024 * 1024],
+    ['KB', 1024],
+  ] as const) {
+    if (bytes >= size) return bytes % size === 0 ? `${bytes / size} ${unit}` : `${(bytes / size).toFixed(1)} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+
+/** body-parser's refusal of a body over its limit: the limit, and the body's size when its Content-Length said it. */
+function tooLargeMessage(limit: number | undefined, length: number | undefined): string {
+  if (limit === undefined) return 'The request body is too large.';
+  const size = length === undefined || Number.isNaN(length) ? '' : ` (this one is ${byteSize(length)})`;
+  return `The request body is too large: at most ${byteSize(limit)}${size}.`;
+}
+
 /** Errors raised below our code (body parser, router, the database) that are the client's doing, or no one's. */
 function fromKnownCause(err: unknown): ServiceError | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
-  const e = err as { type?: string; status?: number; code?: string; message?: string };
+  const e = err as { type?: string; status?: number; code?: string; message?: string; limit?: number; length?: number };
   switch (e.type) {
     case 'entity.parse.failed':
       return new ServiceError('SERVICE_VALIDATION_FAILED', 'Malformed JSON in the request body.');
     case 'entity.too.large':
-      return new ServiceError('SERVICE_PAYLOAD_TOO_LARGE', 'The request body is too large.');
+      return new ServiceError('SERVICE_PAYLOAD_TOO_LARGE', tooLargeMessage(e.limit, e.length));
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new ServiceError('SERVICE_UNSUPPORTED_MEDIA_TYPE', e.message ?? 'Unsupported body encoding.');
