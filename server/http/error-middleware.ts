@@ -6,13 +6,15 @@ import { ServiceError } from '../errors.js';
 /** How long a client is told to wait before retrying a request the database could not take. */
 const STORE_RETRY_AFTER_SECONDS = 1;
 
-/** `1048576` → `1 MB`, `2097152 + 1` → `2.0 MB`: whole units when exact, so that a limit reads as it was set. */
-function byteSize(bytes: number): string {
+/** `1048576` → `1 MB`, `2097153` → `2.0 MB`: whole units when exact, so that a limit reads as it was set. */
+function byteSize(bytes: number, decimals = 1): string {
   for (const [unit, size] of [
     ['MB', 1024 * 1024],
     ['KB', 1024],
   ] as const) {
-    if (bytes >= size) return bytes % size === 0 ? `${bytes / size} ${unit}` : `${(bytes / size).toFixed(1)} ${unit}`;
+    if (bytes >= size) {
+      return bytes % size === 0 ? `${bytes / size} ${unit}` : `${(bytes / size).toFixed(decimals)} ${unit}`;
+    }
   }
   return `${bytes} bytes`;
 }
@@ -20,8 +22,15 @@ function byteSize(bytes: number): string {
 /** body-parser's refusal of a body over its limit: the limit, and the body's size when its Content-Length said it. */
 function tooLargeMessage(limit: number | undefined, length: number | undefined): string {
   if (limit === undefined) return 'The request body is too large.';
-  const size = length === undefined || Number.isNaN(length) ? '' : ` (this one is ${byteSize(length)})`;
-  return `The request body is too large: at most ${byteSize(limit)}${size}.`;
+  const most = byteSize(limit);
+  let size = '';
+  if (length !== undefined && !Number.isNaN(length)) {
+    // A body just over the limit needs more digits than 1.0 MB to show that it is over.
+    let decimals = 1;
+    while (decimals < 6 && Number.parseFloat(byteSize(length, decimals)) <= Number.parseFloat(most)) decimals++;
+    size = ` (this one is ${byteSize(length, decimals)})`;
+  }
+  return `The request body is too large: at most ${most}${size}.`;
 }
 
 /** Errors raised below our code (body parser, router, the database) that are the client's doing, or no one's. */

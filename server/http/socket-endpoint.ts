@@ -5,8 +5,8 @@ import type * as z from 'zod';
 import type { Clock } from '../clock.js';
 import type { MessageRate } from '../security/settings.js';
 import type { SocketLimits } from '../security/socket-limits.js';
+import { describeIssue, parseClientInput } from '../shared/issue-messages.js';
 import { createHeartbeat } from './heartbeat.js';
-import { describeIssue, parseClientInput } from './issue-messages.js';
 import type { UpgradeHandler } from './upgrade-router.js';
 
 /** How often the server pings each socket; one that has not answered by its next ping is closed with 4408. */

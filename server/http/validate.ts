@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { validationFailed } from '../errors.js';
-import { describeIssue, fieldProblems, parseClientInput } from './issue-messages.js';
+import { describeIssue, fieldProblems, parseClientInput } from '../shared/issue-messages.js';
 
 /**
  * Parses `input` or throws 400 SERVICE_VALIDATION_FAILED naming every field at fault and why, in the message for

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { describeIssue, fieldProblems, parseClientInput } from '../../server/http/issue-messages.js';
+import { describeIssue, fieldProblems, parseClientInput } from '../../server/shared/issue-messages.js';
 
 const member = z.strictObject({ userId: z.string(), role: z.enum(['OWNER', 'MEMBER']).optional() });
 const body = z.strictObject({
@@ -15,6 +15,7 @@ const body = z.strictObject({
     .discriminatedUnion('type', [z.object({ type: z.literal('a') }), z.object({ type: z.literal('b') })])
     .optional(),
   note: z.string().max(4, 'must be short').optional(),
+  contact: z.email('must be an email address').optional(),
 });
 
 /** What a client is told for `input`: the human line of each issue, as `parseOrThrow` writes it. */
@@ -40,7 +41,7 @@ describe('the words for what is wrong with a request', () => {
 
   it('shows the fields of the object expected, for a value of the wrong shape', () => {
     expect(told(['x'])).toEqual([
-      'body: expected an object {name, count?, ratio?, members?, when?, email?, id?, shape?, note?}, got an array',
+      'body: expected an object {name, count?, ratio?, members?, when?, email?, id?, shape?, note?, contact?}, got an array',
     ]);
     expect(told({ name: 'x', members: ['alice', 'bob'] })).toEqual([
       'members.0: expected an object {userId, role?}, got a string',
@@ -71,6 +72,10 @@ describe('the words for what is wrong with a request', () => {
 
   it('keeps a message the schema gives itself', () => {
     expect(told({ name: 'x', note: 'longer' })).toEqual(['note: must be short']);
+    // For a value of the wrong type, with the type given; and missing is still "required".
+    expect(told({ name: 'x', contact: 5 })).toEqual(['contact: must be an email address, got a number']);
+    expect(told({ name: 'x', contact: 'nobody' })).toEqual(['contact: must be an email address']);
+    expect(told({ contact: 'a@b.test' })).toEqual(['name: required']);
   });
 
   it('tells unknown fields apart, in the message and in `fields`', () => {

@@ -42,6 +42,8 @@ export function issueMessage(issue: z.core.$ZodRawIssue): string | undefined {
       return `must be a multiple of ${issue.divisor}`;
     case 'invalid_union':
       return unionMessage(issue);
+    case 'unrecognized_keys':
+      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
     case 'invalid_key':
       return `has an invalid key: ${issue.issues.map((i) => i.message).join('; ')}`;
     default:
@@ -54,6 +56,16 @@ function pathOf(issue: z.core.$ZodIssue): string {
   return issue.path.map(String).join('.');
 }
 
+/**
+ * The issue's message, but for a value of the wrong type where the schema words its own (`z.email('must be an email
+ * address')`): missing is still "required", and another type still says what it was.
+ */
+export function issueText(issue: z.core.$ZodIssue): string {
+  if (issue.code !== 'invalid_type' || issue.message.startsWith('expected ')) return issue.message;
+  if (issue.input === undefined) return 'required';
+  return `${issue.message}, got ${typeOf(issue.input)}`;
+}
+
 /** One line for people: `maxParticipants: expected a number, got a string`; `where` names the root. */
 export function describeIssue(issue: z.core.$ZodIssue, where: string): string {
   const path = pathOf(issue);
@@ -61,7 +73,7 @@ export function describeIssue(issue: z.core.$ZodIssue, where: string): string {
     const fields = issue.keys.map((k) => (path ? `${path}.${k}` : k));
     return `unknown ${where} field${fields.length > 1 ? 's' : ''} ${fields.map((f) => `"${f}"`).join(', ')}`;
   }
-  return `${path || where}: ${issue.message}`;
+  return `${path || where}: ${issueText(issue)}`;
 }
 
 /** The same issue for a program: one entry per field at fault (the path is empty for the whole body or query). */
@@ -70,12 +82,13 @@ export function fieldProblems(issue: z.core.$ZodIssue): FieldProblem[] {
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: 'unknown field' }));
   }
-  return [{ path, message: issue.message }];
+  return [{ path, message: issueText(issue) }];
 }
 
-/** Parses with the messages above; for every parse of what a client sent (HTTP bodies and queries, socket messages). */
+/** Parses with the messages above: every parse of what a client sent (HTTP bodies and queries, socket messages, seeds). */
 export function parseClientInput<S extends z.ZodType>(schema: S, input: unknown) {
-  return schema.safeParse(input, { error: issueMessage });
+  // With the input in each issue, for issueText: kept in the issue, not put into any answer.
+  return schema.safeParse(input, { error: issueMessage, reportInput: true });
 }
 
 const ARTICLE_TYPES: Record<string, string> = {
@@ -103,7 +116,7 @@ function expectedType(expected: string, inst: unknown): string {
   const shape = (inst as { _zod?: { def?: { shape?: Record<string, { _zod: { optin?: string } }> } } })?._zod?.def
     ?.shape;
   if (!shape) return words;
-  const fields = Object.entries(shape).map(([key, field]) => (field._zod.optin === 'optional' ? `${key}?` : key));
+  const fields = Object.entries(shape).map(([key, field]) => (field._zod.optin ? `${key}?` : key));
   if (fields.length === 0 || fields.length > MAX_FIELDS_SHOWN) return words;
   return `${words} {${fields.join(', ')}}`;
 }
