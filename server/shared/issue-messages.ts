@@ -63,7 +63,8 @@ function pathOf(issue: z.core.$ZodIssue): string {
 export function issueText(issue: z.core.$ZodIssue): string {
   if (issue.code !== 'invalid_type' || issue.message.startsWith('expected ')) return issue.message;
   if (issue.input === undefined) return 'required';
-  return `${issue.message}, got ${typeOf(issue.input)}`;
+  const given = issue.expected === 'int' && typeof issue.input === 'number' ? String(issue.input) : typeOf(issue.input);
+  return `${issue.message}, got ${given}`;
 }
 
 /** One line for people: `maxParticipants: expected a number, got a string`; `where` names the root. */
