@@ -126,6 +126,8 @@ function expectedType(expected: string, inst: unknown): string {
 function typeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
+  // z.coerce.number() (a query's numbers) makes NaN of what is no number; what was sent is gone by then.
+  if (Number.isNaN(value)) return 'something that is not a number';
   if (typeof value === 'boolean') return 'a boolean';
   if (typeof value === 'object') return 'an object';
   return `a ${typeof value}`;

@@ -39,6 +39,14 @@ describe('the words for what is wrong with a request', () => {
     expect(told({ name: 'x', id: true })).toEqual(['id: expected a string or a number, got a boolean']);
   });
 
+  it('says a query number that is no number is not one', () => {
+    const query = z.strictObject({ limit: z.coerce.number().int().min(1).optional() });
+    const result = parseClientInput(query, { limit: 'abc' });
+    expect(result.error?.issues.map((i) => describeIssue(i, 'query'))).toEqual([
+      'limit: expected a number, got something that is not a number',
+    ]);
+  });
+
   it('shows the fields of the object expected, for a value of the wrong shape', () => {
     expect(told(['x'])).toEqual([
       'body: expected an object {name, count?, ratio?, members?, when?, email?, id?, shape?, note?, contact?}, got an array',
