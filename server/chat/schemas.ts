@@ -18,11 +18,7 @@ const metadataSchema = z.lazy(() =>
     .record(z.string(), z.unknown())
     .refine((value) => JSON.stringify(value).length <= 4096, 'must be at most 4 KB of JSON'),
 );
-export const conversationRoleSchema = z.lazy(() =>
-  z
-    .enum(CONVERSATION_ROLES, { error: `must be one of ${CONVERSATION_ROLES.join(', ')}` })
-    .meta({ id: 'ConversationRole' }),
-);
+export const conversationRoleSchema = z.lazy(() => z.enum(CONVERSATION_ROLES).meta({ id: 'ConversationRole' }));
 
 export const createChatTokenBody = z.lazy(() =>
   z

@@ -6,15 +6,42 @@ import { ServiceError } from '../errors.js';
 /** How long a client is told to wait before retrying a request the database could not take. */
 const STORE_RETRY_AFTER_SECONDS = 1;
 
+/** `1048576` → `1 MB`, `2097153` → `2.0 MB`: whole units when exact, so that a limit reads as it was set. */
+function byteSize(bytes: number, decimals = 1): string {
+  for (const [unit, size] of [
+    ['MB', 1024 * 1024],
+    ['KB', 1024],
+  ] as const) {
+    if (bytes >= size) {
+      return bytes % size === 0 ? `${bytes / size} ${unit}` : `${(bytes / size).toFixed(decimals)} ${unit}`;
+    }
+  }
+  return `${bytes} bytes`;
+}
+
+/** body-parser's refusal of a body over its limit: the limit, and the body's size when its Content-Length said it. */
+function tooLargeMessage(limit: number | undefined, length: number | undefined): string {
+  if (limit === undefined) return 'The request body is too large.';
+  const most = byteSize(limit);
+  let size = '';
+  if (length !== undefined && !Number.isNaN(length)) {
+    // A body just over the limit needs more digits than 1.0 MB to show that it is over.
+    let decimals = 1;
+    while (decimals < 6 && Number.parseFloat(byteSize(length, decimals)) <= Number.parseFloat(most)) decimals++;
+    size = ` (this one is ${byteSize(length, decimals)})`;
+  }
+  return `The request body is too large: at most ${most}${size}.`;
+}
+
 /** Errors raised below our code (body parser, router, the database) that are the client's doing, or no one's. */
 function fromKnownCause(err: unknown): ServiceError | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
-  const e = err as { type?: string; status?: number; code?: string; message?: string };
+  const e = err as { type?: string; status?: number; code?: string; message?: string; limit?: number; length?: number };
   switch (e.type) {
     case 'entity.parse.failed':
       return new ServiceError('SERVICE_VALIDATION_FAILED', 'Malformed JSON in the request body.');
     case 'entity.too.large':
-      return new ServiceError('SERVICE_PAYLOAD_TOO_LARGE', 'The request body is too large.');
+      return new ServiceError('SERVICE_PAYLOAD_TOO_LARGE', tooLargeMessage(e.limit, e.length));
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new ServiceError('SERVICE_UNSUPPORTED_MEDIA_TYPE', e.message ?? 'Unsupported body encoding.');

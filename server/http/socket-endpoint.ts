@@ -5,6 +5,7 @@ import type * as z from 'zod';
 import type { Clock } from '../clock.js';
 import type { MessageRate } from '../security/settings.js';
 import type { SocketLimits } from '../security/socket-limits.js';
+import { describeIssue, parseClientInput } from '../shared/issue-messages.js';
 import { createHeartbeat } from './heartbeat.js';
 import type { UpgradeHandler } from './upgrade-router.js';
 
@@ -143,9 +144,9 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
       sendJson(socket, options.protocolError('Messages are JSON objects.', 'invalid_message'));
       return;
     }
-    const message = options.messageSchema.safeParse(parsed);
+    const message = parseClientInput(options.messageSchema, parsed);
     if (!message.success) {
-      const detail = message.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; ');
+      const detail = message.error.issues.map((issue) => describeIssue(issue, 'message')).join('; ');
       sendJson(socket, options.protocolError(`Invalid message: ${detail}`, 'invalid_message'));
       return;
     }

@@ -17,7 +17,7 @@ export const addHostBody = z.lazy(() =>
   z
     .strictObject({
       identity,
-      role: z.enum(HOST_ROLES, { error: `must be one of ${HOST_ROLES.join(', ')}` }),
+      role: z.enum(HOST_ROLES),
       invitedBy: identity.optional().meta({
         description: 'The host inviting, when your server knows who asks: then only a HOST may invite.',
       }),

@@ -4,9 +4,7 @@ import { CAPABILITIES } from '../roles/capabilities.js';
 import { timestampSchema } from '../shared/schemas.js';
 import { MAX_INVITATION_HOURS } from './limits.js';
 
-export const roleSchema = z.lazy(() =>
-  z.enum(PROJECT_ROLES, { error: `must be one of ${PROJECT_ROLES.join(', ')}` }).meta({ id: 'ProjectRole' }),
-);
+export const roleSchema = z.lazy(() => z.enum(PROJECT_ROLES).meta({ id: 'ProjectRole' }));
 
 export const addMemberBody = z.lazy(() =>
   z.strictObject({ email: z.email('must be an email address'), role: roleSchema }).meta({ id: 'AddMemberRequest' }),

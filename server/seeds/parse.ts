@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { issueText, parseClientInput } from '../shared/issue-messages.js';
 import { SeedError } from './errors.js';
 import { type Seed, seedSchema } from './schema.js';
 
@@ -41,7 +42,7 @@ export function jsonPath(path: readonly PropertyKey[]): string {
   );
 }
 
-const describeIssue = (issue: z.core.$ZodIssue) => `  ${jsonPath(issue.path)}: ${issue.message}`;
+const describeIssue = (issue: z.core.$ZodIssue) => `  ${jsonPath(issue.path)}: ${issueText(issue)}`;
 
 /** The seed in `text` (from `source`, for messages), or a SeedError naming every bad field by its path. */
 export function parseSeed(text: string, source: string): Seed {
@@ -53,7 +54,7 @@ export function parseSeed(text: string, source: string): Seed {
     const line = at ? text.slice(0, Number(at[1])).split('\n').length : undefined;
     throw new SeedError(`${source} is not JSON${line ? ` (line ${line})` : ''}: ${(err as Error).message}`);
   }
-  const parsed = seedSchema.safeParse(value);
+  const parsed = parseClientInput(seedSchema, value);
   if (!parsed.success)
     throw new SeedError(
       `${source} is not a valid seed; nothing was created:\n${parsed.error.issues.map(describeIssue).join('\n')}`,

@@ -9,9 +9,9 @@ export const advanceClockBody = z.lazy(() =>
   z
     .strictObject({
       seconds: z
-        .int('seconds must be a whole number of seconds')
-        .min(1, 'seconds must be at least 1')
-        .max(MAX_ADVANCE_SECONDS, `seconds must be at most ${MAX_ADVANCE_SECONDS} (400 days)`)
+        .int('must be a whole number of seconds')
+        .min(1)
+        .max(MAX_ADVANCE_SECONDS, `must be at most ${MAX_ADVANCE_SECONDS} (400 days)`)
         .meta({
           description: 'How far to move the clock forward, in seconds (1 to 34,560,000: 400 days).',
           example: 7200,

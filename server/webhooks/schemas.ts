@@ -5,13 +5,20 @@ import { cursorSchema, limitSchema } from '../shared/pagination.js';
 import { timestampSchema } from '../shared/schemas.js';
 import { EVENT_TYPES, eventTypeSchema } from './catalogue.js';
 import { RESPONSE_BODY_LOG_BYTES } from './policy.js';
+import { withoutScheme } from './target.js';
 
 const urlSchema = z.lazy(() =>
   z
     .string()
     .trim()
-    .max(2048, 'url must be at most 2048 characters')
-    .refine((url) => URL.canParse(url), 'must be an absolute URL, e.g. https://example.com/webhooks')
+    .max(2048)
+    .refine((url) => URL.canParse(url), {
+      // The deployment mode is not known here: the scheme a local one would take, which targetRefusal checks later.
+      error: (issue) => {
+        const meant = typeof issue.input === 'string' ? withoutScheme(issue.input, 'local') : undefined;
+        return `must be an absolute URL, e.g. ${meant ? meant.href : 'https://example.com/webhooks'}`;
+      },
+    })
     .meta({
       description:
         'Where deliveries are POSTed. Production deployments require https:// and refuse loopback, private, ' +

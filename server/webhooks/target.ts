@@ -33,27 +33,60 @@ const KIND_WORDS: Record<Exclude<AddressKind, 'public'>, string> = {
   reserved: 'a reserved address',
 };
 
-/** Why the URL may not receive webhooks in this deployment mode, or null when it may. */
+/**
+ * Why the URL may not receive webhooks in this deployment mode, or null when it may: every rule it breaks at once
+ * (joined by `; `), so that fixing one does not only reveal the next.
+ */
 export function targetRefusal(rawUrl: string, mode: DeploymentMode): string | null {
+  const guessed = withoutScheme(rawUrl, mode);
+  if (guessed) {
+    return [`it has no scheme: write ${guessed.href}`, ...rulesBroken(guessed, mode)].join('; ');
+  }
   let url: URL;
   try {
     url = new URL(rawUrl);
   } catch {
-    return 'it is not an absolute URL';
+    return 'it is not an absolute URL (write it as https://host/path)';
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return `the scheme ${url.protocol.slice(0, -1)} is not allowed; use https:// (or http:// in a local deployment)`;
-  }
-  if (url.username || url.password) return 'it must not contain a user name or password';
-  if (mode === 'production' && url.protocol !== 'https:') return 'production deployments require https://';
+  const broken = rulesBroken(url, mode);
+  return broken.length > 0 ? broken.join('; ') : null;
+}
 
+function rulesBroken(url: URL, mode: DeploymentMode): string[] {
+  const broken: string[] = [];
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    const allowed = mode === 'production' ? 'use https://' : 'use http:// or https://';
+    // Nothing more to say about a URL that is not web at all (`javascript:`, `data:`): it has no host to check.
+    return [`the scheme ${url.protocol.slice(0, -1)} is not allowed (${allowed})`];
+  }
+  if (url.username || url.password) broken.push('it must not contain a user name or password');
+  if (mode === 'production' && url.protocol !== 'https:') broken.push('production deployments require https://');
   const kind = addressKind(url.hostname);
-  if (kind === 'public') return null;
-  if (mode === 'local' && LOCAL_ALLOWED.has(kind)) return null;
+  if (kind === 'public' || (mode === 'local' && LOCAL_ALLOWED.has(kind))) return broken;
   const rule = LOCAL_ALLOWED.has(kind)
-    ? 'production deployments refuse loopback, private, link-local and unspecified addresses'
-    : 'no deployment mode allows it';
-  return `${url.hostname} is ${KIND_WORDS[kind]}; ${rule}`;
+    ? 'and production deployments refuse loopback, private, link-local and unspecified addresses'
+    : 'which no deployment mode allows';
+  broken.push(`${url.hostname} is ${KIND_WORDS[kind]}, ${rule}`);
+  return broken;
+}
+
+/**
+ * The URL meant by one written without its scheme (`localhost:3000/hook`, `example.com/hook`), which the URL parser
+ * refuses or reads as the scheme `localhost:`; undefined for a URL with a scheme. The scheme guessed is https://, or
+ * http:// for the developer's own machine and network in a local deployment (where servers seldom have
+ * certificates).
+ */
+export function withoutScheme(rawUrl: string, mode: DeploymentMode): URL | undefined {
+  if (/^[a-z][a-z\d+.-]*:\/\//i.test(rawUrl)) return undefined;
+  // `host:port…` reads as a scheme and a path; a real scheme (`mailto:x`, `data:…`) is not followed by a port.
+  const hostAndPort = /^[^:/?#\s]+:\d+(?:[/?#]|$)/.test(rawUrl);
+  if (!hostAndPort && URL.canParse(rawUrl)) return undefined;
+  if (!URL.canParse(`https://${rawUrl}`)) return undefined;
+  const https = new URL(`https://${rawUrl}`);
+  // Without a port, a name with no dot is a word rather than a host (`hooks/x`), but for localhost.
+  if (!hostAndPort && !/[.:\]]|^localhost$/i.test(https.hostname)) return undefined;
+  const local = mode === 'local' && addressKind(https.hostname) !== 'public';
+  return local ? new URL(`http://${rawUrl}`) : https;
 }
 
 /** Classifies a URL hostname (as `URL.hostname` gives it: IPv6 in brackets, lower case). */

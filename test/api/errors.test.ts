@@ -93,6 +93,7 @@ describe('the error body', () => {
   it('is 413 for a body over 1 MB', async () => {
     const res = await t.api.post('/v1/projects', { token: user.token, body: { name: 'x'.repeat(1_100_000) } });
     expectError(res, 413, 'SERVICE_PAYLOAD_TOO_LARGE');
+    expect(res.body.message).toMatch(/^The request body is too large: at most 1 MB \(this one is 1\.05 MB\)\.$/);
   });
 });
 

@@ -210,9 +210,17 @@ describe('relaying', () => {
     alice.socket.send('not json');
     expect(await alice.next('error')).toMatchObject({ code: 'invalid_message' });
     alice.send({ type: 'offer', to: 'bob' });
-    expect((await alice.next('error')).message).toContain('sdp');
+    // In the words of an HTTP validation error.
+    expect((await alice.next('error')).message).toBe('Invalid message: sdp: required');
+    alice.send({ type: 'offer', to: 'bob', sdp: 42 });
+    expect((await alice.next('error')).message).toBe('Invalid message: sdp: expected a string, got a number');
     alice.send({ type: 'teleport' });
-    expect(await alice.next('error')).toMatchObject({ code: 'invalid_message' });
+    expect(await alice.next('error')).toMatchObject({
+      code: 'invalid_message',
+      message: expect.stringMatching(/^Invalid message: type: expected one of "offer", .*, got "teleport"$/),
+    });
+    alice.send(['offer']);
+    expect((await alice.next('error')).message).toBe('Invalid message: message: expected an object, got an array');
     alice.send({ type: 'ping' });
     expect(await alice.next('pong')).toEqual({ type: 'pong' });
     bob.send({ type: 'data', payload: 1 });

@@ -261,7 +261,9 @@ describe('triggers: POST /v1/projects/{id}/environment/triggers', () => {
 
     const unknown = await trigger(projectId, owner, 'message.sent');
     expectError(unknown, 400, 'SERVICE_VALIDATION_FAILED');
-    expect(unknown.body.message).toContain(EVENT_TYPES.join(', '));
+    expect(unknown.body.message).toContain(
+      `event: expected one of ${EVENT_TYPES.map((type) => `"${type}"`).join(', ')}, got "message.sent"`,
+    );
     expect(unknown.body.fields).toEqual([{ path: 'event', message: expect.stringContaining('message.created') }]);
     const extra = await t.api.post(triggersPath(projectId), {
       token: owner.token,

@@ -30,12 +30,12 @@ afterAll(async () => {
 });
 
 const OK = 'allowed';
-const LOOPBACK = /loopback address; production deployments refuse/;
-const PRIVATE = /private-network address; production deployments refuse/;
-const UNSPECIFIED = /unspecified address; production deployments refuse/;
-const LINK_LOCAL = /link-local address .*; no deployment mode allows it/;
-const NEVER = /(multicast|broadcast|reserved) address; no deployment mode allows it/;
-const SCHEME = /scheme \w+ is not allowed/;
+const LOOPBACK = /loopback address, and production deployments refuse/;
+const PRIVATE = /private-network address, and production deployments refuse/;
+const UNSPECIFIED = /unspecified address, and production deployments refuse/;
+const LINK_LOCAL = /link-local address .*, which no deployment mode allows/;
+const NEVER = /(multicast|broadcast|reserved) address, which no deployment mode allows/;
+const SCHEME = /scheme \w+ is not allowed \(use (http:\/\/ or )?https:\/\/\)/;
 const HTTPS = /production deployments require https:\/\//;
 const CREDENTIALS = /must not contain a user name or password/;
 
@@ -94,7 +94,7 @@ const vectors: [string, typeof OK | RegExp, typeof OK | RegExp][] = [
   ['https://[::ffff:0.0.0.0]/hooks', OK, UNSPECIFIED],
   // Link-local, where cloud metadata services answer: never.
   ['https://169.254.169.254/latest/meta-data', LINK_LOCAL, LINK_LOCAL],
-  ['http://169.254.169.254/latest/meta-data', LINK_LOCAL, HTTPS],
+  ['http://169.254.169.254/latest/meta-data', LINK_LOCAL, LINK_LOCAL],
   ['https://[fe80::1]/hooks', LINK_LOCAL, LINK_LOCAL],
   ['https://[::ffff:169.254.169.254]/hooks', LINK_LOCAL, LINK_LOCAL],
   ['https://[::ffff:a9fe:a9fe]/hooks', LINK_LOCAL, LINK_LOCAL],
@@ -122,6 +122,49 @@ describe.each(['local', 'production'] as const)('registering in a %s deployment'
     expectError(res, 400, 'SERVICE_WEBHOOK_TARGET_REFUSED');
     expect(res.body.message).toMatch(/^Webhook URL refused: /);
     expect(res.body.message).toMatch(expected);
+  });
+});
+
+describe('the refusal says what to write', () => {
+  /** The message for `url` in each deployment mode. */
+  async function refusal(mode: 'local' | 'production', url: string): Promise<string> {
+    const { api, owner, projectId } = modes[mode];
+    const res = await api.post(`/v1/projects/${projectId}/webhooks`, {
+      token: owner.token,
+      body: { url, environment: 'development' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    return res.body.message;
+  }
+
+  it('suggests the scheme of a URL written without one', async () => {
+    // The URL parser reads `localhost:3000/hook` as the scheme `localhost:`; this was "the scheme localhost is not allowed".
+    expect(await refusal('local', 'localhost:3000/hook')).toBe(
+      'Webhook URL refused: it has no scheme: write http://localhost:3000/hook.',
+    );
+    expect(await refusal('production', 'localhost:3000/hook')).toBe(
+      'Webhook URL refused: it has no scheme: write https://localhost:3000/hook; localhost is a loopback address, ' +
+        'and production deployments refuse loopback, private, link-local and unspecified addresses.',
+    );
+    expect(await refusal('production', 'example.com:8443/hook')).toBe(
+      'Webhook URL refused: it has no scheme: write https://example.com:8443/hook.',
+    );
+    // What the URL parser refuses outright is invalid input, with the same suggestion.
+    expect(await refusal('local', 'example.com/hook')).toBe(
+      'Invalid request body: url: must be an absolute URL, e.g. https://example.com/hook.',
+    );
+  });
+
+  it('names every rule a URL breaks in a production deployment, at once', async () => {
+    expect(await refusal('production', 'http://10.0.0.5/hook')).toBe(
+      'Webhook URL refused: production deployments require https://; 10.0.0.5 is a private-network address, and ' +
+        'production deployments refuse loopback, private, link-local and unspecified addresses.',
+    );
+    expect(await refusal('production', 'http://user:pw@169.254.169.254/x')).toBe(
+      'Webhook URL refused: it must not contain a user name or password; production deployments require https://; ' +
+        '169.254.169.254 is a link-local address (where cloud metadata services live), which no deployment mode ' +
+        'allows.',
+    );
   });
 });
 

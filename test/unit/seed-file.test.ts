@@ -20,7 +20,7 @@ describe('seed files', () => {
   it.each([
     [{ projects: [] }, 'user: '],
     [{ user: { ...user, email: 'nope' } }, 'user.email: must be an email address'],
-    [{ user, extra: 1 }, '(the file): Unrecognized key: "extra"'],
+    [{ user, extra: 1 }, '(the file): unknown field "extra"'],
     [{ user, version: 2 }, 'version: '],
     [
       project({ apiKeys: [{ name: 'k', environment: 'staging', key: KEY }] }),
@@ -59,7 +59,7 @@ describe('seed files', () => {
     [project({ members: [{ ...user, role: 'ADMIN' }] }), 'projects[0].members[0].email: is the seed’s user'],
     [
       project({ members: [{ email: 'x@example.com', password: 'long enough', role: 'BOSS' }] }),
-      'projects[0].members[0].role: must be one of',
+      'projects[0].members[0].role: expected one of "OWNER", "ADMIN", "DEVELOPER", "VIEWER", "BILLING", got "BOSS"',
     ],
     [
       project({ webhooks: [{ environment: 'development', url: 'http://localhost/h', secret: 'nope' }] }),

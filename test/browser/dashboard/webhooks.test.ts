@@ -59,6 +59,12 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     await tabTo(page, page.getByRole('button', { name: 'Add endpoint' }));
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog');
+    // A URL without its scheme: the server's refusal, shown as it is, says what to write.
+    dp.expectFailure(400, /\/webhooks$/);
+    await dialog.getByRole('textbox', { name: 'Endpoint URL' }).fill('localhost:3000/hook');
+    await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+    await visible(dialog.getByText('The endpoint was not added'));
+    await visible(dialog.getByText('Webhook URL refused: it has no scheme: write http://localhost:3000/hook.'));
     await dialog.getByRole('textbox', { name: 'Endpoint URL' }).fill(hook.url);
     await choose(page, 'Events', 'message.created');
     await dialog.getByRole('button', { name: 'Add endpoint' }).click();
