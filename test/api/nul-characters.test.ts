@@ -1,5 +1,14 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../../db/connection.js';
+import { describeReplaced } from '../../db/holdable-text.js';
+import Database from '../../db/sqlite-driver.js';
+import { exportDataDir, importArchive } from '../../server/data-archive/index.js';
 import { parseSeed } from '../../server/seeds/parse.js';
+import { readVersion } from '../../server/version.js';
+import { downloadBackup } from '../support/data-archives.js';
 import {
   createConversation,
   createRoom,
@@ -7,9 +16,11 @@ import {
   mintChatToken,
   mintRtcToken,
   projectWithKeys,
+  sendMessage,
   type TestUser,
 } from '../support/factories.js';
-import type { ApiResponse } from '../support/http.js';
+import { type ApiResponse, client } from '../support/http.js';
+import { startTestServer } from '../support/server.js';
 import { connectRealtime, connectSignaling } from '../support/socket-client.js';
 import { useTestServer } from '../support/use-test-server.js';
 
@@ -142,5 +153,62 @@ describe('a NUL character in a seed', () => {
     expect(() => parseSeed(seed, 'seed.json')).toThrow(
       'seed.json is not a valid seed; nothing was created:\n  projects[0].name: must not contain a NUL character (U+0000)',
     );
+  });
+});
+
+describe('data that already holds a NUL character', () => {
+  const cleanup: (() => unknown)[] = [];
+  afterAll(async () => {
+    for (const step of cleanup.reverse()) await step();
+  });
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'switchboard-nul-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  };
+
+  it('imports from an older SQLite data folder: kept on SQLite, replaced by U+FFFD on PostgreSQL and reported', async () => {
+    // A data folder as an older server left it: rows written before the API refused NUL (here, straight to SQLite).
+    const room = await createRoom(t.api, key);
+    const conversation = await createConversation(t.api, key, { members: ['alice'] });
+    const message = await sendMessage(t.api, key, conversation.id, { senderId: 'alice', text: 'hello' });
+    const withRows = join(tempDir(), 'with-rows.tar.gz');
+    await downloadBackup(t.server, withRows);
+    const older = tempDir();
+    await importArchive(withRows, older, { replace: false, switchboardVersion: readVersion() });
+    const sqlite = new Database(join(older, DATABASE_FILE));
+    sqlite.prepare('UPDATE messages SET text = ? WHERE id = ?').run(`hel${NUL}lo${NUL}`, message.id);
+    sqlite.prepare('UPDATE rooms SET name = ? WHERE id = ?').run(`lobby${NUL}`, room.id);
+    sqlite.close();
+    const exported = join(tempDir(), 'older.tar.gz');
+    await exportDataDir(older, exported, { switchboardVersion: readVersion(), createdAt: new Date() });
+
+    let restored: Awaited<ReturnType<typeof startTestServer>>;
+    let stored: string;
+    if (t.server.databaseUrl) {
+      restored = await startTestServer({ importArchive: { file: exported, replace: false } });
+      stored = '\uFFFD';
+      expect(restored.imported?.replaced).toEqual(
+        new Map([
+          ['rooms.name', 1],
+          ['messages.text', 1],
+        ]),
+      );
+      expect(describeReplaced(restored.imported?.replaced ?? new Map())).toBe(
+        '2 values held a NUL character (U+0000), which PostgreSQL cannot store, replaced by U+FFFD: messages.text 1, ' +
+          'rooms.name 1',
+      );
+    } else {
+      // SQLite holds it: a data folder keeps what it had.
+      const target = tempDir();
+      await importArchive(exported, target, { replace: false, switchboardVersion: readVersion() });
+      restored = await startTestServer({ dataDir: target });
+      stored = NUL;
+    }
+    cleanup.push(() => restored.dispose());
+    const api = client(restored.url);
+    const messages = await api.get(`/v1/chat/conversations/${conversation.id}/messages`, { token: key });
+    expect(messages.body.data.map((m: { text: string }) => m.text)).toEqual([`hel${stored}lo${stored}`]);
+    expect((await api.get(`/v1/rooms/${room.id}`, { token: key })).body.name).toBe(`lobby${stored}`);
   });
 });
