@@ -63,7 +63,7 @@ export function errorMiddleware(
       // A database error is logged by its query, without the values drizzle's message lists (they may be secrets).
       const query = failedQuery(err);
       logger.error(
-        { ...(query ? { query } : { err }), requestId, method: req.method, url: req.originalUrl },
+        { ...(query ? { failedQuery: query } : { err }), requestId, method: req.method, url: req.originalUrl },
         'unhandled error',
       );
       error = new ServiceError('SERVICE_INTERNAL_ERROR', `Something went wrong on our side (request ${requestId}).`);
