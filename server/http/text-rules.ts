@@ -9,7 +9,7 @@ import { type FieldProblem, validationFailed } from '../errors.js';
 export const NUL_REFUSED = 'must not contain a NUL character (U+0000)';
 export const NUL_IN_KEY = 'field names must not contain a NUL character (U+0000)';
 
-/** Where a NUL was found: the field's path (array items by index, empty for the value itself), and whether its key holds it. */
+/** Where a NUL was found: the field's path (array items by index; empty: the value itself), and whether in its key. */
 export interface NulFound {
   path: (string | number)[];
   inKey: boolean;
