@@ -132,11 +132,16 @@ export function registerServeCommand(program: Command): void {
         seed,
         ...(importFile && settings.databaseUrl && { importArchive: { file: importFile, replace: replace === true } }),
       });
-      if (importFile && server.imported)
+      if (importFile && server.imported) {
         console.log(
           `Imported ${importFile} (Switchboard ${server.imported.switchboardVersion}, ${server.imported.createdAt}) ` +
             `into ${describePostgresUrl(settings.databaseUrl ?? '')}`,
         );
+        if (server.imported.replaced.size > 0) {
+          const { describeReplaced } = await import('../db/holdable-text.js');
+          console.log(`${describeReplaced(server.imported.replaced)}.`);
+        }
+      }
       if (seedFile && server.seed) console.log(describeSeed(seedFile, server.seed));
       const stop = async (signal: string) => {
         process.off('SIGINT', onSigint);

@@ -1,8 +1,9 @@
 import { getTableName, is } from 'drizzle-orm';
 import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { type DatabaseFiles, openDatabase } from './connection.js';
+import { holdableRow, type ReplacedValues } from './holdable-text.js';
 import * as schema from './schema/index.js';
-import type { Queries } from './store.js';
+import type { Dialect, Queries } from './store.js';
 
 /** Rows a single insert carries: well under PostgreSQL's 65,535 parameters for the widest table. */
 const ROWS_PER_INSERT = 500;
@@ -49,28 +50,37 @@ function* batches<T>(rows: T[]): Generator<T[]> {
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) yield rows.slice(start, start + ROWS_PER_INSERT);
 }
 
+/** What a copy did: the rows copied per table, and the values changed so that the target could hold them. */
+export interface CopyReport {
+  copied: Map<string, number>;
+  /** By `table.column`: text values with a NUL, which PostgreSQL cannot hold (see db/holdable-text.ts). */
+  replaced: ReplacedValues;
+}
+
 /**
  * Copies the SQLite database in `dataDir` (an unpacked archive's, brought up to this build's schema first) into the
- * store of `tx`, table by table in dependency order, every column as drizzle reads and writes it. Answers the rows
- * copied per table.
+ * store of `tx` (whose dialect is `target`), table by table in dependency order, every column as drizzle reads and
+ * writes it, each row made holdable by the target (PostgreSQL: U+0000 becomes U+FFFD).
  */
 export async function copySqliteInto(
   tx: Queries,
+  target: Dialect,
   dataDir: string,
   files: DatabaseFiles,
   options: CopyOptions = {},
-): Promise<Map<string, number>> {
+): Promise<CopyReport> {
   const source = openDatabase(dataDir, files);
-  const copied = new Map<string, number>();
+  const report: CopyReport = { copied: new Map(), replaced: new Map() };
   try {
     for await (const { table, rows } of tablesToCopy(options, (table) => source.select().from(table).all())) {
-      for (const batch of batches(rows)) await tx.insert(table).values(batch as never);
-      copied.set(getTableName(table), rows.length);
+      const holdable = rows.map((row) => holdableRow(target, table, row, report.replaced));
+      for (const batch of batches(holdable)) await tx.insert(table).values(batch as never);
+      report.copied.set(getTableName(table), rows.length);
     }
   } finally {
     source.$client.close();
   }
-  return copied;
+  return report;
 }
 
 /**

@@ -6,7 +6,7 @@
 export const ERROR_CODES = {
   SERVICE_VALIDATION_FAILED: {
     status: 400,
-    when: 'Invalid input (the message names each field and why, and `fields` lists them), unknown body or query field, malformed JSON, unknown environment, demoting or removing the last owner',
+    when: 'Invalid input (the message names each field and why, and `fields` lists them), unknown body or query field, malformed JSON, a NUL character (U+0000) in any text, unknown environment, demoting or removing the last owner',
   },
   SERVICE_WEBHOOK_TARGET_REFUSED: {
     status: 400,

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import pino, { type Logger } from 'pino';
+import type { CopyReport } from '../db/copy-tables.js';
 import { lockDataDir } from '../db/data-dir-lock.js';
 import type { Store } from '../db/store.js';
 import { createApp } from './app.js';
@@ -119,8 +120,11 @@ export interface RunningServer {
   runAttachmentCleanup(): Promise<number>;
   /** What the `seed` option did; undefined without one. */
   seed?: SeedOutcome;
-  /** What `importArchive` restored: the archive's manifest and the rows copied per table. */
-  imported?: Manifest & { copied: Map<string, number> };
+  /**
+   * What `importArchive` restored: the archive's manifest, the rows copied per table and the values replaced so that
+   * PostgreSQL could hold them (`replaced`, by `table.column`: see db/holdable-text.ts).
+   */
+  imported?: Manifest & CopyReport;
   close(): Promise<void>;
 }
 

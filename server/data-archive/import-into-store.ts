@@ -2,7 +2,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readSync, rm
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, getTableName } from 'drizzle-orm';
-import { copySqliteInto, tablesInDependencyOrder } from '../../db/copy-tables.js';
+import { type CopyReport, copySqliteInto, tablesInDependencyOrder } from '../../db/copy-tables.js';
 import { ATTACHMENT_CHUNK_BYTES, attachmentChunks, attachments } from '../../db/schema/attachments.js';
 import { serverSecrets } from '../../db/schema/server-secrets.js';
 import { webhookEndpoints } from '../../db/schema/webhooks.js';
@@ -49,19 +49,20 @@ async function copyAttachmentFiles(tx: Queries, staging: string): Promise<number
  * the webhook endpoints' signing secrets are opened with the archive's key and sealed again with this server's, and
  * the attachment files become chunks in the database. The server's own keys are not copied: tokens signed on the
  * laptop (chat, RTC, sessions) stop working, and their holders sign in or fetch new ones. A store that holds
- * accounts or projects is refused unless `replace`, which empties it first, in the same transaction.
+ * accounts or projects is refused unless `replace`, which empties it first, in the same transaction. Text the store
+ * cannot hold (a NUL, on PostgreSQL) is replaced, and counted in the answer's `replaced` (db/holdable-text.ts).
  */
 export async function importArchiveIntoStore(
   file: string,
   server: { store: Store; keys: KeyRing },
   options: { replace: boolean; switchboardVersion: string },
-): Promise<Manifest & { copied: Map<string, number> }> {
+): Promise<Manifest & CopyReport> {
   const staging = mkdtempSync(join(tmpdir(), 'switchboard-import-'));
   try {
     const manifest = await unpack(file, staging, options.switchboardVersion);
     checkSchema(staging, manifest, options.switchboardVersion);
     const archiveSecrets = createSecretBox(staging);
-    const copied = await server.store.transaction(async (tx) => {
+    const report = await server.store.transaction(async (tx) => {
       const contents = await describeStoreContents(tx);
       if (contents && !options.replace)
         throw new ImportRefusedError(
@@ -69,7 +70,7 @@ export async function importArchiveIntoStore(
             'everything in it with the archive, or use an empty database.',
         );
       for (const table of tablesInDependencyOrder().reverse()) if (table !== serverSecrets) await tx.delete(table);
-      const rows = await copySqliteInto(tx, staging, appDatabaseFiles(), {
+      const copy = await copySqliteInto(tx, server.store.dialect, staging, appDatabaseFiles(), {
         skip: [serverSecrets],
         transform: (table, row) =>
           table === webhookEndpoints
@@ -82,10 +83,10 @@ export async function importArchiveIntoStore(
               }
             : row,
       });
-      rows.set(getTableName(attachmentChunks), await copyAttachmentFiles(tx, staging));
-      return rows;
+      copy.copied.set(getTableName(attachmentChunks), await copyAttachmentFiles(tx, staging));
+      return copy;
     });
-    return { ...manifest, copied };
+    return { ...manifest, ...report };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { classifyStoreError } from '../../db/store-errors.js';
+import { classifyStoreError, failedQuery } from '../../db/store-errors.js';
 import { ServiceError } from '../errors.js';
 
 /** How long a client is told to wait before retrying a request the database could not take. */
@@ -60,6 +60,11 @@ function fromKnownCause(err: unknown): ServiceError | undefined {
       return new ServiceError('SERVICE_UNAVAILABLE', 'The database cannot be reached; retry the request.', {
         headers: { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) },
       });
+    case 'unstorable-text':
+      return new ServiceError(
+        'SERVICE_VALIDATION_FAILED',
+        'A text value in the request cannot be stored (a NUL character, or an invalid or too long text); nothing was changed.',
+      );
   }
   // e.g. a path segment with malformed percent-encoding, rejected by the router.
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
@@ -82,8 +87,18 @@ export function errorMiddleware(
     const requestId = res.locals.requestId as string;
     let error = err instanceof ServiceError ? err : fromKnownCause(err);
     if (!error) {
-      logger.error({ err, requestId, method: req.method, url: req.originalUrl }, 'unhandled error');
+      // A database error is logged by its query, without the values drizzle's message lists (they may be secrets).
+      const query = failedQuery(err);
+      logger.error(
+        { ...(query ? { failedQuery: query } : { err }), requestId, method: req.method, url: req.originalUrl },
+        'unhandled error',
+      );
       error = new ServiceError('SERVICE_INTERNAL_ERROR', `Something went wrong on our side (request ${requestId}).`);
+    } else if (error.code === 'SERVICE_VALIDATION_FAILED' && !(err instanceof ServiceError)) {
+      // The database refused a text value: an input check missed it, and the query says which.
+      const query = failedQuery(err);
+      if (query)
+        logger.warn({ query, requestId, method: req.method, url: req.originalUrl }, 'the database refused a value');
     }
     if (res.headersSent) res.end();
     else {

@@ -7,6 +7,7 @@ import type { AppContext } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { authenticate } from './authenticate.js';
 import { type AnyRoute, queryOf } from './route.js';
+import { refuseNul, refuseNulInUrl } from './text-rules.js';
 import { parseOrThrow } from './validate.js';
 
 /** `/v1/projects/{id}` → `/v1/projects/:id`. */
@@ -131,6 +132,7 @@ function routeHandler(app: AppContext, route: AnyRoute): RouteHandler {
   const { handler, eventStream } = route;
   const status = route.status ?? 200;
   return async (req, res) => {
+    refuseNulInUrl(req);
     const auth = await authenticate(app, route, req);
     if (auth?.kind === 'key') {
       // A promise only when the count is in Redis: a server alone awaits nothing more than it did.
@@ -151,7 +153,9 @@ function routeHandler(app: AppContext, route: AnyRoute): RouteHandler {
     // Without a query string (most requests) and a schema to default from, there is nothing to parse.
     const schema = querySchema();
     const query = schema || req.url.includes('?') ? parseOrThrow(schema ?? NOTHING, req.query, 'query') : {};
-    const body = parseOrThrow(bodySchema, readBody(req), 'body');
+    const input = readBody(req);
+    refuseNul(input, 'body');
+    const body = parseOrThrow(bodySchema, input, 'body');
     const result = await handler({
       app,
       auth,

@@ -7,6 +7,7 @@ import type { MessageRate } from '../security/settings.js';
 import type { SocketLimits } from '../security/socket-limits.js';
 import { describeIssue, parseClientInput } from '../shared/issue-messages.js';
 import { createHeartbeat } from './heartbeat.js';
+import { describeNul, findNul, NUL_REFUSED } from './text-rules.js';
 import type { UpgradeHandler } from './upgrade-router.js';
 
 /** How often the server pings each socket; one that has not answered by its next ping is closed with 4408. */
@@ -144,6 +145,11 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
       sendJson(socket, options.protocolError('Messages are JSON objects.', 'invalid_message'));
       return;
     }
+    const nul = findNul(parsed);
+    if (nul) {
+      sendJson(socket, options.protocolError(`Invalid message: ${describeNul(nul, 'message')}`, 'invalid_message'));
+      return;
+    }
     const message = parseClientInput(options.messageSchema, parsed);
     if (!message.success) {
       const detail = message.error.issues.map((issue) => describeIssue(issue, 'message')).join('; ');
@@ -224,6 +230,11 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
     heartbeat.add(socket);
     if (!token) {
       socket.close(CLOSE_MISSING_TOKEN, 'missing access_token');
+      return;
+    }
+    // No token the server signs holds one, but the rule is the same everywhere input is read.
+    if (token.includes('\0')) {
+      socket.close(CLOSE_MISSING_TOKEN, `access_token ${NUL_REFUSED}`);
       return;
     }
     options

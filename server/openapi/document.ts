@@ -184,7 +184,8 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
       description:
         'The one versioned REST API of Switchboard: the dashboard, the CLI and every SDK call it. Errors are ' +
         '`{code, message, requestId}` with the request id also in `X-Request-Id`. Request bodies and queries are ' +
-        'strict: an unknown field is a 400. WebRTC signaling is a WebSocket at `/v1/rtc?access_token=<RTC token>`; ' +
+        'strict: an unknown field is a 400. No text may hold a NUL character (U+0000): in a path parameter, a ' +
+        'query, a body value or a body field name it is a 400 naming the field, on every store. WebRTC signaling is a WebSocket at `/v1/rtc?access_token=<RTC token>`; ' +
         'its protocol is described in docs/signaling.md.',
       contact: { name: 'Switchboard contributors', url: 'https://switchboard.dev' },
       license: { name: 'MIT', identifier: 'MIT' },

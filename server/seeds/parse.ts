@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { findNul, NUL_IN_KEY, NUL_REFUSED, showNul } from '../http/text-rules.js';
 import { issueText, parseClientInput } from '../shared/issue-messages.js';
 import { SeedError } from './errors.js';
 import { type Seed, seedSchema } from './schema.js';
@@ -53,6 +54,14 @@ export function parseSeed(text: string, source: string): Seed {
     const at = /position (\d+)/.exec((err as Error).message);
     const line = at ? text.slice(0, Number(at[1])).split('\n').length : undefined;
     throw new SeedError(`${source} is not JSON${line ? ` (line ${line})` : ''}: ${(err as Error).message}`);
+  }
+  // The API's rule on text (server/http/text-rules.ts): a seed creates what the API would.
+  const nul = findNul(value);
+  if (nul) {
+    const what = nul.inKey ? NUL_IN_KEY : NUL_REFUSED;
+    throw new SeedError(
+      `${source} is not a valid seed; nothing was created:\n  ${showNul(jsonPath(nul.path))}: ${what}`,
+    );
   }
   const parsed = parseClientInput(seedSchema, value);
   if (!parsed.success)

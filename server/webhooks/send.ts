@@ -93,6 +93,7 @@ async function readStart(response: Response, limit: number): Promise<string | nu
     reader.cancel().catch(() => {});
   }
   if (size === 0) return '';
-  // A multi-byte character cut at the limit decodes as U+FFFD.
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+  // A multi-byte character cut at the limit decodes as U+FFFD, and so does a NUL byte, as text the server keeps on
+  // either store (PostgreSQL's text cannot hold U+0000: an attempt with one could not be recorded there).
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8').replaceAll('\0', '\uFFFD');
 }

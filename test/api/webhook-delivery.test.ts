@@ -117,6 +117,17 @@ describe('a delivery', () => {
     expect(attempt.responseBody.startsWith('é'.repeat(2047))).toBe(true);
     expect(attempt.responseBody).not.toContain('tail');
   });
+
+  it('logs a NUL in the response body as U+FFFD, on both stores (PostgreSQL text cannot hold one)', async () => {
+    const receiver = await h.receiver();
+    receiver.reply({ status: 200, body: 'binary\u0000answer' });
+    const webhook = await h.register({ url: receiver.url });
+    h.emit('room.created');
+    await h.server.runDueWebhooks();
+    const [delivery] = await h.deliveries(webhook);
+    expect(delivery.status).toBe('SUCCEEDED');
+    expect(delivery.attemptLog[0].responseBody).toBe('binary\uFFFDanswer');
+  });
 });
 
 describe('matching', () => {

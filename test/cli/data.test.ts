@@ -4,6 +4,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../../db/connection.js';
+import Database from '../../db/sqlite-driver.js';
+import { exportDataDir, importArchive } from '../../server/data-archive/index.js';
+import { readVersion } from '../../server/version.js';
 import { expectUsageError, ok, runCli } from '../support/cli.js';
 import { client } from '../support/http.js';
 import { type PostgresServer, postgresMissing, startPostgres } from '../support/postgres.js';
@@ -256,5 +260,22 @@ describe.skipIf(noPostgres !== undefined)('moving up: serve --database-url', () 
     const laptop = await serve(['--data-dir', join(work, 'back-on-a-laptop'), '--import', teamBackup]);
     expect(await signIn(laptop.url)).toBe(200);
     expect(await laptop.stop()).toBe(0);
+  }, 60_000);
+
+  it('says how many values held a NUL character, which it replaced by U+FFFD', async () => {
+    // An older laptop's data folder, whose project name holds a NUL (written before the API refused them).
+    const older = join(work, 'older-laptop');
+    await importArchive(backup, older, { replace: false, switchboardVersion: readVersion() });
+    const sqlite = new Database(join(older, DATABASE_FILE));
+    sqlite.prepare('UPDATE projects SET name = ?').run('Laptop\u0000project');
+    sqlite.close();
+    const archive = join(work, 'older.tar.gz');
+    await exportDataDir(older, archive, { switchboardVersion: readVersion(), createdAt: new Date() });
+    const flags = ['--database-url', postgres.url(postgres.createDatabase()), '--secret-key-file', secretKeyFile];
+    const team = await serve(['--data-dir', join(work, 'pg-nul'), ...flags, '--import', archive]);
+    expect(team.output()).toContain(
+      '1 value held a NUL character (U+0000), which PostgreSQL cannot store, replaced by U+FFFD: projects.name 1.\n',
+    );
+    expect(await team.stop()).toBe(0);
   }, 60_000);
 });

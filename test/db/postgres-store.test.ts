@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore, type PostgresStore } from '../../db/postgres-store.js';
 import { serverSecrets } from '../../db/schema/server-secrets.js';
+import { classifyStoreError, failedQuery } from '../../db/store-errors.js';
 import { type PostgresServer, postgresMissing, startPostgres } from '../support/postgres.js';
 
 const migrationsFolder = 'db/postgres-migrations';
@@ -51,6 +52,23 @@ describe.skipIf(missing !== undefined)('the PostgreSQL store', () => {
       }),
     ).rejects.toThrow('changed my mind');
     expect(await store.db.select().from(serverSecrets).where(eq(serverSecrets.name, 'doomed'))).toEqual([]);
+  });
+
+  it('refuses a NUL in text as the client’s input (a 400), and tells its query without its values', async () => {
+    const secret = 'never-in-a-log';
+    const refused = await store
+      .transaction(async (tx) => {
+        await tx.insert(serverSecrets).values({ name: 'nul\u0000', value: secret, createdAt: 1 });
+      })
+      .catch((err: unknown) => err);
+    expect(classifyStoreError(refused)).toBe('unstorable-text');
+    const query = failedQuery(refused);
+    expect(query).toMatchObject({
+      query: expect.stringMatching(/^insert into "server_secrets"/),
+      code: '22021',
+      message: expect.stringMatching(/invalid byte sequence/),
+    });
+    expect(JSON.stringify(query)).not.toContain(secret);
   });
 
   it('runs conflicting transactions one after another in effect: no update is lost', async () => {

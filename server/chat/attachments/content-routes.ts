@@ -1,6 +1,7 @@
 import { type Request, type Response, Router } from 'express';
 import type { AppContext } from '../../context.js';
 import { notFound, ServiceError, validationFailed } from '../../errors.js';
+import { refuseNulInUrl } from '../../http/text-rules.js';
 import { presentAttachment } from './presenter.js';
 import type { AttachmentRow } from './service.js';
 
@@ -61,6 +62,7 @@ async function sendFile(ctx: AppContext, attachment: AttachmentRow, res: Respons
 export function attachmentContentRouter(ctx: AppContext): Router {
   const router = Router();
   router.put(CONTENT_PATH, async (req: Request<{ attachmentId: string }>, res: Response) => {
+    refuseNulInUrl(req);
     const attachment = await ctx.services.attachments
       .receive(
         req.params.attachmentId,
@@ -74,6 +76,7 @@ export function attachmentContentRouter(ctx: AppContext): Router {
     res.status(200).json(presentAttachment(attachment));
   });
   router.get(CONTENT_PATH, async (req: Request<{ attachmentId: string }>, res: Response) => {
+    refuseNulInUrl(req);
     await sendFile(ctx, await ctx.services.attachments.downloadable(req.params.attachmentId, req.query), res);
   });
   return router;
