@@ -15,7 +15,7 @@ export const ERROR_CODES = {
   SERVICE_SIZE_MISMATCH: { status: 400, when: 'An attachment upload whose length is not the declared size' },
   SERVICE_BAD_REQUEST: {
     status: 400,
-    when: 'A request the HTTP layer refused before any route saw it (e.g. a malformed path); the status is the one it gave',
+    when: 'A request the HTTP layer refused before any route saw it (a malformed path; a request line and headers past 16 KB, 431; malformed HTTP; a request too slow to arrive, 408); the status is the one it gave',
   },
   SERVICE_UNAUTHENTICATED: { status: 401, when: 'Missing, malformed, expired, revoked or wrong-kind credential' },
   SERVICE_PERMISSION_DENIED: {

@@ -15,9 +15,10 @@ import type { DeploymentMode, Infrastructure } from './context.js';
 import type { Manifest } from './data-archive/manifest.js';
 import { removeLeftoverStaging } from './data-archive/staging.js';
 import { createEventBus, type EventBus } from './events/bus.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { limitHttpConnections } from './http/connection-limit.js';
 import { routeUpgrades } from './http/upgrade-router.js';
-import { createIdGenerator } from './ids.js';
+import { createIdGenerator, type IdGenerator } from './ids.js';
 import { openServerStore } from './open-store.js';
 import type { Runtime } from './runtime.js';
 import { openFilesWarning, readOpenFileLimit } from './security/open-files.js';
@@ -135,7 +136,7 @@ export interface RunningServer {
  * overdue requests every `connectionsCheckingInterval` (30 s by default, which would let a slow client hold a
  * connection for 50 s instead of 20); once a second costs a walk over the open connections.
  */
-function createHttpServer(app: RequestListener, limits: HttpLimits): Server {
+function createHttpServer(app: RequestListener, limits: HttpLimits, ids: IdGenerator): Server {
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -146,6 +147,7 @@ function createHttpServer(app: RequestListener, limits: HttpLimits): Server {
     app,
   );
   limitHttpConnections(server, limits.maxConnections);
+  answerClientErrors(server, ids);
   return server;
 }
 
@@ -277,7 +279,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // A seed is written before anyone can connect.
     if (seed) await runtime.load();
     const app = createApp(infra, runtime.load, { dashboardDir: options.dashboardDir ?? appFiles.dashboardDir() });
-    server = createHttpServer(app, infra.security.http).listen(options.port ?? DEFAULT_PORT, host);
+    server = createHttpServer(app, infra.security.http, infra.ids).listen(options.port ?? DEFAULT_PORT, host);
     routeUpgrades(server, runtime.load);
     await once(server, 'listening');
   } catch (err) {

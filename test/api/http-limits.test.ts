@@ -33,6 +33,23 @@ describe('a server facing a network: slow and idle clients cannot pin it', () =>
     expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
   });
 
+  it("answers what Node's HTTP parser refuses as any error: a code and a request id", async () => {
+    const tooLong = await fetch(`${server.url}/v1/rooms/${'x'.repeat(17_000)}`);
+    expect(tooLong.status).toBe(431);
+    const body = (await tooLong.json()) as { requestId: string };
+    expect(body).toEqual({
+      code: 'SERVICE_BAD_REQUEST',
+      message: expect.stringContaining('16 KB'),
+      requestId: expect.stringMatching(/^req_/),
+    });
+    expect(tooLong.headers.get('x-request-id')).toBe(body.requestId);
+
+    const client = await open(server);
+    client.socket.write('GET /v1/rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n');
+    await client.closed;
+    expect(client.received()).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*\r\n\r\n\{"code":"SERVICE_BAD_REQUEST",/);
+  });
+
   it('closes a connection whose body never finishes', async () => {
     const client = await open(server);
     client.socket.write(
