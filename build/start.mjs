@@ -28,6 +28,8 @@ function stopWithParent() {
   const parent = process.ppid;
   const timer = setInterval(() => {
     if (process.ppid === parent && isRunning(parent)) return;
+    // Still starting (serve listens for signals once it serves): look again at the next tick.
+    if (process.listenerCount('SIGTERM') === 0) return;
     clearInterval(timer);
     // emit, not kill: on Windows a signal sent to oneself ends the process at once, without the server's shutdown.
     process.emit('SIGTERM', 'SIGTERM');
