@@ -25,7 +25,7 @@ export function registerAuditCommand(program: Command, io: CliIo): void {
     .action(
       action(io, async (ctx, flags: AuditFlags) => {
         const { project, ...query } = flags;
-        const page = await ctx.client().audit.list(ctx.projectId(project), query);
+        const page = await ctx.client().audit.list(await ctx.projectId(project), query);
         ctx.out.result(page, () => {
           if (!page.data.length) return 'No audit log entries.';
           const table = formatTable(page.data, [

@@ -37,17 +37,19 @@ export function registerClockCommands(program: Command, io: CliIo): void {
   const clock = program
     .command('clock')
     .description('The test clock of an environment: move development or staging forward in time, read it, reset it');
-  type Flags = { environment: Environment; project?: string };
+  type Flags = { environment?: Environment; project?: string };
 
   clock
     .command('show')
     .description('Show the environment’s time and how far ahead of real time it runs')
-    .addOption(environmentOption('the environment (required)').makeOptionMandatory())
+    .addOption(environmentOption('the environment (default development)'))
     .addOption(projectOption())
     .action(
       action(io, async (ctx, flags: Flags) => {
-        const projectId = ctx.projectId(flags.project);
-        const read = await ctx.client().environments.clock(projectId, { environment: flags.environment });
+        const projectId = await ctx.projectId(flags.project);
+        const read = await ctx
+          .client()
+          .environments.clock(projectId, { environment: flags.environment ?? 'development' });
         ctx.out.result(read, () =>
           [`The clock of ${read.environment} in ${projectId}:`, describeClock(read)].join('\n'),
         );
@@ -61,14 +63,14 @@ export function registerClockCommands(program: Command, io: CliIo): void {
         'indicators lapse, metric windows move on. Never production',
     )
     .argument('<duration>', 'how far: 90s, 15m, 2h, 1d, 1h30m (at most 400d)', parseDuration)
-    .addOption(environmentOption('the environment (required; production is refused)').makeOptionMandatory())
+    .addOption(environmentOption('the environment (default development; production is refused)'))
     .addOption(projectOption())
     .action(
       action(io, async (ctx, seconds: number, flags: Flags) => {
-        const projectId = ctx.projectId(flags.project);
+        const projectId = await ctx.projectId(flags.project);
         const moved = await ctx
           .client()
-          .environments.advanceClock(projectId, { environment: flags.environment, seconds });
+          .environments.advanceClock(projectId, { environment: flags.environment ?? 'development', seconds });
         ctx.out.result(moved, () =>
           [
             `Advanced the clock of ${moved.environment} in ${projectId} by ${formatDuration(seconds)}.`,
@@ -81,12 +83,14 @@ export function registerClockCommands(program: Command, io: CliIo): void {
   clock
     .command('reset')
     .description('Put the environment back on real time (what was stamped in its future stays so). Never production')
-    .addOption(environmentOption('the environment (required; production is refused)').makeOptionMandatory())
+    .addOption(environmentOption('the environment (default development; production is refused)'))
     .addOption(projectOption())
     .action(
       action(io, async (ctx, flags: Flags) => {
-        const projectId = ctx.projectId(flags.project);
-        const reset = await ctx.client().environments.resetClock(projectId, { environment: flags.environment });
+        const projectId = await ctx.projectId(flags.project);
+        const reset = await ctx
+          .client()
+          .environments.resetClock(projectId, { environment: flags.environment ?? 'development' });
         ctx.out.result(reset, () =>
           [`The clock of ${reset.environment} in ${projectId} is back on real time.`, describeClock(reset)].join('\n'),
         );

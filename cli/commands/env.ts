@@ -22,7 +22,7 @@ export function registerEnvCommands(program: Command, io: CliIo): void {
     .action(
       action(io, async (ctx, flags: { environment: Environment; yes?: boolean; project?: string }) => {
         const client = ctx.client();
-        const projectId = ctx.projectId(flags.project);
+        const projectId = await ctx.projectId(flags.project);
         const { environment } = flags;
         // Asked on a terminal; a script says --yes (without either, nothing is sent).
         if (!flags.yes) {

@@ -2,22 +2,44 @@ import { Argument, type Command, InvalidArgumentError, Option } from 'commander'
 import { type Environment, FAULT_KINDS, type FaultKind } from '../../sdk/index.js';
 import { durationMs, environmentOption, projectOption, wholeNumberUpTo } from '../arguments.js';
 import { action } from '../context.js';
+import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { formatTime } from '../output.js';
 
-/** `2s`, `500ms`, `10m`, `1h`, `1m30s`; a bare number is in `bareUnit`. Answers milliseconds. */
+/**
+ * `2s`, `500ms`, `10m`, `1h`, `1m30s`; a bare number is in `bareUnit`. Answers milliseconds, at most `max` (the API's
+ * limit, said here with the flag's units rather than as the API field's).
+ */
 const parseDuration =
-  (bareUnit: 'ms' | 's') =>
+  (bareUnit: 'ms' | 's', max: { ms: number; text: string }) =>
   (value: string): number => {
     const ms = durationMs(value, bareUnit);
     if (!ms) throw new InvalidArgumentError('Give a duration such as 500ms, 2s, 10m or 1h.');
+    if (ms > max.ms) throw new InvalidArgumentError(`Give a duration of at most ${max.text}.`);
     return ms;
   };
+
+/**
+ * The kinds that wait, as the API has them (server/faults/schemas.ts, DELAYING_KINDS): `--delay` is refused for the
+ * others, and required but for webhook.out_of_order, which has a default. Checked here so that the error names the
+ * flag, not the API's `delayMs`.
+ */
+const DELAY_REQUIRED: readonly FaultKind[] = ['webhook.delay', 'api.latency'];
+const DELAY_OPTIONAL: readonly FaultKind[] = ['webhook.out_of_order'];
+
+function checkDelay(kind: FaultKind, delay: number | undefined): void {
+  if (delay === undefined && DELAY_REQUIRED.includes(kind))
+    throw new UsageError(`${kind} needs --delay: how long, e.g. --delay 500ms (at most 60s)`);
+  if (delay !== undefined && !DELAY_REQUIRED.includes(kind) && !DELAY_OPTIONAL.includes(kind))
+    throw new UsageError(
+      `--delay does not apply to ${kind}; it is for ${[...DELAY_REQUIRED, ...DELAY_OPTIONAL].join(', ')}`,
+    );
+}
 
 const percentOption = (what: string) =>
   new Option('--percent <n>', `${what} (1 to 100, default 100)`).argParser(wholeNumberUpTo(100));
 const changedEnvironment = (what: string) =>
-  environmentOption(`the environment ${what} (required; production is refused)`).makeOptionMandatory();
+  environmentOption(`the environment ${what} (default development; production is refused)`);
 
 export function registerFaultCommands(program: Command, io: CliIo): void {
   const faults = program
@@ -32,7 +54,7 @@ export function registerFaultCommands(program: Command, io: CliIo): void {
     .action(
       action(io, async (ctx, flags: { environment?: Environment; project?: string }) => {
         const environment = flags.environment ?? 'development';
-        const list = await ctx.client().faults.list(ctx.projectId(flags.project), { environment });
+        const list = await ctx.client().faults.list(await ctx.projectId(flags.project), { environment });
         ctx.out.table(
           list,
           list.data,
@@ -57,13 +79,13 @@ export function registerFaultCommands(program: Command, io: CliIo): void {
       new Option(
         '--delay <duration>',
         'for webhook.delay and api.latency (required) and webhook.out_of_order (default 3s): e.g. 500ms, 2s; at most 60s',
-      ).argParser(parseDuration('ms')),
+      ).argParser(parseDuration('ms', { ms: 60_000, text: '60s' })),
     )
     .addOption(
       new Option(
         '--expires <duration>',
         'when it ends by itself, e.g. 30s, 10m, 2h (default 10m, at most 24h)',
-      ).argParser(parseDuration('s')),
+      ).argParser(parseDuration('s', { ms: 86_400_000, text: '24h' })),
     )
     .addOption(changedEnvironment('to inject into'))
     .addOption(projectOption())
@@ -73,10 +95,11 @@ export function registerFaultCommands(program: Command, io: CliIo): void {
         async (
           ctx,
           kind: FaultKind,
-          flags: { environment: Environment; percent?: number; delay?: number; expires?: number; project?: string },
+          flags: { environment?: Environment; percent?: number; delay?: number; expires?: number; project?: string },
         ) => {
-          const fault = await ctx.client().faults.add(ctx.projectId(flags.project), {
-            environment: flags.environment,
+          checkDelay(kind, flags.delay);
+          const fault = await ctx.client().faults.add(await ctx.projectId(flags.project), {
+            environment: flags.environment ?? 'development',
             kind,
             percent: flags.percent,
             delayMs: flags.delay,
@@ -101,9 +124,10 @@ export function registerFaultCommands(program: Command, io: CliIo): void {
     .addOption(changedEnvironment('the fault is in'))
     .addOption(projectOption())
     .action(
-      action(io, async (ctx, faultId: string, flags: { environment: Environment; project?: string }) => {
-        await ctx.client().faults.remove(ctx.projectId(flags.project), faultId, { environment: flags.environment });
-        ctx.out.line(`Removed fault ${faultId} from ${flags.environment}.`);
+      action(io, async (ctx, faultId: string, flags: { environment?: Environment; project?: string }) => {
+        const environment = flags.environment ?? 'development';
+        await ctx.client().faults.remove(await ctx.projectId(flags.project), faultId, { environment });
+        ctx.out.line(`Removed fault ${faultId} from ${environment}.`);
       }),
     );
 
@@ -113,11 +137,10 @@ export function registerFaultCommands(program: Command, io: CliIo): void {
     .addOption(changedEnvironment('to clear'))
     .addOption(projectOption())
     .action(
-      action(io, async (ctx, flags: { environment: Environment; project?: string }) => {
-        const cleared = await ctx
-          .client()
-          .faults.clear(ctx.projectId(flags.project), { environment: flags.environment });
-        ctx.out.result(cleared, () => `Removed ${cleared.removed} fault(s) from ${flags.environment}.`);
+      action(io, async (ctx, flags: { environment?: Environment; project?: string }) => {
+        const environment = flags.environment ?? 'development';
+        const cleared = await ctx.client().faults.clear(await ctx.projectId(flags.project), { environment });
+        ctx.out.result(cleared, () => `Removed ${cleared.removed} fault(s) from ${environment}.`);
       }),
     );
 
@@ -136,21 +159,22 @@ export function registerFaultCommands(program: Command, io: CliIo): void {
         async (
           ctx,
           flags: {
-            environment: Environment;
+            environment?: Environment;
             percent?: number;
             kind?: 'realtime' | 'signaling' | 'all';
             project?: string;
           },
         ) => {
-          const dropped = await ctx.client().faults.dropSockets(ctx.projectId(flags.project), {
-            environment: flags.environment,
+          const environment = flags.environment ?? 'development';
+          const dropped = await ctx.client().faults.dropSockets(await ctx.projectId(flags.project), {
+            environment,
             percent: flags.percent,
             kind: flags.kind,
           });
           ctx.out.result(
             dropped,
             () =>
-              `Closed ${dropped.closed} socket(s) of ${flags.environment} on this server (code 4206); other servers ` +
+              `Closed ${dropped.closed} socket(s) of ${environment} on this server (code 4206); other servers ` +
               'close their share of theirs.',
           );
         },

@@ -5,11 +5,12 @@ import { action } from '../context.js';
 import type { CliIo } from '../io.js';
 import { formatTime } from '../output.js';
 
-/** Printed with every new key (spec 4.3): the secret is shown once, and production keys stay server-side. */
-export const NEW_KEY_WARNINGS = [
-  'Warning: this key is not shown again. Store it now (e.g. in a .env file or a secret manager).',
-  'Warning: a production key stays server-side: never put it in a browser, an app or a repository.',
-];
+/** Printed with every new key (spec 4.3): the secret is shown once. */
+export const KEY_SHOWN_ONCE =
+  'Warning: this key is not shown again. Store it now (e.g. in a .env file or a secret manager).';
+/** Printed with a new production key only: development and staging keys may sit in a test app. */
+export const PRODUCTION_KEY_WARNING =
+  'Warning: a production key stays server-side: never put it in a browser, an app or a repository.';
 
 export function registerKeyCommands(program: Command, io: CliIo): void {
   const keys = program.command('keys').description('Create, list and revoke API keys (one environment each)');
@@ -22,7 +23,7 @@ export function registerKeyCommands(program: Command, io: CliIo): void {
     .addOption(projectOption())
     .action(
       action(io, async (ctx, flags: { name: string; environment?: Environment; project?: string }) => {
-        const projectId = ctx.projectId(flags.project);
+        const projectId = await ctx.projectId(flags.project);
         const created = await ctx
           .client()
           .keys.create(projectId, { name: flags.name, environment: flags.environment ?? 'development' });
@@ -34,7 +35,8 @@ export function registerKeyCommands(program: Command, io: CliIo): void {
             '',
           ].join('\n'),
         );
-        for (const warning of NEW_KEY_WARNINGS) ctx.out.note(warning);
+        ctx.out.note(KEY_SHOWN_ONCE);
+        if (created.environment === 'production') ctx.out.note(PRODUCTION_KEY_WARNING);
       }),
     );
 
@@ -46,7 +48,7 @@ export function registerKeyCommands(program: Command, io: CliIo): void {
     .action(
       action(io, async (ctx, flags: { environment?: Environment; project?: string }) => {
         const environment = flags.environment ?? 'development';
-        const list = await ctx.client().keys.list(ctx.projectId(flags.project), { environment });
+        const list = await ctx.client().keys.list(await ctx.projectId(flags.project), { environment });
         ctx.out.table(
           list,
           list.data,
@@ -71,7 +73,7 @@ export function registerKeyCommands(program: Command, io: CliIo): void {
     .action(
       action(io, async (ctx, keyId: string, flags: { environment?: Environment; project?: string }) => {
         const environment = flags.environment ?? 'development';
-        await ctx.client().keys.revoke(ctx.projectId(flags.project), keyId, { environment });
+        await ctx.client().keys.revoke(await ctx.projectId(flags.project), keyId, { environment });
         ctx.out.line(`Revoked ${environment} API key ${keyId}.`);
       }),
     );

@@ -25,7 +25,7 @@ export function registerMemberCommands(program: Command, io: CliIo): void {
     .addOption(projectOption())
     .action(
       action(io, async (ctx, flags: { project?: string }) => {
-        const list = await ctx.client().members.list(ctx.projectId(flags.project));
+        const list = await ctx.client().members.list(await ctx.projectId(flags.project));
         ctx.out.table(
           list,
           list.data,
@@ -49,7 +49,7 @@ export function registerMemberCommands(program: Command, io: CliIo): void {
     .addOption(projectOption())
     .action(
       action(io, async (ctx, email: string, flags: { role: ProjectRole; project?: string }) => {
-        const member = await ctx.client().members.add(ctx.projectId(flags.project), { email, role: flags.role });
+        const member = await ctx.client().members.add(await ctx.projectId(flags.project), { email, role: flags.role });
         ctx.out.result(member, () => `Added ${member.email} (${member.userId}) as ${member.role}.`);
       }),
     );
@@ -67,7 +67,7 @@ export function registerMemberCommands(program: Command, io: CliIo): void {
     .addOption(projectOption())
     .action(
       action(io, async (ctx, email: string, flags: { role: ProjectRole; ttlHours?: number; project?: string }) => {
-        const invitation = await ctx.client().members.invite(ctx.projectId(flags.project), {
+        const invitation = await ctx.client().members.invite(await ctx.projectId(flags.project), {
           email,
           role: flags.role,
           ttlHours: flags.ttlHours,
@@ -93,7 +93,7 @@ export function registerMemberCommands(program: Command, io: CliIo): void {
     .action(
       action(io, async (ctx, who: string, role: ProjectRole, flags: { project?: string }) => {
         const client = ctx.client();
-        const projectId = ctx.projectId(flags.project);
+        const projectId = await ctx.projectId(flags.project);
         const member = await client.members.setRole(projectId, await memberId(client, projectId, who), role);
         ctx.out.result(member, () => `${member.email} (${member.userId}) is now ${member.role}.`);
       }),
@@ -107,7 +107,7 @@ export function registerMemberCommands(program: Command, io: CliIo): void {
     .action(
       action(io, async (ctx, who: string, flags: { project?: string }) => {
         const client = ctx.client();
-        const projectId = ctx.projectId(flags.project);
+        const projectId = await ctx.projectId(flags.project);
         const userId = await memberId(client, projectId, who);
         await client.members.remove(projectId, userId);
         ctx.out.line(`Removed ${who === userId ? userId : `${who} (${userId})`} from project ${projectId}.`);

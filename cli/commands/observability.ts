@@ -65,7 +65,7 @@ export function registerObservabilityCommands(program: Command, io: CliIo): void
       action(io, async (ctx, flags: PageFlags & { kind?: (typeof CONNECTION_KINDS)[number] }) => {
         const { project, ...query } = flags;
         const environment = query.environment ?? 'development';
-        const page = await ctx.client().observability.connections(ctx.projectId(project), query);
+        const page = await ctx.client().observability.connections(await ctx.projectId(project), query);
         ctx.out.page(
           page,
           [
@@ -95,7 +95,7 @@ export function registerObservabilityCommands(program: Command, io: CliIo): void
       action(io, async (ctx, connectionId: string, { project, environment }: ScopeFlags) => {
         const connection = await ctx
           .client()
-          .observability.connection(ctx.projectId(project), connectionId, { environment });
+          .observability.connection(await ctx.projectId(project), connectionId, { environment });
         ctx.out.result(connection, () => connectionFields(connection));
       }),
     );
@@ -115,7 +115,7 @@ export function registerObservabilityCommands(program: Command, io: CliIo): void
       action(io, async (ctx, flags: PageFlags) => {
         const { project, ...query } = flags;
         const environment = query.environment ?? 'development';
-        const page = await ctx.client().observability.errors(ctx.projectId(project), query);
+        const page = await ctx.client().observability.errors(await ctx.projectId(project), query);
         ctx.out.page(
           page,
           [
@@ -139,7 +139,7 @@ export function registerObservabilityCommands(program: Command, io: CliIo): void
     .addOption(projectOption())
     .action(
       action(io, async (ctx, errorId: string, { project, environment }: ScopeFlags) => {
-        const record = await ctx.client().observability.error(ctx.projectId(project), errorId, { environment });
+        const record = await ctx.client().observability.error(await ctx.projectId(project), errorId, { environment });
         ctx.out.result(record, () => errorFields(record));
       }),
     );
@@ -152,7 +152,7 @@ export function registerObservabilityCommands(program: Command, io: CliIo): void
     .addOption(projectOption())
     .action(
       action(io, async (ctx, { project, ...query }: ScopeFlags & { month?: string }) => {
-        const usage = await ctx.client().observability.usage(ctx.projectId(project), query);
+        const usage = await ctx.client().observability.usage(await ctx.projectId(project), query);
         ctx.out.result(usage, () =>
           formatFields([
             ['Environment', usage.environment],
@@ -173,7 +173,7 @@ export function registerObservabilityCommands(program: Command, io: CliIo): void
     .addOption(projectOption())
     .action(
       action(io, async (ctx, { project, environment }: ScopeFlags) => {
-        const d = await ctx.client().observability.diagnostics(ctx.projectId(project), { environment });
+        const d = await ctx.client().observability.diagnostics(await ctx.projectId(project), { environment });
         const oldest = d.webhookQueue.oldestPendingAt;
         ctx.out.result(d, () =>
           formatFields([

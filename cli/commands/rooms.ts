@@ -23,7 +23,7 @@ export function registerRoomCommands(program: Command, io: CliIo): void {
           const environment = flags.environment ?? 'development';
           const page = await ctx
             .client()
-            .rooms.list(ctx.projectId(flags.project), { environment, limit: flags.limit, cursor: flags.cursor });
+            .rooms.list(await ctx.projectId(flags.project), { environment, limit: flags.limit, cursor: flags.cursor });
           ctx.out.page(
             page,
             [
@@ -57,7 +57,7 @@ export function registerRoomCommands(program: Command, io: CliIo): void {
           const room = await ctx
             .client()
             .rooms.create(
-              ctx.projectId(flags.project),
+              await ctx.projectId(flags.project),
               { name, ...(flags.maxParticipants ? { maxParticipants: flags.maxParticipants } : {}) },
               { environment },
             );

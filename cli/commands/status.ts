@@ -90,7 +90,7 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
     .action(
       action(io, async (ctx, flags: { envFile?: boolean; project?: string; dataDir?: string }) => {
         if (flags.envFile) {
-          const { key } = await developmentKey(ctx, ctx.projectId(flags.project));
+          const { key } = await developmentKey(ctx, await ctx.projectId(flags.project));
           const lines = { SWITCHBOARD_URL: ctx.url, SWITCHBOARD_API_KEY: key };
           ctx.out.result(lines, () =>
             Object.entries(lines)

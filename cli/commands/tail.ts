@@ -97,7 +97,7 @@ export function registerTailCommand(program: Command, io: CliIo): void {
     .addOption(projectOption())
     .action(
       action(io, async (ctx, flags: { environment?: Environment; project?: string }) => {
-        const projectId = ctx.projectId(flags.project);
+        const projectId = await ctx.projectId(flags.project);
         await untilInterrupted((stopped) => tail(ctx, projectId, flags.environment ?? 'development', stopped));
       }),
     );

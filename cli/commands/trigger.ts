@@ -1,5 +1,13 @@
 import type { Command } from 'commander';
-import type { Environment, TriggeredEvent, TriggeredObjects, WebhookEventType } from '../../sdk/index.js';
+import leven from 'leven';
+import {
+  type ConsoleClient,
+  type Environment,
+  SwitchboardError,
+  type TriggeredEvent,
+  type TriggeredObjects,
+  type WebhookEventType,
+} from '../../sdk/index.js';
 import { environmentOption, projectOption } from '../arguments.js';
 import { action } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -44,6 +52,31 @@ const describeTrigger = (t: TriggeredEvent, projectId: string) =>
     `Events emitted: ${describeEvents(t.events)}`,
   ].join('\n');
 
+/**
+ * The known events closest to a mistyped one: within a third of its length in edits (`message.create`,
+ * `mesage.created`, `room.create`), nearest first; several only when equally near.
+ */
+export function closestEvents(typed: string, known: readonly string[]): string[] {
+  const scored = known.map((event) => ({ event, distance: leven(typed.toLowerCase(), event) }));
+  const near = scored.filter((s) => s.distance <= Math.max(2, Math.floor(typed.length / 3)));
+  const best = Math.min(...near.map((s) => s.distance));
+  return near.filter((s) => s.distance === best).map((s) => s.event);
+}
+
+/**
+ * An event the catalogue lacks, as a usage error that suggests the closest ones. Asked of the server only once it has
+ * refused the event: the catalogue is its to keep.
+ */
+async function unknownEvent(client: ConsoleClient, projectId: string, event: string): Promise<UsageError | undefined> {
+  const known: string[] = (await client.environments.triggers(projectId)).map((t) => t.event);
+  if (known.includes(event)) return undefined;
+  const closest = closestEvents(event, known);
+  const suggestion = closest.length ? `; did you mean ${closest.join(' or ')}?` : '';
+  return new UsageError(
+    `no event "${event}" can be triggered${suggestion} (\`switchboard trigger --list\` shows them all)`,
+  );
+}
+
 export function registerTriggerCommand(program: Command, io: CliIo): void {
   program
     .command('trigger')
@@ -67,7 +100,7 @@ export function registerTriggerCommand(program: Command, io: CliIo): void {
           if (!flags.list && event === undefined)
             throw new UsageError('give the event to trigger, e.g. `switchboard trigger message.created` (--list: all)');
           const client = ctx.client();
-          const projectId = ctx.projectId(flags.project);
+          const projectId = await ctx.projectId(flags.project);
           if (flags.list || event === undefined) {
             const triggers = await client.environments.triggers(projectId);
             ctx.out.table(
@@ -81,11 +114,16 @@ export function registerTriggerCommand(program: Command, io: CliIo): void {
             );
             return;
           }
-          const triggered = await client.environments.trigger(projectId, {
-            environment: flags.environment ?? 'development',
-            // Checked by the server, whose refusal lists the events there are.
-            event: event as WebhookEventType,
-          });
+          const triggered = await client.environments
+            .trigger(projectId, {
+              environment: flags.environment ?? 'development',
+              // Checked by the server; an event it refuses is looked up in its catalogue for a suggestion.
+              event: event as WebhookEventType,
+            })
+            .catch(async (err: unknown) => {
+              const refused = err instanceof SwitchboardError && err.code === 'SERVICE_VALIDATION_FAILED';
+              throw (refused && (await unknownEvent(client, projectId, event))) || err;
+            });
           ctx.out.result(triggered, () => describeTrigger(triggered, projectId));
         },
       ),

@@ -34,7 +34,7 @@ async function withTemporaryEndpoint(
   onEvent: (event: ReceivedEvent, secret: string) => Promise<void>,
 ): Promise<void> {
   const client = ctx.client();
-  const projectId = ctx.projectId(options.project);
+  const projectId = await ctx.projectId(options.project);
   let secret = '';
   const server = createServer(async (req, res) => {
     const body = await readBody(req).catch(() => '');

@@ -35,6 +35,24 @@ function updateOf(flags: UpdateFlags): UpdateWebhookInput {
   return input;
 }
 
+/**
+ * The endpoint of `webhooks add`: the argument or --endpoint-url. `--url` is the server's wherever it is written (every
+ * command takes it), so `webhooks add --url <endpoint>` would talk to the endpoint as if it were the server: refused,
+ * saying how to write it.
+ */
+function endpointUrl(argument: string | undefined, flag: string | undefined, serverUrl: string | undefined): string {
+  if (argument !== undefined && flag !== undefined)
+    throw new UsageError('give the endpoint’s URL once: as the argument or as --endpoint-url, not both');
+  const url = argument ?? flag;
+  if (url !== undefined) return url;
+  if (serverUrl !== undefined)
+    throw new UsageError(
+      `no endpoint URL given: --url (here ${serverUrl}) names the server to talk to, wherever it is written; give ` +
+        'the endpoint as the argument, `switchboard webhooks add <url>`, or with --endpoint-url <url>',
+    );
+  throw new UsageError('give the endpoint’s URL: `switchboard webhooks add <url>` (or --endpoint-url <url>)');
+}
+
 export function registerWebhookCommands(program: Command, io: CliIo): void {
   const webhooks = program
     .command('webhooks')
@@ -43,16 +61,22 @@ export function registerWebhookCommands(program: Command, io: CliIo): void {
   webhooks
     .command('add')
     .description('Register an endpoint and print its signing secret, this once')
-    .argument('<url>', 'where deliveries are POSTed (a positional argument: --url names the server)')
+    .argument('[url]', 'where deliveries are POSTed (or --endpoint-url; --url names the server)')
+    .option('--endpoint-url <url>', 'the same as the argument, named as `webhooks update` names it')
     .addOption(environmentOption('whose events it receives (default development)'))
     .option('--events <types>', 'event types, separated by commas (default: every type)', parseEvents)
     .addOption(projectOption())
     .action(
       action(
         io,
-        async (ctx, url: string, flags: { environment?: Environment; events?: string[]; project?: string }) => {
+        async (
+          ctx,
+          argument: string | undefined,
+          flags: { endpointUrl?: string; environment?: Environment; events?: string[]; project?: string },
+        ) => {
+          const url = endpointUrl(argument, flags.endpointUrl, ctx.options.url);
           const environment = flags.environment ?? 'development';
-          const created = await ctx.client().webhooks.register(ctx.projectId(flags.project), {
+          const created = await ctx.client().webhooks.register(await ctx.projectId(flags.project), {
             url,
             environment,
             events: (flags.events ?? []) as WebhookEventType[],
@@ -80,7 +104,7 @@ export function registerWebhookCommands(program: Command, io: CliIo): void {
     .action(
       action(io, async (ctx, flags: { environment?: Environment; project?: string }) => {
         const environment = flags.environment ?? 'development';
-        const list = await ctx.client().webhooks.list(ctx.projectId(flags.project), { environment });
+        const list = await ctx.client().webhooks.list(await ctx.projectId(flags.project), { environment });
         ctx.out.table(
           list,
           list.data,
@@ -116,7 +140,7 @@ export function registerWebhookCommands(program: Command, io: CliIo): void {
         const environment = flags.environment ?? 'development';
         const updated = await ctx
           .client()
-          .webhooks.update(ctx.projectId(flags.project), webhookId, input, { environment });
+          .webhooks.update(await ctx.projectId(flags.project), webhookId, input, { environment });
         ctx.out.result(updated, () =>
           [
             `Updated ${environment} webhook ${updated.id} → ${updated.url}`,
@@ -136,7 +160,7 @@ export function registerWebhookCommands(program: Command, io: CliIo): void {
     .action(
       action(io, async (ctx, webhookId: string, flags: { environment?: Environment; project?: string }) => {
         const environment = flags.environment ?? 'development';
-        await ctx.client().webhooks.delete(ctx.projectId(flags.project), webhookId, { environment });
+        await ctx.client().webhooks.delete(await ctx.projectId(flags.project), webhookId, { environment });
         ctx.out.line(`Deleted ${environment} webhook ${webhookId}.`);
       }),
     );
@@ -158,7 +182,7 @@ export function registerWebhookCommands(program: Command, io: CliIo): void {
           flags: { environment?: Environment; limit?: number; cursor?: string; project?: string },
         ) => {
           const environment = flags.environment ?? 'development';
-          const page = await ctx.client().webhooks.deliveries(ctx.projectId(flags.project), webhookId, {
+          const page = await ctx.client().webhooks.deliveries(await ctx.projectId(flags.project), webhookId, {
             environment,
             limit: flags.limit,
             cursor: flags.cursor,
@@ -193,7 +217,7 @@ export function registerWebhookCommands(program: Command, io: CliIo): void {
           const environment = flags.environment ?? 'development';
           const delivery = await ctx
             .client()
-            .webhooks.resend(ctx.projectId(flags.project), webhookId, deliveryId, { environment });
+            .webhooks.resend(await ctx.projectId(flags.project), webhookId, deliveryId, { environment });
           ctx.out.result(delivery, () => `Queued ${delivery.eventType} ${delivery.eventId} again (${delivery.id}).`);
         },
       ),
@@ -213,7 +237,9 @@ export function registerWebhookCommands(program: Command, io: CliIo): void {
           const environment = flags.environment ?? 'development';
           const delivery = await ctx
             .client()
-            .webhooks.test(ctx.projectId(flags.project), webhookId, flags.type as WebhookEventType, { environment });
+            .webhooks.test(await ctx.projectId(flags.project), webhookId, flags.type as WebhookEventType, {
+              environment,
+            });
           ctx.out.result(delivery, () => `Queued a test ${delivery.eventType} event (${delivery.id}).`);
         },
       ),

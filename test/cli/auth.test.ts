@@ -1,4 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -129,6 +131,43 @@ describe.concurrent('switchboard whoami', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/not signed in to .*; run `switchboard login` first/);
   });
+});
+
+/** A URL where nothing listens: a port the system handed out, closed again. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
+describe.concurrent('a server that does not answer', () => {
+  it('is named, with how to start one, rather than "not signed in" (exit 1), signed in there or not', async () => {
+    const url = await closedPortUrl();
+    const cannotReach =
+      `error: cannot reach the server at ${url} (ECONNREFUSED): is it running? Start it with \`switchboard serve\`, ` +
+      'or name another with --url or SWITCHBOARD_URL\n';
+    const u = await cli.signedIn();
+    const commands = [
+      ['projects', 'list'],
+      ['whoami'],
+      ['keys', 'list', '--project', 'prj_x'],
+      ['login', '--email', u.account.email, '--password', PASSWORD],
+    ];
+    const expectCannotReach = async () => {
+      for (const args of commands) {
+        const result = await runCli(['--url', url, ...args], { home: u.home });
+        expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 1, stderr: cannotReach });
+      }
+    };
+    await expectCannotReach();
+    // Signed in to that URL (the session copied there, as if its server had stopped since): the same.
+    const credentials = credentialsOf(u.configDir);
+    credentials.servers[url] = credentials.servers[cli.server.url];
+    writeFileSync(join(u.configDir, 'credentials.json'), JSON.stringify(credentials));
+    await expectCannotReach();
+  }, 60_000);
 });
 
 describe.concurrent('switchboard logout', () => {

@@ -4,6 +4,20 @@ import { expectApiError, expectUsageError, ok, useCli } from '../support/cli.js'
 const cli = useCli();
 
 describe.concurrent('switchboard clock', () => {
+  it('acts on development without --environment, as every command does', async () => {
+    const u = await cli.withProject('Clock default');
+    expect(ok(await u.run('clock', 'show'))).toMatch(
+      /^The clock of development in prj_\w+:\nNow: .*\nRuns: +real time\n/,
+    );
+    expect(await u.json('clock', 'advance', '1h')).toMatchObject({ environment: 'development', offsetMs: 3_600_000 });
+    expect(await u.json('clock', 'show')).toMatchObject({ environment: 'development', offsetMs: 3_600_000 });
+    expect(await u.json('clock', 'show', '--environment', 'stg')).toMatchObject({
+      environment: 'staging',
+      offsetMs: 0,
+    });
+    expect(await u.json('clock', 'reset')).toMatchObject({ environment: 'development', offsetMs: 0 });
+  });
+
   it('advances, shows and resets the clock of the environment named, in words and in --json', async () => {
     const u = await cli.withProject('Clock');
     expect(ok(await u.run('clock', 'show', '--environment', 'dev'))).toMatch(
@@ -41,7 +55,7 @@ describe.concurrent('switchboard clock', () => {
     });
   });
 
-  it('refuses production, a malformed duration or a missing environment', async () => {
+  it('refuses production or a malformed duration', async () => {
     const u = await cli.withProject('Clock refusals');
     expectApiError(await u.run('clock', 'advance', '1h', '--environment', 'prod'), 'SERVICE_PRODUCTION_ENVIRONMENT');
     expectApiError(await u.run('clock', 'reset', '--environment', 'production'), 'SERVICE_PRODUCTION_ENVIRONMENT');
@@ -50,8 +64,6 @@ describe.concurrent('switchboard clock', () => {
         await u.run('clock', 'advance', duration, '--environment', 'development'),
         /Give a duration (such as 90s|from 1s)/,
       );
-    expectUsageError(await u.run('clock', 'advance', '1h'), /required option '--environment <env>' not specified/);
-    expectUsageError(await u.run('clock', 'show'), /required option '--environment <env>' not specified/);
     expect(await u.json('clock', 'show', '--environment', 'production')).toMatchObject({ offsetMs: 0 });
   });
 });

@@ -117,7 +117,7 @@ describe.concurrent('switchboard conventions', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
-      new RegExp(`^error: CLIENT_NETWORK_ERROR: Could not reach the Switchboard server at ${url}: .*ECONNREFUSED`),
+      new RegExp(`^error: cannot reach the server at ${url} \\(ECONNREFUSED\\): is it running\\? Start it with`),
     );
   });
 });

@@ -47,7 +47,7 @@ describe.concurrent('switchboard faults', () => {
     expect(ok(await u.run('faults', 'clear', '--environment', 'staging'))).toBe('Removed 0 fault(s) from staging.\n');
   });
 
-  it('refuses production, unknown kinds, bad values, and changes without --environment', async () => {
+  it('refuses production, unknown kinds and bad values, naming the flags', async () => {
     const u = await cli.withProject('Faults');
     expectApiError(
       await u.run('faults', 'add', 'webhook.duplicate', '--environment', 'production'),
@@ -57,8 +57,6 @@ describe.concurrent('switchboard faults', () => {
       await u.run('faults', 'add', 'webhook.explode', '--environment', 'staging'),
       /Allowed choices are/,
     );
-    expectUsageError(await u.run('faults', 'add', 'webhook.duplicate'), /required option '--environment <env>'/);
-    expectUsageError(await u.run('faults', 'clear'), /required option '--environment <env>'/);
     expectUsageError(
       await u.run('faults', 'add', 'api.latency', '--delay', 'soon', '--environment', 'staging'),
       /Give a duration such as 500ms/,
@@ -67,11 +65,36 @@ describe.concurrent('switchboard faults', () => {
       await u.run('faults', 'add', 'webhook.failure', '--percent', '101', '--environment', 'staging'),
       /Give a whole number from 1 to 100/,
     );
-    // What the server refuses: delayMs is required for api.latency.
-    expectApiError(
+    // The API's rules about delayMs and expiresInSeconds, said with the flags' names and units (issue 46).
+    expectUsageError(
       await u.run('faults', 'add', 'api.latency', '--environment', 'staging'),
-      'SERVICE_VALIDATION_FAILED',
+      /^error: api\.latency needs --delay: how long, e\.g\. --delay 500ms \(at most 60s\)\n$/,
     );
+    expectUsageError(await u.run('faults', 'add', 'webhook.delay'), /webhook\.delay needs --delay/);
+    expectUsageError(
+      await u.run('faults', 'add', 'webhook.duplicate', '--delay', '2s'),
+      /^error: --delay does not apply to webhook\.duplicate; it is for webhook\.delay, api\.latency, webhook\.out_of_order\n$/,
+    );
+    expectUsageError(
+      await u.run('faults', 'add', 'api.latency', '--delay', '90s'),
+      /option '--delay <duration>' argument '90s' is invalid\. Give a duration of at most 60s\./,
+    );
+    expectUsageError(
+      await u.run('faults', 'add', 'api.unavailable', '--expires', '2d'),
+      /option '--expires <duration>' argument '2d' is invalid\. Give a duration of at most 24h\./,
+    );
+    expect(await u.json('faults', 'list')).toEqual({ data: [] });
+  });
+
+  it('acts on development without --environment, as every command does', async () => {
+    const u = await cli.withProject('Faults default');
+    const added = await u.json('faults', 'add', 'webhook.out_of_order');
+    expect(added).toMatchObject({ kind: 'webhook.out_of_order', environment: 'development', delayMs: 3000 });
+    expect(ok(await u.run('faults', 'list'))).toMatch(/webhook\.out_of_order +100% +3000 ms/);
+    expect(ok(await u.run('faults', 'drop-sockets'))).toMatch(/^Closed 0 socket\(s\) of development on this server/);
+    expect(ok(await u.run('faults', 'remove', added.id))).toBe(`Removed fault ${added.id} from development.\n`);
+    await u.json('faults', 'add', 'webhook.failure', '--percent', '10');
+    expect(ok(await u.run('faults', 'clear'))).toBe('Removed 1 fault(s) from development.\n');
   });
 
   it('drops an environment’s sockets with drop-sockets', async () => {

@@ -48,12 +48,22 @@ describe.concurrent('switchboard projects', () => {
     expectApiError(await u.run('projects', 'use', 'prj_nope'), 'SERVICE_PROJECT_NOT_FOUND');
   });
 
-  it('makes project commands take --project, else the project in use, else refuse (exit 2)', async () => {
+  it('makes project commands take --project, else the project in use, else the only one, else refuse', async () => {
     const u = await cli.signedIn();
-    expectUsageError(await u.run('keys', 'list'), /no project given: pass --project <id>, or choose one with/);
+    expectUsageError(
+      await u.run('keys', 'list'),
+      /no project given, and you have none: create one with `switchboard projects create <name>`/,
+    );
     const a = await u.json('projects', 'create', 'A');
+    // With one project (issue 46), that one, named on stderr; stdout is the command's alone.
+    const onlyOne = await u.run('--json', 'keys', 'create', '--name', 'in-a');
+    expect(JSON.parse(ok(onlyOne))).toMatchObject({ name: 'in-a', environment: 'development' });
+    expect(onlyOne.stderr).toContain(`Using project ${a.id} ("A"), your only one.`);
     const b = await u.json('projects', 'create', 'B');
-    await u.json('keys', 'create', '--name', 'in-a', '--project', a.id);
+    expectUsageError(
+      await u.run('keys', 'list'),
+      /no project given, and you have 2: pass --project <id>, or choose one with `switchboard projects use <id>`/,
+    );
     ok(await u.run('projects', 'use', b.id));
     expect((await u.json('keys', 'list')).data).toEqual([]);
     expect((await u.json('keys', 'list', '--project', a.id)).data.map((k: { name: string }) => k.name)).toEqual([

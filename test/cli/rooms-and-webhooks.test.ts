@@ -73,6 +73,44 @@ describe('switchboard webhooks', () => {
   });
 });
 
+describe('switchboard webhooks add, its endpoint URL', () => {
+  // Every command takes --url as the server, wherever it is written: `webhooks add --url <endpoint>` is refused with
+  // how to write it (issue 46), not taken as the server with a missing argument.
+  it('is the argument or --endpoint-url; --url alone is refused, naming the server it means', async () => {
+    const viaFlag = await owner.json(
+      'webhooks',
+      'add',
+      '--endpoint-url',
+      'http://127.0.0.1:9/flag',
+      '--environment',
+      'stg',
+    );
+    expect(viaFlag).toMatchObject({ url: 'http://127.0.0.1:9/flag', environment: 'STAGING' });
+    const refused = await owner.run('webhooks', 'add', '--url', 'http://localhost:3000/hooks', '--environment', 'stg');
+    expectUsageError(
+      refused,
+      /^error: no endpoint URL given: --url \(here http:\/\/localhost:3000\/hooks\) names the server to talk to, wherever it is written; give the endpoint as the argument, `switchboard webhooks add <url>`, or with --endpoint-url <url>\n$/,
+    );
+    expectUsageError(
+      await owner.run('webhooks', 'add', 'http://127.0.0.1:9/a', '--endpoint-url', 'http://127.0.0.1:9/b'),
+      /give the endpoint’s URL once: as the argument or as --endpoint-url, not both/,
+    );
+    expectUsageError(await owner.run('webhooks', 'add'), /give the endpoint’s URL: `switchboard webhooks add <url>`/);
+    // The argument, with --url naming the server after it: both as meant.
+    const both = await owner.json(
+      'webhooks',
+      'add',
+      'http://127.0.0.1:9/arg',
+      '--url',
+      cli.server.url,
+      '--environment',
+      'stg',
+    );
+    expect(both).toMatchObject({ url: 'http://127.0.0.1:9/arg' });
+    for (const id of [viaFlag.id, both.id]) ok(await owner.run('webhooks', 'delete', id, '--environment', 'stg'));
+  });
+});
+
 async function webhookIds(environment: string): Promise<string[]> {
   const res = await cli.api.get(`/v1/projects/${owner.projectId}/webhooks?environment=${environment}`, {
     token: owner.account.token,
@@ -162,6 +200,29 @@ describe('switchboard webhooks listen', () => {
     }
     expect(run.output.stderr).toMatch(/removed the temporary webhook/);
     expect(await webhookIds('production')).toEqual([]);
+  }, 30_000);
+
+  it('takes --forward-to without a scheme as http://, saying so, and refuses other schemes at once', async () => {
+    const before = await webhookIds('staging');
+    const target = await startReceiver('/local');
+    const withoutScheme = target.url.replace(/^http:\/\//, '');
+    const run = owner.start(['webhooks', 'listen', '--forward-to', withoutScheme, '--environment', 'stg'], /Ready/);
+    try {
+      expect(await run.ready).toContain(`--forward-to has no scheme: forwarding to ${target.url}.`);
+      ok(await owner.run('rooms', 'create', 'forwarded without scheme', '--environment', 'stg'));
+      const [forwarded] = await target.waitForRequests(1);
+      expect(forwarded.headers['service-event-type']).toBe('room.created');
+      await run.waitForStdout(/room\.created {2}evt_[0-9A-Z]+ {2}→ 200/);
+    } finally {
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(0);
+      await target.close();
+    }
+    expectUsageError(
+      await owner.run('webhooks', 'listen', '--forward-to', 'ftp://localhost:48112/x', '--environment', 'stg'),
+      /^error: --forward-to must be an http:\/\/ or https:\/\/ URL such as http:\/\/localhost:3000\/webhooks, not "ftp:\/\/localhost:48112\/x"\n$/,
+    );
+    expect(await webhookIds('staging')).toEqual(before);
   }, 30_000);
 
   it('exits with the API error when the temporary endpoint cannot be registered', async () => {
