@@ -78,6 +78,11 @@ const RULES: Rule[] = [
   },
   { file: 'README.md', contains: 'RUNNER_TEMP', notRun: "GitHub Actions steps of a user's CI job, not a shell script" },
   { file: 'README.md', contains: 'chat.test.mjs', program: { prints: /^true$/m } },
+  {
+    file: 'README.md',
+    contains: 'node dist/switchboard.mjs login',
+    notRun: 'the CLI asks for a password at its prompt (test/cli/auth.test.ts signs in the same way)',
+  },
   // docs/
   {
     file: 'docs/architecture.md',
@@ -96,6 +101,14 @@ const RULES: Rule[] = [
     file: 'docs/chat.md',
     contains: '/v1/chat/tokens',
     shell: { setup: async (baseUrl) => ({ env: { KEY: await developmentKey(baseUrl) } }), prints: /"userId":"alice"/ },
+  },
+  {
+    file: 'docs/chat.md',
+    contains: '"createdBy":"alice","members":[{"userId":"bob"}',
+    shell: {
+      setup: async (baseUrl) => ({ env: { B: baseUrl, KEY: await developmentKey(baseUrl) } }),
+      prints: /"name":"support-42"/,
+    },
   },
   {
     file: 'docs/chat.md',
@@ -163,6 +176,11 @@ const RULES: Rule[] = [
     file: 'docs/realtime.md',
     contains: 'socket.onmessage',
     preamble: 'declare const socket: WebSocket; declare function handle(frame: unknown): void;',
+  },
+  {
+    file: 'docs/sdk.md',
+    contains: 'npm pack ./sdk',
+    notRun: 'clones and installs from outside; test/sdk-package packs ./sdk and installs the tarball the same way',
   },
   { file: 'docs/sdk.md', contains: 'new ConsoleClient', program: { prints: /type: 'api_key'/ } },
   {
