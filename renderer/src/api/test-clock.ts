@@ -3,6 +3,7 @@ import type { Environment } from '../sdk';
 import { useClient } from '../session/session-context';
 import { refreshEnvironment } from './environments';
 import { useRefreshOn } from './live-events';
+import { SHOWN_INLINE } from './query-client';
 
 const clockKey = (projectId: string, environment: Environment) => ['test-clock', projectId, environment] as const;
 
@@ -24,6 +25,7 @@ export function useMoveTestClock(projectId: string, environment: Environment) {
   const client = useClient();
   const queryClient = useQueryClient();
   return useMutation({
+    ...SHOWN_INLINE,
     mutationFn: (seconds: number | null) =>
       seconds === null
         ? client.environments.resetClock(projectId, { environment })

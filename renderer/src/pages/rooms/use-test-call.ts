@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { SHOWN_INLINE } from '../../api/query-client';
 import { type Environment, type PeerStats, RtcClient, type SignalingParticipant } from '../../sdk';
 import { useClient } from '../../session/session-context';
 
@@ -50,6 +51,7 @@ export function useTestCall(projectId: string, environment: Environment, roomId:
     setRemotes((before) => changed(before, identity, change));
 
   const join = useMutation({
+    ...SHOWN_INLINE,
     mutationFn: async ({ identity, camera, microphone }: JoinRequest) => {
       const media =
         camera || microphone
