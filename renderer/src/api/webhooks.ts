@@ -29,11 +29,12 @@ export function useRefreshOnDeliveryAttempts(projectId: string, environment: Env
   useRefreshOn(['delivery.attempted'], webhookKeys.environment(projectId, environment));
 }
 
-export function useWebhooks(projectId: string, environment: Environment) {
+export function useWebhooks(projectId: string, environment: Environment, enabled = true) {
   const client = useClient();
   return useQuery({
     queryKey: [...webhookKeys.environment(projectId, environment), 'list'],
     queryFn: async () => (await client.webhooks.list(projectId, { environment })).data,
+    enabled,
   });
 }
 
