@@ -44,8 +44,8 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
       await visible(clock.getByText('Real time', { exact: true }));
       // The clock's time runs on screen, as the environment's clock does (nothing is asked of the server again).
       const shown = clock.locator('time');
-      const first = await shown.innerText();
-      await expect.poll(() => shown.innerText(), { timeout: 5_000 }).not.toBe(first);
+      const readFirst = await shown.innerText();
+      await expect.poll(() => shown.innerText(), { timeout: 5_000 }).not.toBe(readFirst);
       await page.getByRole('button', { name: '+1 day' }).click();
       await visible(clock.getByText('1 day ahead'));
       const attempts = await receiver.waitForRequests(MAX_ATTEMPTS);
