@@ -66,6 +66,11 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     const owner = await registerUser(dash.api);
     const project = await createProject(dash.api, owner, 'Fault demo');
     const key = (await createKey(dash.api, project.id, owner, 'staging')).key;
+    const advanced = await dash.api.post(`/v1/projects/${project.id}/environment/clock/advance?environment=staging`, {
+      token: owner.token,
+      body: { seconds: 7200 },
+    });
+    expect(advanced.status).toBe(200);
     const dp = await dash.openPage(`/projects/${project.id}/settings?env=staging`);
     await signIn(dp, owner.email);
     const { page } = dp;
@@ -86,12 +91,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     expect(refused.headers.get('retry-after')).not.toBeNull();
 
     // Every page of staging says so, loudly; development's do not. The fault ends in real time, which the banner
-    // says when the environment's clock runs ahead of it.
-    const advanced = await dash.api.post(`/v1/projects/${project.id}/environment/clock/advance?environment=staging`, {
-      token: owner.token,
-      body: { seconds: 7200 },
-    });
-    expect(advanced.status).toBe(200);
+    // says as staging's clock runs ahead (moved before the page opened: its live event would refresh the page).
     await page.goto(`${dash.url}/projects/${project.id}/rooms?env=staging`);
     const banner = page.getByRole('status', { name: 'Faults injected' });
     await visible(banner);
