@@ -143,7 +143,10 @@ export const usageSchema = z.lazy(() =>
       period: z.object({ month: z.string(), from: timestampSchema, to: timestampSchema }),
       messages: z.number().int(),
       connectionMinutes: z.number().int(),
-      webhookDeliveries: z.number().int(),
+      webhookDeliveries: z.number().int().meta({
+        description:
+          'Webhook delivery attempts made in the month, each retry included (a delivery retried twice counts 3).',
+      }),
       storageBytes: z.number().int(),
     })
     .meta({ id: 'Usage' }),

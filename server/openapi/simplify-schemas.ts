@@ -4,11 +4,14 @@ const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Rewrites two spellings zod emits into their plainer JSON Schema equivalents, which every OpenAPI
+ * Rewrites three spellings zod emits into their plainer JSON Schema equivalents, which every OpenAPI
  * tool reads (Scalar's validator rejects the originals):
  * - `{anyOf: [{type: T, …}, {type: 'null'}], …}` → `{type: [T, 'null'], …}` (and `null` joins an enum);
  * - `{propertyNames: {type: 'string'}, additionalProperties: {}}` → `{additionalProperties: true}`,
- *   since JSON object keys are always strings.
+ *   since JSON object keys are always strings;
+ * - an integer's `minimum: -9007199254740991` / `maximum: 9007199254740991` (zod's safe-integer range, which every
+ *   `z.int()` carries) → no bound: documentation tools show the bound as the example, e.g. a room with
+ *   `participantCount: -9007199254740991`.
  * Same meaning, smaller document. Returns a new value; the input is not changed.
  */
 export function simplifySchemas<T>(value: T): T {
@@ -38,5 +41,7 @@ export function simplifySchemas<T>(value: T): T {
       node.additionalProperties = true;
     }
   }
+  if (node.minimum === Number.MIN_SAFE_INTEGER) delete node.minimum;
+  if (node.maximum === Number.MAX_SAFE_INTEGER) delete node.maximum;
   return node as T;
 }

@@ -59,7 +59,10 @@ export const roomSchema = z.lazy(() =>
       environment: environmentSchema,
       maxParticipants: z.number().int().nullable(),
       metadata: z.record(z.string(), z.unknown()).nullable(),
-      participantCount: z.number().int().meta({ description: 'Participants connected to the signaling socket now.' }),
+      participantCount: z
+        .int()
+        .min(0)
+        .meta({ description: 'Participants connected to the signaling socket now.', example: 2 }),
       createdAt: timestampSchema,
     })
     .meta({ id: 'Room' }),

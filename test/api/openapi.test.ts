@@ -22,6 +22,17 @@ describe('OpenAPI document', () => {
     ]);
   });
 
+  it('holds no safe-integer bound, which documentation tools would show as an example (a room of -9007199254740991)', () => {
+    const huge: string[] = [];
+    JSON.stringify(doc, (key, value) => {
+      if (typeof value === 'number' && Math.abs(value) === Number.MAX_SAFE_INTEGER) huge.push(key);
+      return value;
+    });
+    expect(huge).toEqual([]);
+    const room = doc.components.schemas.Room.properties.participantCount;
+    expect(room).toMatchObject({ type: 'integer', minimum: 0, example: 2 });
+  });
+
   it('describes every route the server mounts, and the control-plane routes of the spec', () => {
     for (const route of routes) {
       expect(doc.paths[route.path]?.[route.method], `${route.method} ${route.path}`).toBeDefined();

@@ -1,6 +1,7 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Environment } from '../sdk';
 import { useClient } from '../session/session-context';
+import { SHOWN_INLINE } from './query-client';
 
 /** After a reset, every query about that project environment (keys `[domain, projectId, environment, …]`) reads again. */
 export const refreshEnvironment = (queryClient: QueryClient, projectId: string, environment: Environment) =>
@@ -13,6 +14,7 @@ export function useResetEnvironment(projectId: string) {
   const client = useClient();
   const queryClient = useQueryClient();
   return useMutation({
+    ...SHOWN_INLINE,
     mutationFn: (environment: Environment) => client.environments.reset(projectId, { environment }),
     onSuccess: (_reset, environment) => refreshEnvironment(queryClient, projectId, environment),
   });

@@ -15,6 +15,11 @@ export function describeError(error: unknown): DescribedError {
   return { code: 'CLIENT_ERROR', message: error instanceof Error ? error.message : String(error), requestId: null };
 }
 
+/** True when the server answered that what was asked for does not exist (or is not the caller's to see). */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof SwitchboardError && error.status === 404;
+}
+
 /** True when the server refused the session itself (expired, revoked): the caller is signed out. */
 export function isSessionRefused(error: unknown): boolean {
   return error instanceof SwitchboardError && error.status === 401;

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DropSocketsInput, Environment, FaultInput } from '../sdk';
 import { useClient } from '../session/session-context';
 import { useRefreshOn } from './live-events';
+import { SHOWN_INLINE } from './query-client';
 
 const faultsKey = (projectId: string, environment: Environment) => ['faults', projectId, environment] as const;
 
@@ -29,6 +30,7 @@ export function useFaultChanges(projectId: string, environment: Environment) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: faultsKey(projectId, environment) });
   return {
     add: useMutation({
+      ...SHOWN_INLINE,
       mutationFn: (input: FaultInput) => client.faults.add(projectId, { ...input, environment }),
       onSuccess: refresh,
     }),
@@ -41,6 +43,7 @@ export function useFaultChanges(projectId: string, environment: Environment) {
       onSuccess: refresh,
     }),
     dropSockets: useMutation({
+      ...SHOWN_INLINE,
       mutationFn: (input: DropSocketsInput) => client.faults.dropSockets(projectId, { ...input, environment }),
     }),
   };

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Environment } from '../sdk';
 import { useClient } from '../session/session-context';
+import { SHOWN_INLINE } from './query-client';
 
 const keysKey = (projectId: string, environment: Environment) => ['keys', projectId, environment] as const;
 
@@ -17,6 +18,7 @@ export function useCreateKey(projectId: string, environment: Environment) {
   const client = useClient();
   const queryClient = useQueryClient();
   return useMutation({
+    ...SHOWN_INLINE,
     mutationFn: (name: string) => client.keys.create(projectId, { name, environment }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keysKey(projectId, environment) }),
   });

@@ -1,6 +1,7 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, type MutationMeta, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Environment, LiveStreamParticipantQuery, ProjectAddHostInput } from '../sdk';
 import { useClient } from '../session/session-context';
+import { SHOWN_INLINE } from './query-client';
 
 /** Query keys: everything of one project environment's streams sits under `streams`, so a change refreshes it all. */
 export const liveStreamKeys = {
@@ -47,9 +48,15 @@ export function useParticipants(
 }
 
 /** A change to a stream: its list, page and participants are refreshed (they all sit under the same key). */
-function useStreamMutation<I, O>(projectId: string, environment: Environment, run: (input: I) => Promise<O>) {
+function useStreamMutation<I, O>(
+  projectId: string,
+  environment: Environment,
+  run: (input: I) => Promise<O>,
+  options: { meta?: MutationMeta } = {},
+) {
   const queryClient = useQueryClient();
   return useMutation({
+    ...options,
     mutationFn: run,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: liveStreamKeys.all(projectId, environment) }),
   });
@@ -57,15 +64,21 @@ function useStreamMutation<I, O>(projectId: string, environment: Environment, ru
 
 export function useCreateLiveStream(projectId: string, environment: Environment) {
   const client = useClient();
-  return useStreamMutation(projectId, environment, (title: string) =>
-    client.liveStreams.create(projectId, { title }, { environment }),
+  return useStreamMutation(
+    projectId,
+    environment,
+    (title: string) => client.liveStreams.create(projectId, { title }, { environment }),
+    SHOWN_INLINE,
   );
 }
 
 export function useRenameLiveStream(projectId: string, environment: Environment, streamId: string) {
   const client = useClient();
-  return useStreamMutation(projectId, environment, (title: string) =>
-    client.liveStreams.update(projectId, streamId, { title }, { environment }),
+  return useStreamMutation(
+    projectId,
+    environment,
+    (title: string) => client.liveStreams.update(projectId, streamId, { title }, { environment }),
+    SHOWN_INLINE,
   );
 }
 
@@ -76,15 +89,21 @@ export function useEndLiveStream(projectId: string, environment: Environment, st
 
 export function useAddHost(projectId: string, environment: Environment, streamId: string) {
   const client = useClient();
-  return useStreamMutation(projectId, environment, (input: ProjectAddHostInput) =>
-    client.liveStreams.addHost(projectId, streamId, input, { environment }),
+  return useStreamMutation(
+    projectId,
+    environment,
+    (input: ProjectAddHostInput) => client.liveStreams.addHost(projectId, streamId, input, { environment }),
+    SHOWN_INLINE,
   );
 }
 
 export function useCreateViewerToken(projectId: string, environment: Environment, streamId: string) {
   const client = useClient();
-  return useStreamMutation(projectId, environment, (identity: string) =>
-    client.liveStreams.createViewerToken(projectId, streamId, { identity }, { environment }),
+  return useStreamMutation(
+    projectId,
+    environment,
+    (identity: string) => client.liveStreams.createViewerToken(projectId, streamId, { identity }, { environment }),
+    SHOWN_INLINE,
   );
 }
 

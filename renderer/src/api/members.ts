@@ -1,7 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type MutationMeta, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AddMemberInput, CreateInvitationInput, ProjectRole } from '../sdk';
 import { useClient } from '../session/session-context';
 import { projectKeys } from './projects';
+import { SHOWN_INLINE } from './query-client';
 
 const membersKey = (projectId: string) => ['members', projectId] as const;
 
@@ -15,9 +16,14 @@ export function useMembers(projectId: string, enabled = true) {
 }
 
 /** After any change: the list, and the project (the caller may have changed their own role). */
-function useMemberMutation<Input, Output>(projectId: string, mutationFn: (input: Input) => Promise<Output>) {
+function useMemberMutation<Input, Output>(
+  projectId: string,
+  mutationFn: (input: Input) => Promise<Output>,
+  options: { meta?: MutationMeta } = {},
+) {
   const queryClient = useQueryClient();
   return useMutation({
+    ...options,
     mutationFn,
     onSuccess: () =>
       Promise.all([
@@ -29,7 +35,7 @@ function useMemberMutation<Input, Output>(projectId: string, mutationFn: (input:
 
 export function useAddMember(projectId: string) {
   const client = useClient();
-  return useMemberMutation(projectId, (input: AddMemberInput) => client.members.add(projectId, input));
+  return useMemberMutation(projectId, (input: AddMemberInput) => client.members.add(projectId, input), SHOWN_INLINE);
 }
 
 export function useSetMemberRole(projectId: string) {

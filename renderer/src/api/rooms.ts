@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { CreateRoomInput, CreateRtcTokenInput, Environment, LiveEvent } from '../sdk';
 import { useClient } from '../session/session-context';
 import { useRefreshOn } from './live-events';
+import { SHOWN_INLINE } from './query-client';
 
 const roomKeys = {
   all: (projectId: string, environment: Environment) => ['rooms', projectId, environment] as const,
@@ -57,6 +58,7 @@ export function useCreateRoom(projectId: string, environment: Environment) {
   const client = useClient();
   const queryClient = useQueryClient();
   return useMutation({
+    ...SHOWN_INLINE,
     mutationFn: (input: CreateRoomInput) => client.rooms.create(projectId, input, { environment }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: roomKeys.all(projectId, environment) }),
   });
@@ -78,6 +80,7 @@ export function useDeleteRoom(projectId: string, environment: Environment) {
 export function useMintRtcToken(projectId: string, environment: Environment, roomId: string) {
   const client = useClient();
   return useMutation({
+    ...SHOWN_INLINE,
     mutationFn: (input: CreateRtcTokenInput) => client.rooms.createRtcToken(projectId, roomId, input, { environment }),
   });
 }

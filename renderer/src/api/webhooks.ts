@@ -1,7 +1,8 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, type MutationMeta, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Environment, UpdateWebhookInput, WebhookDeliveriesQuery, WebhookEventType } from '../sdk';
 import { useClient } from '../session/session-context';
 import { useRefreshOn } from './live-events';
+import { SHOWN_INLINE } from './query-client';
 
 /** Everything webhook of one environment sits under one key: a delivery attempt refreshes it all at once. */
 export const webhookKeys = {
@@ -28,11 +29,12 @@ export function useRefreshOnDeliveryAttempts(projectId: string, environment: Env
   useRefreshOn(['delivery.attempted'], webhookKeys.environment(projectId, environment));
 }
 
-export function useWebhooks(projectId: string, environment: Environment) {
+export function useWebhooks(projectId: string, environment: Environment, enabled = true) {
   const client = useClient();
   return useQuery({
     queryKey: [...webhookKeys.environment(projectId, environment), 'list'],
     queryFn: async () => (await client.webhooks.list(projectId, { environment })).data,
+    enabled,
   });
 }
 
@@ -88,9 +90,11 @@ function useWebhookMutation<Input, Output>(
   projectId: string,
   environment: Environment,
   mutationFn: (input: Input) => Promise<Output>,
+  options: { meta?: MutationMeta } = {},
 ) {
   const queryClient = useQueryClient();
   return useMutation({
+    ...options,
     mutationFn,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.environment(projectId, environment) }),
   });
@@ -98,15 +102,22 @@ function useWebhookMutation<Input, Output>(
 
 export function useRegisterWebhook(projectId: string, environment: Environment) {
   const client = useClient();
-  return useWebhookMutation(projectId, environment, (input: { url: string; events: WebhookEventType[] }) =>
-    client.webhooks.register(projectId, { ...input, environment }),
+  return useWebhookMutation(
+    projectId,
+    environment,
+    (input: { url: string; events: WebhookEventType[] }) =>
+      client.webhooks.register(projectId, { ...input, environment }),
+    SHOWN_INLINE,
   );
 }
 
 export function useUpdateWebhook(projectId: string, environment: Environment, webhookId: string) {
   const client = useClient();
-  return useWebhookMutation(projectId, environment, (input: UpdateWebhookInput) =>
-    client.webhooks.update(projectId, webhookId, input, { environment }),
+  return useWebhookMutation(
+    projectId,
+    environment,
+    (input: UpdateWebhookInput) => client.webhooks.update(projectId, webhookId, input, { environment }),
+    SHOWN_INLINE,
   );
 }
 

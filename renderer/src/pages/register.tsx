@@ -2,6 +2,7 @@ import { Alert, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/c
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
+import { SHOWN_INLINE } from '../api/query-client';
 import { ErrorAlert } from '../components/error-alert';
 import { AnchorLink } from '../components/links';
 import { useSessionStore } from '../session/session-context';
@@ -14,6 +15,7 @@ export function RegisterPage() {
   const navigate = useNavigate();
   const form = useForm({ initialValues: { name: '', email: search.email ?? '', password: '' } });
   const register = useMutation({
+    ...SHOWN_INLINE,
     mutationFn: ({ name, ...rest }: typeof form.values) =>
       store.register({
         ...rest,

@@ -2,6 +2,7 @@ import { Alert, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/c
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
+import { SHOWN_INLINE } from '../api/query-client';
 import { ErrorAlert } from '../components/error-alert';
 import { AnchorLink } from '../components/links';
 import { useSession, useSessionStore } from '../session/session-context';
@@ -19,6 +20,7 @@ export function SignInPage() {
   const navigate = useNavigate();
   const form = useForm({ initialValues: { email: '', password: '' } });
   const signIn = useMutation({
+    ...SHOWN_INLINE,
     mutationFn: (values: typeof form.values) => store.signIn(values),
     onSuccess: () => navigate({ href: safeRedirect(search.redirect), replace: true }),
   });

@@ -70,13 +70,14 @@ function MonthlyUsage({ project, environment }: { project: Project; environment:
           <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
             <Figure label="Messages">{u.messages.toLocaleString()}</Figure>
             <Figure label="Connection minutes">{u.connectionMinutes.toLocaleString()}</Figure>
-            <Figure label="Webhook deliveries">{u.webhookDeliveries.toLocaleString()}</Figure>
+            <Figure label="Webhook attempts">{u.webhookDeliveries.toLocaleString()}</Figure>
             <Figure label="Storage">{bytes(u.storageBytes)}</Figure>
           </SimpleGrid>
           <Text size="sm" c="dimmed">
-            From <Time value={u.period.from} /> to <Time value={u.period.to} />. Messages and webhook delivery attempts
-            count when they happen (deleting a message later does not take it back); connection minutes add up every
-            realtime and signaling connection, rounded up; storage is the attachments stored now.
+            From <Time value={u.period.from} /> to <Time value={u.period.to} />. Messages and webhook attempts count
+            when they happen (deleting a message later does not take it back; each retry of a delivery is one more
+            attempt); connection minutes add up every realtime and signaling connection, rounded up; storage is the
+            attachments stored now.
           </Text>
           {u.messages + u.connectionMinutes + u.webhookDeliveries + u.storageBytes === 0 ? (
             <Text size="sm">

@@ -1,6 +1,7 @@
 import { AppShell, Burger, Group, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, Outlet, useMatchRoute, useParams, useSearch } from '@tanstack/react-router';
+import { isNotFound } from '../api/errors';
 import { can, useProject } from '../api/projects';
 import { NavLinkLink } from '../components/links';
 import { ColorSchemeToggle } from './color-scheme-toggle';
@@ -11,7 +12,10 @@ import { UserMenu } from './user-menu';
 /** The signed-in frame: header (project switcher, theme, account), the project's pages on the side, the page. */
 export function AppShellLayout() {
   const [navOpen, { toggle, close }] = useDisclosure();
-  const { projectId } = useParams({ strict: false });
+  const { projectId: addressed } = useParams({ strict: false });
+  // A project that does not exist has no pages to list (ProjectLayout says so, with the way back).
+  const missing = isNotFound(useProject(addressed ?? '', Boolean(addressed)).error);
+  const projectId = missing ? undefined : addressed;
   return (
     <AppShell
       header={{ height: 56 }}

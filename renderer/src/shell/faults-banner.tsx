@@ -1,5 +1,7 @@
 import { Alert, Group, Text } from '@mantine/core';
 import { useFaults } from '../api/faults';
+import { useTestClock } from '../api/test-clock';
+import { describeOffset } from '../components/durations';
 import { faultSummary } from '../components/fault-kinds';
 import { AnchorLink } from '../components/links';
 import { Time } from '../components/time';
@@ -8,7 +10,7 @@ import { environmentLabel } from './project-page';
 
 /**
  * Loud while faults are injected into the environment on screen: failures and delays seen on the page may be the
- * ones asked for. Says which, until when, and where to switch them off.
+ * ones asked for. Says which, until when (in real time, as they expire), and where to switch them off.
  */
 export function FaultsBanner({
   projectId,
@@ -21,12 +23,15 @@ export function FaultsBanner({
   enabled: boolean;
 }) {
   const faults = useFaults(projectId, environment, enabled);
+  // Faults expire in real time, not in the environment's (test clock) time: said so when the two differ.
+  const clock = useTestClock(projectId, environment, enabled && Boolean(faults.data?.length));
   if (!faults.data?.length) return null;
   const lastEnd =
     faults.data
       .map((fault) => fault.expiresAt)
       .sort()
       .at(-1) ?? null;
+  const ahead = clock.data?.offsetMs ?? 0;
   return (
     <Alert color="orange.9" variant="filled" radius="md" py="xs" role="status" aria-label="Faults injected">
       <Group gap="xs">
@@ -35,7 +40,8 @@ export function FaultsBanner({
         </Text>
         <Text size="sm" fw={500} c="black">
           {environmentLabel(environment)} misbehaves on purpose: {faults.data.map(faultSummary).join('; ')}. Until{' '}
-          <Time value={lastEnd} seconds />.
+          <Time value={lastEnd} seconds /> real time
+          {ahead > 0 ? ` (the test clock runs ${describeOffset(ahead)} ahead; moving it does not end them)` : ''}.
         </Text>
         <AnchorLink
           to="/projects/$projectId/settings"

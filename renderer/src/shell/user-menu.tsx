@@ -1,4 +1,4 @@
-import { Button, Menu } from '@mantine/core';
+import { Button, Menu, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useSession, useSessionStore } from '../session/session-context';
@@ -17,8 +17,11 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
-        <Button variant="default" title={`Signed in as ${user?.email ?? ''}`}>
-          {user?.name || user?.email}
+        {/* A long address would push the header past a phone's screen: cut with an ellipsis (whole in the title). */}
+        <Button variant="default" title={`Signed in as ${user?.email ?? ''}`} maw={{ base: 150, sm: 320 }}>
+          <Text span inherit truncate="end">
+            {user?.name || user?.email}
+          </Text>
         </Button>
       </Menu.Target>
       <Menu.Dropdown>

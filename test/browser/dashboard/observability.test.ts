@@ -8,11 +8,13 @@ import {
   createProject,
   mintChatToken,
   registerUser,
+  registerWebhook,
   sendMessage,
   type TestUser,
 } from '../../support/factories.js';
 import type { Client } from '../../support/http.js';
 import { connectRealtime, type SocketClient } from '../../support/socket-client.js';
+import { startReceiver } from '../../support/webhook-receiver.js';
 import { type DashboardPage, signIn, tabTo, useDashboard, visible } from './harness.js';
 
 /** A project with a development key, a chat user and a conversation: the setting of real traffic. */
@@ -43,6 +45,15 @@ async function totalOf(page: Page, title: string): Promise<string> {
   return (await chart(page, title).getByTestId('metric-total').innerText()).trim();
 }
 const chart = (page: Page, title: string): Locator => page.getByRole('region', { name: title, exact: true });
+
+/** The text an element shows, as read on screen: its text, or an error when its box cuts it off (an ellipsis). */
+async function wholeText(locator: Locator): Promise<string> {
+  const { text, cut } = await locator.evaluate((el) => ({
+    text: (el as unknown as { innerText: string }).innerText,
+    cut: el.scrollWidth > el.clientWidth,
+  }));
+  return cut ? `cut off: ${text}` : text;
+}
 
 /** Waits until `read` answers `expected` (what the page shows once a live event refreshed it). */
 async function shows(read: () => Promise<string>, expected: string, timeout = 5_000): Promise<void> {
@@ -152,6 +163,13 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     await page.getByText('Still open').waitFor({ state: 'detached' });
     await visible(page.getByText('Closed', { exact: true }));
     await dp.checkPage('observability-connection');
+    // Back in the list, the row's state reads whole, on a laptop's width too: the badge is not squeezed to "CLO…".
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.goBack();
+    const closedBadge = connectionRow.locator('.mantine-Badge-root').filter({ hasText: 'Closed' });
+    await visible(closedBadge);
+    expect(await wholeText(closedBadge.locator('.mantine-Badge-label'))).toBe('CLOSED');
+    await dp.checkPage('observability-connections-closed');
     dp.expectClean();
     await dp.close();
   }, 60_000);
@@ -232,6 +250,30 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     await dp.close();
   }, 60_000);
 
+  it('names the endpoint of each webhook delivery in the live tail', async () => {
+    const traffic = await projectWithTraffic(dash.api);
+    const receiver = await startReceiver();
+    try {
+      const dp = await signedIn(traffic.owner, `/projects/${traffic.project.id}/live`);
+      const { page } = dp;
+      await visible(page.getByRole('status', { name: 'Live updates: Live' }));
+      // Added after the page loaded: the tail learns its URL when its first delivery shows.
+      await registerWebhook(dash.api, traffic.project.id, traffic.owner, {
+        url: `${receiver.url}/tail`,
+        events: ['message.created'],
+      });
+      await traffic.send('delivered');
+      const rows = page.getByRole('table', { name: 'Live events' }).locator('tbody tr');
+      const delivery = rows.filter({ hasText: 'delivery.attempted' });
+      await visible(delivery.getByText(`message.created to ${receiver.url}/tail · attempt 1 answered 200`));
+      await dp.checkPage('live-tail-delivery');
+      dp.expectClean();
+      await dp.close();
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+
   it('shows a BILLING member the usage and nothing else', async () => {
     const traffic = await projectWithTraffic(dash.api);
     await traffic.send('billed');
@@ -244,6 +286,8 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     const figure = (label: string) => page.locator('.mantine-Paper-root').filter({ hasText: label });
     await visible(figure('Messages'));
     expect(await figure('Messages').innerText()).toMatch(/^messages\s+2$/i);
+    // Usage counts webhook attempts (each retry is one more), and says so.
+    await visible(figure('Webhook attempts'));
     const nav = page.getByRole('navigation', { name: 'Project pages' }).getByRole('link');
     expect(await nav.allInnerTexts()).toEqual(['Connect', 'Usage', 'Settings']);
     await dp.checkPage('usage-billing');

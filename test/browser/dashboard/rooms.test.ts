@@ -205,3 +205,41 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))(
     }, 90_000);
   },
 );
+
+describe.skipIf(chromiumUnavailable('the dashboard browser tests'))(
+  'dashboard: a test call on a machine without a camera',
+  () => {
+    // No fake devices: Chromium finds no camera or microphone, as on a server or a desktop without them.
+    const dash = useDashboard();
+
+    it('says once what to do: untick Camera and Microphone, then joins without them', async () => {
+      const owner = await registerUser(dash.api);
+      const project = await createProject(dash.api, owner, 'No camera');
+      const { key } = await createKey(dash.api, project.id, owner, 'development');
+      const room = await createRoom(dash.api, key, 'no-camera');
+      const dp = await dash.openPage(`/projects/${project.id}/rooms/${room.id}/call`);
+      // Allowed, so that what the browser answers is that there is no device (not that the user said no).
+      await dp.context.context.grantPermissions(['camera', 'microphone']);
+      await signIn(dp, owner.email);
+      const { page } = dp;
+      await page.getByRole('button', { name: 'Join call' }).click();
+      const alert = page.getByRole('alert').filter({ hasText: 'Could not join' });
+      await visible(alert);
+      expect(await alert.innerText()).toContain(
+        'No camera or microphone found: untick Camera and Microphone to join without them.',
+      );
+      // Once: not a toast as well, and no code meant for programs.
+      expect(await page.locator('.mantine-Notification-root').count()).toBe(0);
+      expect(await alert.innerText()).not.toContain('CLIENT_ERROR');
+      await dp.checkPage('test-call-no-camera');
+
+      await page.getByRole('checkbox', { name: 'Camera' }).uncheck();
+      await page.getByRole('checkbox', { name: 'Microphone' }).uncheck();
+      await page.getByRole('button', { name: 'Join call' }).click();
+      await visible(page.getByRole('button', { name: 'Leave call' }));
+      await page.getByRole('button', { name: 'Leave call' }).click();
+      dp.expectClean();
+      await dp.close();
+    }, 60_000);
+  },
+);

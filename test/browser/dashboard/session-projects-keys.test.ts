@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { chromiumUnavailable } from '../../support/chromium.js';
-import { PASSWORD, registerUser } from '../../support/factories.js';
+import { createProject, PASSWORD, registerUser } from '../../support/factories.js';
 import { signIn, storedToken, tabTo, useDashboard, visible } from './harness.js';
 
 const address = () => `user-${randomUUID().slice(0, 8)}@example.test`;
@@ -31,8 +31,9 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))(
       await visible(refusal);
       expect(await refusal.innerText()).toContain('password: must be at least 8 characters');
       expect(await refusal.innerText()).toContain('SERVICE_VALIDATION_FAILED');
-      // The same error as a notification, with the request id to quote.
-      await visible(page.locator('.mantine-Notification-root').filter({ hasText: /req_[0-9A-Z]+/ }));
+      // With the request id to quote, and once: no notification repeats it.
+      expect(await refusal.innerText()).toMatch(/request req_[0-9A-Z]+/);
+      expect(await page.locator('.mantine-Notification-root').count()).toBe(0);
       await dp.checkPage('register-error');
 
       await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
@@ -106,6 +107,44 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))(
       expect(new URL(first.page.url()).pathname).toBe('/sign-in');
       first.expectClean();
       await first.close();
+    }, 60_000);
+
+    it('shows each failure once: inline in a form, a toast for an action; an unknown project is a page with the way back', async () => {
+      const owner = await registerUser(dash.api);
+      const project = await createProject(dash.api, owner, 'Once');
+      const dp = await dash.openPage(`/projects/${project.id}/members`);
+      const { page } = dp;
+      const toasts = page.locator('.mantine-Notification-root');
+
+      // A form: the sign-in form says why, where the user typed, and nothing else does.
+      dp.expectFailure(401, /^\/v1\/auth\/login$/);
+      await signIn(dp, owner.email, 'not the password');
+      await visible(page.getByRole('alert').filter({ hasText: 'Could not sign in' }));
+      expect(await toasts.count()).toBe(0);
+      await dp.checkPage('sign-in-refused');
+
+      // An action without a form (a role in a row of the table): a toast, and no alert on the page as well.
+      await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      dp.expectFailure(400, /^\/v1\/projects\/[^/]+\/members\/[^/]+$/);
+      await page.getByRole('combobox', { name: new RegExp(`^Role of .*${owner.email}`) }).click();
+      await page.getByRole('option', { name: /^VIEWER/ }).click();
+      await visible(toasts.filter({ hasText: 'SERVICE_VALIDATION_FAILED' }));
+      expect(await toasts.count()).toBe(1);
+      expect(await page.locator('main .mantine-Alert-root').count()).toBe(0);
+      await dp.checkPage('members-last-owner-refused');
+
+      // A project that does not exist: no sidebar of its pages, a way back to the list.
+      dp.expectFailure(404, /^\/v1\/projects\/prj_/);
+      await page.goto(`${dash.url}/projects/prj_00000000000000000000000000/rooms`);
+      await visible(page.getByRole('heading', { name: 'Project not found' }));
+      expect(await page.getByRole('navigation', { name: 'Project pages' }).count()).toBe(0);
+      expect(await toasts.count()).toBe(0);
+      await dp.checkPage('project-not-found');
+      await page.getByRole('link', { name: 'Go to your projects' }).click();
+      await visible(page.getByRole('link', { name: 'Once' }));
+      dp.expectClean();
+      await dp.close();
     }, 60_000);
 
     it('creates, switches, renames and deletes projects (deleting takes typing the name)', async () => {

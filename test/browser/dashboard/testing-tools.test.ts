@@ -42,6 +42,10 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
       // A day ahead: every retry of the schedule falls due, and goes out at once, with the same event id.
       const clock = page.getByLabel('Staging clock');
       await visible(clock.getByText('Real time', { exact: true }));
+      // The clock's time runs on screen, as the environment's clock does (nothing is asked of the server again).
+      const shown = clock.locator('time');
+      const readFirst = await shown.innerText();
+      await expect.poll(() => shown.innerText(), { timeout: 5_000 }).not.toBe(readFirst);
       await page.getByRole('button', { name: '+1 day' }).click();
       await visible(clock.getByText('1 day ahead'));
       const attempts = await receiver.waitForRequests(MAX_ATTEMPTS);
@@ -62,6 +66,11 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     const owner = await registerUser(dash.api);
     const project = await createProject(dash.api, owner, 'Fault demo');
     const key = (await createKey(dash.api, project.id, owner, 'staging')).key;
+    const advanced = await dash.api.post(`/v1/projects/${project.id}/environment/clock/advance?environment=staging`, {
+      token: owner.token,
+      body: { seconds: 7200 },
+    });
+    expect(advanced.status).toBe(200);
     const dp = await dash.openPage(`/projects/${project.id}/settings?env=staging`);
     await signIn(dp, owner.email);
     const { page } = dp;
@@ -81,11 +90,13 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).not.toBeNull();
 
-    // Every page of staging says so, loudly; development's do not.
+    // Every page of staging says so, loudly; development's do not. The fault ends in real time, which the banner
+    // says as staging's clock runs ahead (moved before the page opened: its live event would refresh the page).
     await page.goto(`${dash.url}/projects/${project.id}/rooms?env=staging`);
     const banner = page.getByRole('status', { name: 'Faults injected' });
     await visible(banner);
     expect(await banner.innerText()).toMatch(/API answers 503: 100%/);
+    await visible(banner.getByText(/real time \(the test clock runs 2 hours ahead; moving it does not end them\)\.$/));
     await dp.checkPage('rooms-faults-banner');
     // Wait for development's faults and rooms to load: only then does "no banner" mean something, and
     // leaving earlier would abort those requests.

@@ -203,4 +203,37 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     dp.expectClean();
     await dp.close();
   }, 60_000);
+
+  it('keeps the endpoints table usable on a 420 px wide screen: the URL reads, its actions are reachable', async () => {
+    const owner = await registerUser(dash.api);
+    const project = await createProject(dash.api, owner, 'Narrow');
+    const hook = await receiver();
+    const url = `${hook.url}/a/rather/long/path/for/webhooks?source=switchboard`;
+    const endpoint = await registerWebhook(dash.api, project.id, owner, { url });
+    const dp = await dash.openPage(`/projects/${project.id}/webhooks`);
+    const { page } = dp;
+    await page.setViewportSize({ width: 420, height: 800 });
+    await signIn(dp, owner.email);
+    const link = page.getByRole('link', { name: url });
+    await visible(link);
+    await link.scrollIntoViewIfNeeded();
+    // Inside the window, whole: nothing of it cut off by the page's edge.
+    const box = await link.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 420).toBe(true);
+    // Nothing runs past the right edge: the page does not scroll sideways.
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(420);
+    // One endpoint under another, each with its facts: no table to scroll sideways.
+    const card = page.getByRole('article', { name: `Endpoint ${url}` });
+    await visible(card.getByText('Enabled', { exact: true }));
+    await visible(card.getByText(endpoint.id));
+    await visible(card.getByText('All events'));
+    await dp.checkPage('webhooks-420px');
+    await link.click();
+    await visible(page.getByRole('heading', { name: url, exact: true }));
+    await visible(page.getByRole('button', { name: 'Send test event' }));
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(420);
+    await dp.checkPage('webhook-endpoint-420px');
+    dp.expectClean();
+    await dp.close();
+  }, 60_000);
 });

@@ -17,8 +17,11 @@ function textField(event: LiveEvent, object: string, field: string): string | un
   return typeof value === 'string' ? value : undefined;
 }
 
-/** The words of a tail row: the ids and names an event carries (metadata only; the stream has no message text). */
-export function summaryOf(event: LiveEvent): string {
+/**
+ * The words of a tail row: the ids and names an event carries (metadata only; the stream has no message text).
+ * `endpointUrl`: for a delivery, the URL of the endpoint it went to, when known (the event carries its id only).
+ */
+export function summaryOf(event: LiveEvent, endpointUrl?: string): string {
   switch (event.type) {
     case 'connection.opened':
     case 'connection.closed': {
@@ -47,7 +50,7 @@ export function summaryOf(event: LiveEvent): string {
     case 'delivery.attempted': {
       const d = event.data.delivery;
       const answer = d.statusCode !== null ? `answered ${d.statusCode}` : (d.error ?? 'no answer');
-      return `${d.eventType} · attempt ${d.attempt} ${answer} · ${d.status}`;
+      return `${d.eventType} to ${endpointUrl ?? d.webhookId} · attempt ${d.attempt} ${answer} · ${d.status}`;
     }
     default: {
       const messageId = textField(event, 'message', 'id');

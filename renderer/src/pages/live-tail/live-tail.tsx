@@ -1,8 +1,9 @@
 import { Badge, Button, Code, Group, MultiSelect, Table, Text, TextInput } from '@mantine/core';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { Fragment, memo, useMemo, useState } from 'react';
+import { Fragment, memo, useEffect, useMemo, useState } from 'react';
 import { useEventTypes } from '../../api/observability';
 import { can } from '../../api/projects';
+import { useWebhooks } from '../../api/webhooks';
 import { AnchorLink, PathLink } from '../../components/links';
 import { LiveBadge } from '../../components/live-badge';
 import type { Environment, Project } from '../../sdk';
@@ -46,6 +47,7 @@ function LiveTail({ project, environment }: { project: Project; environment: Env
       (needle === '' || JSON.stringify(event.data).toLowerCase().includes(needle)),
   );
   const filtered = types.length > 0 || needle !== '';
+  const endpointUrls = useEndpointUrls(project, environment, visible);
   return (
     <>
       <Group align="flex-end" justify="space-between">
@@ -109,7 +111,17 @@ function LiveTail({ project, environment }: { project: Project; environment: Env
             </Table.Thead>
             <Table.Tbody>
               {visible.map((entry) => (
-                <TailRow key={entry.seq} entry={entry} projectId={project.id} environment={environment} />
+                <TailRow
+                  key={entry.seq}
+                  entry={entry}
+                  projectId={project.id}
+                  environment={environment}
+                  endpointUrl={
+                    entry.event.type === 'delivery.attempted'
+                      ? endpointUrls.get(entry.event.data.delivery.webhookId)
+                      : undefined
+                  }
+                />
               ))}
             </Table.Tbody>
           </Table>
@@ -144,6 +156,34 @@ function EmptyTail({
   );
 }
 
+/**
+ * The URLs of the environment's webhook endpoints by id, to name the endpoint of each delivery on screen (the event
+ * carries only its id). Read again when a delivery names one not known yet (added since); a role without
+ * `webhooks:read` sees the ids.
+ */
+function useEndpointUrls(project: Project, environment: Environment, entries: TailEntry[]): Map<string, string> {
+  const endpoints = useWebhooks(project.id, environment, can(project, 'webhooks:read'));
+  const urls = useMemo(
+    () => new Map((endpoints.data ?? []).map((endpoint) => [endpoint.id, endpoint.url])),
+    [endpoints.data],
+  );
+  const [asked, setAsked] = useState(new Set<string>());
+  let missing: string | null = null;
+  for (const { event } of entries) {
+    if (event.type !== 'delivery.attempted') continue;
+    const id = event.data.delivery.webhookId;
+    if (!urls.has(id) && !asked.has(id)) missing = id;
+  }
+  const { refetch, isFetching, isSuccess } = endpoints;
+  useEffect(() => {
+    // Once per id: an endpoint deleted since stays unknown, and is shown by its id.
+    if (!missing || !isSuccess || isFetching) return;
+    setAsked((before) => new Set(before).add(missing));
+    void refetch();
+  }, [missing, isSuccess, isFetching, refetch]);
+  return urls;
+}
+
 const timeOf = (ms: number) =>
   new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
@@ -152,10 +192,12 @@ const TailRow = memo(function TailRow({
   entry,
   projectId,
   environment,
+  endpointUrl,
 }: {
   entry: TailEntry;
   projectId: string;
   environment: Environment;
+  endpointUrl: string | undefined;
 }) {
   const [open, setOpen] = useState(false);
   const { event } = entry;
@@ -175,7 +217,7 @@ const TailRow = memo(function TailRow({
         </Table.Td>
         <Table.Td>
           <Text size="sm" ff="monospace" style={{ wordBreak: 'break-word' }}>
-            {summaryOf(event)}
+            {summaryOf(event, endpointUrl)}
           </Text>
         </Table.Td>
         <Table.Td>

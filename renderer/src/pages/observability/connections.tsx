@@ -99,16 +99,22 @@ function ConnectionRow({ projectId, connection }: { projectId: string; connectio
   );
 }
 
+/**
+ * A badge's label may shrink to nothing in a crowded table (Mantine lets it overflow hidden, which lets the column
+ * squeeze it to "CLO…"): the state is the point of the column, so it is always read whole.
+ */
+const WHOLE_LABEL = { root: { flexShrink: 0 }, label: { overflow: 'visible' } } as const;
+
 export function ConnectionState({ connection }: { connection: Connection }) {
   if (!connection.disconnectedAt)
     return (
-      <Badge color="green" variant="dot">
+      <Badge color="green" variant="dot" styles={WHOLE_LABEL}>
         Open
       </Badge>
     );
   return (
     <Group gap={6} wrap="nowrap">
-      <Badge color="gray" variant="dot">
+      <Badge color="gray" variant="dot" styles={WHOLE_LABEL}>
         Closed
       </Badge>
       {connection.closeCode !== null ? (

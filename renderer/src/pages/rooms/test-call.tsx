@@ -7,7 +7,7 @@ import { AnchorLink } from '../../components/links';
 import type { Environment, Project, Room } from '../../sdk';
 import { MissingCapability, ProjectPage } from '../../shell/project-page';
 import { useRoomRoute } from './room';
-import { type JoinRequest, type RemoteParticipant, useTestCall } from './use-test-call';
+import { type JoinRequest, MediaUnavailableError, type RemoteParticipant, useTestCall } from './use-test-call';
 
 export function TestCallPage() {
   const { room } = useRoomRoute();
@@ -55,7 +55,13 @@ function TestCall({ project, environment, room }: { project: Project; environmen
           </Alert>
         ) : null}
         <JoinForm pending={call.join.isPending} onJoin={(request) => call.join.mutate(request)} />
-        <ErrorAlert title="Could not join" error={call.join.error} />
+        {call.join.error instanceof MediaUnavailableError ? (
+          <Alert color="red" title="Could not join">
+            {call.join.error.message}
+          </Alert>
+        ) : (
+          <ErrorAlert title="Could not join" error={call.join.error} />
+        )}
       </>
     );
   }

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { SHOWN_INLINE } from '../../api/query-client';
 import { type Environment, type PeerStats, RtcClient, type SignalingParticipant } from '../../sdk';
 import { useClient } from '../../session/session-context';
 
@@ -22,6 +23,36 @@ export interface JoinRequest {
 }
 
 type Remotes = Map<string, RemoteParticipant>;
+
+/** The browser gave no camera or microphone: what to do about it, in the words the join form shows. */
+export class MediaUnavailableError extends Error {
+  override readonly name = 'MediaUnavailableError';
+}
+
+/** getUserMedia's refusals that the user can act on, said as what to do; any other error as it is. */
+async function openMedia(constraints: MediaStreamConstraints): Promise<MediaStream> {
+  try {
+    return await navigator.mediaDevices.getUserMedia(constraints);
+  } catch (error) {
+    const name = error instanceof DOMException ? error.name : '';
+    if (name === 'NotFoundError' || name === 'OverconstrainedError')
+      throw new MediaUnavailableError(
+        'No camera or microphone found: untick Camera and Microphone to join without them.',
+        { cause: error },
+      );
+    if (name === 'NotAllowedError')
+      throw new MediaUnavailableError(
+        'The browser did not allow the camera or microphone: allow them for this page, or untick Camera and Microphone to join without them.',
+        { cause: error },
+      );
+    if (name === 'NotReadableError')
+      throw new MediaUnavailableError(
+        'The camera or microphone is in use by another program: close it, or untick Camera and Microphone to join without them.',
+        { cause: error },
+      );
+    throw error;
+  }
+}
 
 /** The remotes with one of them changed (the same map when it has left meanwhile). */
 function changed(before: Remotes, identity: string, change: (remote: RemoteParticipant) => RemoteParticipant): Remotes {
@@ -50,11 +81,9 @@ export function useTestCall(projectId: string, environment: Environment, roomId:
     setRemotes((before) => changed(before, identity, change));
 
   const join = useMutation({
+    ...SHOWN_INLINE,
     mutationFn: async ({ identity, camera, microphone }: JoinRequest) => {
-      const media =
-        camera || microphone
-          ? await navigator.mediaDevices.getUserMedia({ video: camera, audio: microphone })
-          : undefined;
+      const media = camera || microphone ? await openMedia({ video: camera, audio: microphone }) : undefined;
       try {
         const { token } = await client.rooms.createRtcToken(projectId, roomId, { identity }, { environment });
         return { joined: await RtcClient.join({ baseUrl: client.baseUrl, token, media }), media: media ?? null };

@@ -109,7 +109,6 @@ function ActiveFaults({ project, environment }: { project: Project; environment:
           Remove all faults
         </Button>
       ) : null}
-      <ErrorAlert title="The fault was not removed" error={remove.error ?? clear.error} />
     </Stack>
   );
 }

@@ -2,7 +2,7 @@ import { Button, Group, NumberInput, Paper, Select, Stack, Text, Title } from '@
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { can } from '../../api/projects';
-import { useMoveTestClock, useTestClock } from '../../api/test-clock';
+import { useMoveTestClock, useRunningClockTime, useTestClock } from '../../api/test-clock';
 import { describeOffset } from '../../components/durations';
 import { ErrorAlert, QueryStatus } from '../../components/error-alert';
 import { Time } from '../../components/time';
@@ -42,6 +42,7 @@ export function TestClock({ project, environment }: { project: Project; environm
 function ClockControls({ project, environment, label }: { project: Project; environment: Environment; label: string }) {
   const clock = useTestClock(project.id, environment);
   const move = useMoveTestClock(project.id, environment);
+  const time = useRunningClockTime(clock);
   const [amount, setAmount] = useState<number | string>(2);
   const [unit, setUnit] = useState<string | null>('3600');
   const allowed = can(project, 'project:write');
@@ -68,7 +69,7 @@ function ClockControls({ project, environment, label }: { project: Project; envi
               {label} time
             </Text>
             <Text fw={600}>
-              <Time value={clock.data.now} seconds />
+              <Time value={time} seconds />
             </Text>
           </div>
           <div>

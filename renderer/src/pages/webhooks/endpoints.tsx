@@ -52,7 +52,14 @@ function Endpoints({ project, environment }: { project: Project; environment: En
       <QueryStatus query={endpoints} loading="Loading endpoints" failed="The endpoints could not be loaded" />
       {endpoints.data?.length === 0 ? <NoEndpoints environment={environment} /> : null}
       {endpoints.data?.length ? (
-        <Table.ScrollContainer minWidth={760}>
+        <Stack gap="xs" hiddenFrom="sm">
+          {endpoints.data.map((endpoint) => (
+            <EndpointCard key={endpoint.id} project={project} endpoint={endpoint} environment={environment} />
+          ))}
+        </Stack>
+      ) : null}
+      {endpoints.data?.length ? (
+        <Table.ScrollContainer minWidth={760} visibleFrom="sm">
           <Table>
             <Table.Thead>
               <Table.Tr>
@@ -93,6 +100,47 @@ function NoEndpoints({ environment }: { environment: Environment }) {
           Add one, or run <Code>switchboard webhooks listen{flag} --forward-to http://localhost:3000/webhooks</Code> to
           forward this environment’s events, signed, to your app while the command runs.
         </Text>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** An endpoint on a narrow screen, where the table's columns would not fit: the same facts, one under another. */
+function EndpointCard({
+  project,
+  endpoint,
+  environment,
+}: {
+  project: Project;
+  endpoint: WebhookEndpoint;
+  environment: Environment;
+}) {
+  return (
+    <Paper withBorder p="sm" component="article" aria-label={`Endpoint ${endpoint.url}`}>
+      <Stack gap={6}>
+        <AnchorLink
+          to="/projects/$projectId/webhooks/$webhookId"
+          params={{ projectId: project.id, webhookId: endpoint.id }}
+          search={{ env: environment }}
+          style={{ wordBreak: 'break-all' }}
+        >
+          {endpoint.url}
+        </AnchorLink>
+        <Text size="xs" c="dimmed" ff="monospace">
+          {endpoint.id}
+        </Text>
+        <Group gap="xs">
+          <EndpointStatusBadge endpoint={endpoint} />
+          <Text size="xs" c="dimmed">
+            {endpoint.consecutiveFailures} failures in a row · added <Time value={endpoint.createdAt} />
+          </Text>
+        </Group>
+        {endpoint.disabledReason ? (
+          <Text size="xs" c="dimmed">
+            {endpoint.disabledReason}
+          </Text>
+        ) : null}
+        <EventList events={endpoint.events} />
       </Stack>
     </Paper>
   );

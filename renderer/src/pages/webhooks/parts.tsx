@@ -102,7 +102,7 @@ export function WebhookCrumbs({
   last?: string;
 }) {
   return (
-    <Breadcrumbs separator="›" component="nav" aria-label="Breadcrumb">
+    <Breadcrumbs separator="›" component="nav" aria-label="Breadcrumb" style={{ flexWrap: 'nowrap', minWidth: 0 }}>
       <AnchorLink to="/projects/$projectId/webhooks" params={{ projectId: project.id }} search={{ env: environment }}>
         Webhooks
       </AnchorLink>
@@ -111,11 +111,16 @@ export function WebhookCrumbs({
           to="/projects/$projectId/webhooks/$webhookId"
           params={{ projectId: project.id, webhookId: endpoint.id }}
           search={{ env: environment }}
+          truncate="end"
+          title={endpoint.url}
         >
           {endpoint.url}
         </AnchorLink>
       ) : null}
-      <Text size="sm">{last ?? endpoint?.url ?? ''}</Text>
+      {/* An endpoint's URL can be longer than a phone's screen: cut to the crumbs' row, whole in its title. */}
+      <Text size="sm" truncate="end" miw={0} title={last ?? endpoint?.url}>
+        {last ?? endpoint?.url ?? ''}
+      </Text>
     </Breadcrumbs>
   );
 }
