@@ -117,7 +117,7 @@ function parseDatabaseUrl(value: string, source: string): string {
 function parseRedisUrl(value: string, source: string): string {
   if (!isRedisUrl(value))
     throw new UsageError(
-      `${source} must be a Redis URL, redis://[:password@]host:port[/db], not ${describeRedisUrl(value)}`,
+      `${source} must be a Redis URL, redis://[:password@]host:port[/db] (rediss:// for TLS), not ${describeRedisUrl(value)}`,
     );
   return value;
 }

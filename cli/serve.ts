@@ -51,8 +51,8 @@ export function registerServeCommand(program: Command): void {
     )
     .option(
       '--redis-url <url>',
-      'Redis between several servers on one PostgreSQL database, the same on each: redis://host:port ' +
-        '(env SWITCHBOARD_REDIS_URL)',
+      'Redis between several servers on one PostgreSQL database, the same on each: redis://host:port, ' +
+        'rediss:// for TLS (env SWITCHBOARD_REDIS_URL)',
     )
     .option('--mode <mode>', 'deployment mode: local or production (env SWITCHBOARD_MODE, default local)')
     .option(

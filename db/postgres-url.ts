@@ -1,3 +1,5 @@
+import { tlsFailureReason } from './tls-failure-reason.js';
+
 /**
  * Where a PostgreSQL URL points, for messages and logs: `host:port/database as user`, never the password (nor any
  * other part of the URL, whose query may carry one too).
@@ -32,8 +34,14 @@ export class StoreUnreachableError extends Error {
 
 /** What went wrong, in words, from pg's error codes; the driver's own message otherwise (it never has the password). */
 export function connectFailureReason(err: unknown): string {
-  const { code, message } = err as { code?: string; message?: string };
+  const { code, message, path } = err as { code?: string; message?: string; path?: string };
+  const tls = tlsFailureReason(err, 'name the CA file with sslrootcert=/path/to/ca.pem in the URL');
+  if (tls) return tls;
   switch (code) {
+    case 'ENOENT':
+    case 'EACCES':
+      // pg reads the files that sslrootcert, sslcert and sslkey name when it opens a connection.
+      return `cannot read ${path} (named by the URL's sslrootcert, sslcert or sslkey): ${message}`;
     case 'ECONNREFUSED':
       return 'connection refused (is PostgreSQL running and listening there?)';
     case 'ENOTFOUND':

@@ -35,8 +35,9 @@ export interface ServerOptions {
   /** Folder holding the SQLite database and attachments; created if missing. */
   dataDir: string;
   /**
-   * `postgres://user:password@host:port/database`: keep the data in this PostgreSQL database instead of SQLite in
-   * `dataDir`. Its migrations are applied at start (once, however many servers start at the same moment).
+   * `postgres://user:password@host:port/database` (TLS: `?sslmode=verify-full&sslrootcert=/path/ca.pem`): keep the
+   * data in this PostgreSQL database instead of SQLite in `dataDir`. Its migrations are applied at start (once,
+   * however many servers start at the same moment).
    */
   databaseUrl?: string;
   /**
@@ -45,9 +46,10 @@ export interface ServerOptions {
    */
   secretKey?: string;
   /**
-   * `redis://[:password@]host:port[/db]`: the bus between several servers on one PostgreSQL database (realtime
-   * events, presence, shared limits, the node list). Every server on the database needs the same one; a server
-   * without it refuses to start beside another. Not used on SQLite, where a server always runs alone.
+   * `redis://[:password@]host:port[/db]` (`rediss://` for TLS, `?tls-ca-cert-file=/path/ca.pem` to trust a CA of
+   * one's own): the bus between several servers on one PostgreSQL database (realtime events, presence, shared limits,
+   * the node list). Every server on the database needs the same one; a server without it refuses to start beside
+   * another. Not used on SQLite, where a server always runs alone.
    */
   redisUrl?: string;
   /** 0 picks a free port. Default 4700. */

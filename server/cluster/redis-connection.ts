@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { tlsFailureReason } from '../../db/tls-failure-reason.js';
 import { ClusterError } from './cluster-error.js';
-import { describeRedisUrl } from './redis-url.js';
+import { describeRedisUrl, REDIS_CA_PARAMETER, type RedisTarget, redisTarget } from './redis-url.js';
 
 /** How long opening a connection may take, at start and on each reconnection. */
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -11,6 +12,14 @@ const MAX_RECONNECT_PAUSE_MS = 2_000;
 /** What went wrong, in words; the client's own message otherwise (it never has the password). */
 function connectFailureReason(err: unknown): string {
   const { code, message } = err as { code?: string; message?: string };
+  const tls = tlsFailureReason(
+    err,
+    `name the CA file with ?${REDIS_CA_PARAMETER}=/path/to/ca.pem in the rediss:// URL`,
+  );
+  if (tls) return tls;
+  // A TLS port spoken to in plain text resets the connection (or closes it: ioredis then says "Connection is closed.").
+  if (code === 'ECONNRESET' || message === 'Connection is closed.')
+    return 'the server closed the connection (does it want TLS? then the URL starts with rediss://)';
   if (code === 'ECONNREFUSED') return 'connection refused (is Redis running and listening there?)';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'unknown host';
   if (/NOAUTH|WRONGPASS/.test(message ?? '')) return 'the password was refused';
@@ -25,7 +34,14 @@ function connectFailureReason(err: unknown): string {
  */
 export async function connectRedis(url: string, name: string, logger: Logger): Promise<Redis> {
   const where = describeRedisUrl(url);
-  const redis = new Redis(url, {
+  let target: RedisTarget;
+  try {
+    target = redisTarget(url);
+  } catch (err) {
+    throw new ClusterError(`Cannot use Redis at ${where}: ${(err as Error).message}.`, { cause: err });
+  }
+  const redis = new Redis(target.url, {
+    ...(target.tls && { tls: target.tls }),
     lazyConnect: true,
     connectionName: `switchboard-${name}`,
     connectTimeout: CONNECT_TIMEOUT_MS,
@@ -34,7 +50,10 @@ export async function connectRedis(url: string, name: string, logger: Logger): P
     retryStrategy: (times) => Math.min(50 * 2 ** times, MAX_RECONNECT_PAUSE_MS),
   });
   let reported = false;
+  /** The error that ended the first connection: ioredis rejects `connect` with only "Connection is closed.". */
+  let firstError: Error | undefined;
   redis.on('error', (err: Error) => {
+    firstError ??= err;
     if (reported) return;
     reported = true;
     logger.warn({ err: { message: err.message } }, `lost Redis at ${where}; reconnecting`);
@@ -47,7 +66,8 @@ export async function connectRedis(url: string, name: string, logger: Logger): P
     await redis.connect();
   } catch (err) {
     redis.disconnect();
-    throw new ClusterError(`Cannot use Redis at ${where}: ${connectFailureReason(err)}.`, { cause: err });
+    const cause = firstError ?? err;
+    throw new ClusterError(`Cannot use Redis at ${where}: ${connectFailureReason(cause)}.`, { cause });
   }
   return redis;
 }

@@ -4,7 +4,16 @@
  * run as root, so there the server runs as the `postgres` user that the package creates.
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,15 +61,25 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+export interface PostgresStartOptions {
+  /**
+   * Serve TLS with this certificate and key (PEM files), and only TLS over TCP: pg_hba.conf has `hostssl` lines alone.
+   * It then listens on 127.0.0.2 too, a loopback address that the test certificates do not name.
+   */
+  tls?: { cert: string; key: string };
+}
+
+export async function startPostgres(startOptions: PostgresStartOptions = {}): Promise<PostgresServer> {
   const bin = postgresBinaries();
   if (!bin) throw new Error(postgresMissing());
   const folder = mkdtempSync(join(tmpdir(), 'switchboard-postgres-'));
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
-    const [uid, gid] = ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' })));
-    chownSync(folder, uid, gid);
-  }
+  const owner = asRoot
+    ? ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' })))
+    : undefined;
+  /** Gives a file or folder to the server's user. */
+  const own = (path: string) => owner && chownSync(path, owner[0], owner[1]);
+  own(folder);
   /** Runs a server program, as `postgres` where the tests run as root. */
   const server = (program: string, args: string[]) =>
     asRoot
@@ -69,7 +88,22 @@ export async function startPostgres(): Promise<PostgresServer> {
   const data = join(folder, 'data');
   const port = await freePort();
   server('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
-  const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${folder} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  let options = `-p ${port} -k ${folder} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  if (startOptions.tls) {
+    // PostgreSQL refuses a key file that others may read, or that is not its user's (or root's).
+    const [cert, key] = [join(folder, 'server.crt'), join(folder, 'server.key')];
+    copyFileSync(startOptions.tls.cert, cert);
+    copyFileSync(startOptions.tls.key, key);
+    chmodSync(key, 0o600);
+    for (const path of [cert, key]) own(path);
+    writeFileSync(
+      join(data, 'pg_hba.conf'),
+      'local all all trust\nhostssl all all 127.0.0.1/32 trust\nhostssl all all 127.0.0.2/32 trust\n',
+    );
+    options += ` -c listen_addresses=127.0.0.1,127.0.0.2 -c ssl=on -c ssl_cert_file=${cert} -c ssl_key_file=${key}`;
+  } else {
+    options += ' -c listen_addresses=127.0.0.1';
+  }
   server('pg_ctl', ['-D', data, '-l', join(folder, 'server.log'), '-o', options, '-w', 'start']);
 
   let databases = 0;

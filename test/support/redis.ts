@@ -3,7 +3,7 @@
  * a child process on a free loopback port with a temporary folder as its working directory and nothing persisted
  * (a test's messages are thrown away).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -20,7 +20,7 @@ export function redisMissing(): string | undefined {
 }
 
 export interface RedisServer {
-  /** redis://127.0.0.1:port, the same after `resume`. */
+  /** redis://127.0.0.1:port (rediss:// with `tls`), the same after `resume`. */
   url: string;
   /** Kills the server (SIGKILL: a Redis lost, every connection cut, nothing kept) until `resume`. */
   pause(): Promise<void>;
@@ -29,11 +29,20 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
+export interface RedisStartOptions {
+  /**
+   * Serve TLS only (no plain port), with this certificate and key (PEM files) and the CA that signed them; clients
+   * need no certificate. It then listens on 127.0.0.2 too, a loopback address that the test certificates do not name.
+   */
+  tls?: { cert: string; key: string; ca: string };
+}
+
 /** Whether a Redis answers PING on this port now: one connection, no retries (the caller polls). */
-async function answersPing(port: number): Promise<boolean> {
+async function answersPing(port: number, ca?: string): Promise<boolean> {
   const client = new Redis({
     host: '127.0.0.1',
     port,
+    ...(ca && { tls: { ca: readFileSync(ca) } }),
     lazyConnect: true,
     retryStrategy: () => null,
     maxRetriesPerRequest: 0,
@@ -50,16 +59,28 @@ async function answersPing(port: number): Promise<boolean> {
   }
 }
 
-export async function startRedis(): Promise<RedisServer> {
+export async function startRedis(startOptions: RedisStartOptions = {}): Promise<RedisServer> {
   const missing = redisMissing();
   if (missing) throw new Error(missing);
   const folder = mkdtempSync(join(tmpdir(), 'switchboard-redis-'));
   const port = await freePort();
+  const { tls } = startOptions;
   const args = [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
+    ...(tls
+      ? ['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '127.0.0.2']
+      : ['--port', String(port), '--bind', '127.0.0.1']),
+    ...(tls
+      ? [
+          '--tls-cert-file',
+          tls.cert,
+          '--tls-key-file',
+          tls.key,
+          '--tls-ca-cert-file',
+          tls.ca,
+          '--tls-auth-clients',
+          'no',
+        ]
+      : []),
     '--save',
     '',
     '--appendonly',
@@ -75,7 +96,7 @@ export async function startRedis(): Promise<RedisServer> {
   let server: StartedChild | undefined;
   const start = async () => {
     server = startChild('redis-server', REDIS_SERVER, args, { cwd: folder });
-    await waitUntilReady(server, `redis-server on port ${port}`, () => answersPing(port));
+    await waitUntilReady(server, `redis-server on port ${port}`, () => answersPing(port, tls?.ca));
   };
   try {
     await start();
@@ -85,7 +106,7 @@ export async function startRedis(): Promise<RedisServer> {
     throw err;
   }
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `${tls ? 'rediss' : 'redis'}://127.0.0.1:${port}`,
     async pause() {
       await server?.stop('SIGKILL');
     },
