@@ -4,6 +4,7 @@
  *   npx tsx bench/sfu-spike/run.ts                 # 10 then 50 subscribers, 20 s windows
  *   SFU_SUBSCRIBERS=10 SFU_WINDOW_S=30 npx tsx bench/sfu-spike/run.ts
  *   SFU_PLI_MODE=drop npx tsx bench/sfu-spike/run.ts   # keyframe requests inside the throttle dropped, not delayed
+ *   SFU_PLI_AT=subscribe SFU_PLI_MODE=drop …            # …and asked for when the subscriber asks, not once connected
  *
  * What it does: forks a werift SFU (sfu.ts, a child process as `serve` would fork it); headless Chromium
  * (/usr/bin/chromium, fake camera and microphone) publishes VP8 + Opus to it; a Chromium tab joins late a few times
@@ -170,7 +171,7 @@ async function main(): Promise<void> {
       await sleep(1500);
     }
     console.log(
-      `late join (Chromium tab, PLI on subscribe, mode ${process.env.SFU_PLI_MODE ?? 'delay'}): ` +
+      `late join (Chromium tab, PLI on subscribe, ${process.env.SFU_PLI_AT ?? 'connected'}, mode ${process.env.SFU_PLI_MODE ?? 'delay'}): ` +
         joins.map((j) => `connected ${fmt(j.connectedMs, 0)} ms, first frame ${fmt(j.firstFrameMs, 0)} ms`).join('; '),
     );
 
@@ -289,11 +290,14 @@ function summarize(
   const audioShare = reports.map((r) => r.audioReceived / Math.max(1, r.audioExpected));
   const coverage = reports.map((r) => r.videoReceived / Math.max(1, stats.receivedVideo));
   const perPacket = stats.cpuMicros / Math.max(1, stats.forwarded);
-  const latencyP99 = Math.max(...reports.map((r) => r.latencyP99Ms));
+  const latencyP99 = Math.max(...reports.map((r) => r.latencyP99Ms).filter(Number.isFinite));
   const latencyP50 = reports.map((r) => r.latencyP50Ms).sort((a, b) => a - b)[Math.floor(reports.length / 2)];
   const mib = 1024 * 1024;
   return [
-    `N=${count} subscribers (${memory.connected} connected), ${fmt(seconds)} s window; ${reports.filter((r) => r.videoReceived === 0).length} got no video`,
+    `N=${count} subscribers (${memory.connected} connected), ${fmt(seconds)} s window; ${reports.filter((r) => r.videoReceived === 0).length} got no video ${reports
+      .filter((r) => r.videoReceived === 0)
+      .map((r) => `${r.id} (audio ${r.audioReceived})`)
+      .join(', ')}`,
     `  publisher: ${fmt(kbps, 0)} kbps video, ${fmt(fps)} fps, ${published.width}x${published.height} (limited by: ${publishedAfter.limitation}); SFU got ${stats.receivedVideo} video + ${stats.receivedAudio} audio packets (${fmt((stats.receivedVideo + stats.receivedAudio) / seconds, 0)}/s)`,
     `  delivery: video min ${fmt(Math.min(...videoShare) * 100, 2)}% / mean ${fmt((videoShare.reduce((a, b) => a + b, 0) / videoShare.length) * 100, 2)}% of expected (seq span); audio min ${fmt(Math.min(...audioShare) * 100, 2)}%; video got/SFU-received min ${fmt(Math.min(...coverage) * 100, 2)}%`,
     `  SFU CPU: ${fmt(stats.cpuMicros / seconds / 10000)}% of a core; ${stats.forwarded} forwarded; ${fmt(perPacket)} µs/forwarded packet; floor ${fmt(floorMicros)} µs → ${fmt(perPacket / floorMicros, 2)}× floor; ≈${fmt(1e6 / perPacket / ((stats.receivedVideo + stats.receivedAudio) / seconds), 0)} down-track-equivalents (this stream) per core`,

@@ -23,6 +23,8 @@ import { monotonicMs, percentile, type SfuReply, type SfuRequest, type WindowSta
 const PLI_INTERVAL_MS = Number(process.env.SFU_PLI_INTERVAL_MS ?? 500);
 /** `drop`: a request inside the interval is dropped (what the issue's first spike did, for comparison). */
 const PLI_MODE = process.env.SFU_PLI_MODE ?? 'delay';
+/** `connected` (the design): ask for the keyframe once the subscriber can receive it. `subscribe`: when it asks. */
+const PLI_AT = process.env.SFU_PLI_AT ?? 'connected';
 
 function send(message: SfuReply): void {
   process.send?.(message);
@@ -144,8 +146,9 @@ async function subscribe(id: string): Promise<string> {
   const audio = pc.addTransceiver('audio', { direction: 'sendonly' }).sender;
   video.onPictureLossIndication.subscribe(() => requestKeyframe());
   pc.connectionStateChange.subscribe((state) => {
-    if (state === 'connected') requestKeyframe();
+    if (state === 'connected' && PLI_AT === 'connected') requestKeyframe();
   });
+  if (PLI_AT === 'subscribe') requestKeyframe();
   await pc.setLocalDescription(await pc.createOffer());
   const sdp = await gathered(pc);
   subscribers.set(id, { pc, video, audio });
