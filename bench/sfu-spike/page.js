@@ -54,6 +54,13 @@ window.spike = {
     await gathered(pc);
     return pc.localDescription.sdp;
   },
+  /** A later offer of the same subscriber connection (the server added a track). */
+  async renegotiate(offer) {
+    const pc = this.subscriber;
+    await pc.setRemoteDescription({ type: 'offer', sdp: offer });
+    await pc.setLocalDescription(await pc.createAnswer());
+    return pc.localDescription.sdp;
+  },
   async firstFrame() {
     const pc = this.subscriber;
     let connectedMs = Number.NaN;

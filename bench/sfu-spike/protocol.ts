@@ -2,7 +2,7 @@
 
 export type SfuRequest =
   | { type: 'publish'; offer: string }
-  | { type: 'subscribe'; id: string }
+  | { type: 'subscribe'; id: string; renegotiate?: boolean }
   | { type: 'answer'; id: string; answer: string }
   | { type: 'unsubscribe'; id: string }
   | { type: 'window'; phase: 'start' | 'stop' }

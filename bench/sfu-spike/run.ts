@@ -1,9 +1,11 @@
 /**
  * SPIKE for issue 47 (an SFU in the server) — run by hand, not part of `npm test` or `npm run bench`:
  *
- *   npx tsx bench/sfu-spike/run.ts                 # 10 then 50 subscribers, 20 s windows
+ *   npx tsx bench/sfu-spike/run.ts                 # 0, 10 then 50 subscribers, 20 s windows
  *   SFU_SUBSCRIBERS=10 SFU_WINDOW_S=30 npx tsx bench/sfu-spike/run.ts
  *   SFU_PLI_MODE=drop npx tsx bench/sfu-spike/run.ts   # keyframe requests inside the throttle dropped, not delayed
+ *   SFU_UDP_PORT=40100 …  # every SFU peer connection on one UDP port (udp-mux.ts)
+ *   SFU_RENEGOTIATE=1 …   # the late joiner gets audio first, its video by a renegotiation from the server
  *   SFU_PLI_AT=subscribe SFU_PLI_MODE=drop …            # …and asked for when the subscriber asks, not once connected
  *
  * What it does: forks a werift SFU (sfu.ts, a child process as `serve` would fork it); headless Chromium
@@ -40,6 +42,7 @@ const PER_PROCESS = Number(process.env.SFU_SUBSCRIBERS_PER_PROCESS ?? 10);
 const LATE_JOINS = Number(process.env.SFU_LATE_JOINS ?? 3);
 /** Chromium's send bitrate ramps by loss-based estimation only (werift sends no REMB, and no transport-cc): give it time. */
 const RAMP_S = Number(process.env.SFU_RAMP_S ?? 20);
+const RENEGOTIATE = process.env.SFU_RENEGOTIATE === '1';
 const TSX_LOADER = import.meta.resolve('tsx');
 
 /** A child process speaking protocol.ts, with request → reply by the reply's type (and id when it has one). */
@@ -118,12 +121,20 @@ async function lateJoin(page: Page, sfu: Sfu): Promise<{ connectedMs: number; fi
   const id = `chromium-${++subscriberIds}`;
   const askedAt = performance.now();
   const { offer } = await sfu.ask<Extract<SfuReply, { type: 'offer' }>>(
-    { type: 'subscribe', id },
+    { type: 'subscribe', id, renegotiate: RENEGOTIATE },
     (r) => r.type === 'offer' && r.id === id,
   );
   const offerAt = performance.now();
   const answer = await inPage<string>(page, 'subscribe', offer);
+  // With SFU_RENEGOTIATE=1 the server offers audio alone, then adds the video once connected (a second offer).
+  const secondOffer = RENEGOTIATE
+    ? sfu.next<Extract<SfuReply, { type: 'offer' }>>((r) => r.type === 'offer' && r.id === id)
+    : undefined;
   sfu.tell({ type: 'answer', id, answer });
+  if (RENEGOTIATE) {
+    const { offer: again } = await (secondOffer as Promise<Extract<SfuReply, { type: 'offer' }>>);
+    sfu.tell({ type: 'answer', id, answer: await inPage<string>(page, 'renegotiate', again) });
+  }
   const inPageTimes = await inPage<{ connectedMs: number; firstFrameMs: number }>(page, 'firstFrame');
   const before = offerAt - askedAt;
   await inPage(page, 'unsubscribe');
@@ -171,7 +182,7 @@ async function main(): Promise<void> {
       await sleep(1500);
     }
     console.log(
-      `late join (Chromium tab, PLI on subscribe, ${process.env.SFU_PLI_AT ?? 'connected'}, mode ${process.env.SFU_PLI_MODE ?? 'delay'}): ` +
+      `late join (Chromium tab${RENEGOTIATE ? ', video added by renegotiation' : ''}, PLI ${process.env.SFU_PLI_AT ?? 'connected'}, mode ${process.env.SFU_PLI_MODE ?? 'delay'}): ` +
         joins.map((j) => `connected ${fmt(j.connectedMs, 0)} ms, first frame ${fmt(j.firstFrameMs, 0)} ms`).join('; '),
     );
 

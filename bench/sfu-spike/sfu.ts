@@ -6,18 +6,18 @@
  */
 import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import { createSocket } from 'node:dgram';
+import { createRequire } from 'node:module';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import {
-  type MediaStreamTrack,
-  useOPUS as opusCodec,
-  RTCPeerConnection,
-  type RTCRtpSender,
-  type RTCRtpTransceiver,
-  type RtpPacket,
-  useVP8 as vp8Codec,
+import type {
+  MediaStreamTrack,
+  RTCPeerConnection as PeerConnection,
+  RTCRtpSender,
+  RTCRtpTransceiver,
+  RtpPacket,
 } from 'werift';
 import { monotonicMs, percentile, type SfuReply, type SfuRequest, type WindowStats } from './protocol.js';
+import { UdpMux } from './udp-mux.js';
 
 /** The shortest gap between two keyframe requests to the publisher; a request inside it is delayed, never dropped. */
 const PLI_INTERVAL_MS = Number(process.env.SFU_PLI_INTERVAL_MS ?? 500);
@@ -25,6 +25,16 @@ const PLI_INTERVAL_MS = Number(process.env.SFU_PLI_INTERVAL_MS ?? 500);
 const PLI_MODE = process.env.SFU_PLI_MODE ?? 'delay';
 /** `connected` (the design): ask for the keyframe once the subscriber can receive it. `subscribe`: when it asks. */
 const PLI_AT = process.env.SFU_PLI_AT ?? 'connected';
+
+// werift's CommonJS build, whose UDP transport udp-mux.ts can replace (its ESM bundle keeps its own copy inside).
+const {
+  RTCPeerConnection,
+  useOPUS: opusCodec,
+  useVP8: vp8Codec,
+} = createRequire(import.meta.url)('werift') as typeof import('werift');
+/** SFU_UDP_PORT: every peer connection of the SFU on this one UDP port (udp-mux.ts); unset, one port each. */
+const mux = process.env.SFU_UDP_PORT ? new UdpMux(Number(process.env.SFU_UDP_PORT)) : undefined;
+await mux?.listen();
 
 function send(message: SfuReply): void {
   process.send?.(message);
@@ -35,9 +45,11 @@ function send(message: SfuReply): void {
  * candidates (werift leaves it out). No header extensions at all: transport-cc on the publisher's connection made
  * Chromium's bitrate collapse, and the subscribers' senders would write the publisher's extension ids through.
  */
-function newPeerConnection(): RTCPeerConnection {
+function newPeerConnection(): PeerConnection {
   return new RTCPeerConnection({
     iceServers: [],
+    // One ICE transport per peer connection (werift's default, max-compat, gathers one per m-line as offerer).
+    bundlePolicy: 'max-bundle',
     iceUseIpv6: false,
     iceAdditionalHostAddresses: ['127.0.0.1'],
     codecs: { video: [vp8Codec()], audio: [opusCodec()] },
@@ -45,7 +57,7 @@ function newPeerConnection(): RTCPeerConnection {
   });
 }
 
-async function gathered(pc: RTCPeerConnection): Promise<string> {
+async function gathered(pc: PeerConnection): Promise<string> {
   if (pc.iceGatheringState !== 'complete') {
     await new Promise<void>((resolve) => {
       const { unSubscribe } = pc.iceGatheringStateChange.subscribe((state) => {
@@ -56,14 +68,15 @@ async function gathered(pc: RTCPeerConnection): Promise<string> {
       });
     });
   }
+  mux?.register(pc);
   const description = pc.localDescription;
   if (!description) throw new Error('no local description');
   return description.sdp;
 }
 
 interface Subscriber {
-  pc: RTCPeerConnection;
-  video: RTCRtpSender;
+  pc: PeerConnection;
+  video?: RTCRtpSender;
   audio: RTCRtpSender;
 }
 
@@ -114,7 +127,9 @@ function forward(rtp: RtpPacket, kind: 'video' | 'audio'): void {
   let count = 0;
   const sends: Promise<void>[] = [];
   for (const subscriber of subscribers.values()) {
-    sends.push(subscriber[kind].sendRtp(copy));
+    const sender = subscriber[kind];
+    if (!sender) continue;
+    sends.push(sender.sendRtp(copy));
     count++;
   }
   if (!measuring) return;
@@ -140,18 +155,33 @@ async function publish(offer: string): Promise<string> {
   return gathered(pc);
 }
 
-async function subscribe(id: string): Promise<string> {
+/**
+ * A subscriber connection offered by the server. With `renegotiate`, it starts with audio alone and the video track is
+ * added once it is connected, by a second offer from the server (as when a participant starts publishing later).
+ */
+async function subscribe(id: string, renegotiate = false): Promise<string> {
   const pc = newPeerConnection();
-  const video = pc.addTransceiver('video', { direction: 'sendonly' }).sender;
-  const audio = pc.addTransceiver('audio', { direction: 'sendonly' }).sender;
-  video.onPictureLossIndication.subscribe(() => requestKeyframe());
+  const subscriber: Subscriber = { pc, audio: pc.addTransceiver('audio', { direction: 'sendonly' }).sender };
+  const addVideo = () => {
+    const video = pc.addTransceiver('video', { direction: 'sendonly' }).sender;
+    video.onPictureLossIndication.subscribe(() => requestKeyframe());
+    subscriber.video = video;
+  };
+  if (!renegotiate) addVideo();
+  const renegotiateWithVideo = async () => {
+    addVideo();
+    await pc.setLocalDescription(await pc.createOffer());
+    send({ type: 'offer', id, offer: await gathered(pc) });
+  };
   pc.connectionStateChange.subscribe((state) => {
-    if (state === 'connected' && PLI_AT === 'connected') requestKeyframe();
+    if (state !== 'connected') return;
+    if (renegotiate) void renegotiateWithVideo();
+    else if (PLI_AT === 'connected') requestKeyframe();
   });
   if (PLI_AT === 'subscribe') requestKeyframe();
   await pc.setLocalDescription(await pc.createOffer());
   const sdp = await gathered(pc);
-  subscribers.set(id, { pc, video, audio });
+  subscribers.set(id, subscriber);
   return sdp;
 }
 
@@ -217,11 +247,17 @@ process.on('message', async (message: SfuRequest) => {
         send({ type: 'answer', answer: await publish(message.offer) });
         break;
       case 'subscribe':
-        send({ type: 'offer', id: message.id, offer: await subscribe(message.id) });
+        send({ type: 'offer', id: message.id, offer: await subscribe(message.id, message.renegotiate) });
         break;
-      case 'answer':
-        await subscribers.get(message.id)?.pc.setRemoteDescription({ type: 'answer', sdp: message.answer });
+      case 'answer': {
+        const subscriber = subscribers.get(message.id);
+        const renegotiated =
+          subscriber?.pc.remoteDescription !== null && subscriber?.pc.remoteDescription !== undefined;
+        await subscriber?.pc.setRemoteDescription({ type: 'answer', sdp: message.answer });
+        // After a renegotiation that added the video, its first keyframe (the first offer's PLI is on connected).
+        if (renegotiated) requestKeyframe();
         break;
+      }
       case 'unsubscribe': {
         const subscriber = subscribers.get(message.id);
         subscribers.delete(message.id);
