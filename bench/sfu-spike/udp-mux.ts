@@ -60,7 +60,8 @@ function isStun(data: Buffer): boolean {
 }
 
 export class UdpMux {
-  readonly socket: Socket = createSocket('udp4');
+  /** Everything of every connection arrives here: a stall of the loop must not overflow it (Linux caps it at rmem_max). */
+  readonly socket: Socket = createSocket({ type: 'udp4', recvBufferSize: 4 * 1024 * 1024 });
   readonly lastSender = new Map<string, MuxedTransport>();
   private readonly byUfrag = new Map<string, MuxedTransport[]>();
   private readonly routes = new Map<string, string>();
