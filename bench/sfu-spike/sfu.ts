@@ -310,3 +310,5 @@ process.on('message', async (message: SfuRequest) => {
   }
 });
 send({ type: 'ready' });
+// If run.ts dies, so does this process (no orphan holding its ports).
+process.on('disconnect', () => process.exit(0));

@@ -129,3 +129,5 @@ process.on('message', async (message: SubscribersRequest) => {
   }
 });
 send({ type: 'ready' });
+// If run.ts dies, so does this process (no orphan holding its ports).
+process.on('disconnect', () => process.exit(0));
