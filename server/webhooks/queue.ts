@@ -66,6 +66,9 @@ export const subscribesTo = (endpoint: Pick<EndpointRow, 'events'>, type: string
  * The durable delivery queue in the store: what is queued survives a restart, and a delivery marked
  * SUCCEEDED is never sent again by the worker. Each change is one transaction.
  */
+/** Rows a multi-row insert of deliveries writes at most (16 columns each: well within both stores' parameter limits). */
+const INSERT_CHUNK = 200;
+
 /** Scopes whose enabled endpoints are kept in memory; past it the cache starts over (a safety net). */
 const MAX_CACHED_SCOPES = 10_000;
 
@@ -98,13 +101,13 @@ export function createDeliveryQueue(
     return { eventId, createdAt, payload };
   }
 
-  /** Call inside a transaction. */
-  async function insertDeliveries(
+  /** The new deliveries of one event, one per endpoint. */
+  function deliveryRows(
     endpoints: Pick<EndpointRow, 'id' | 'projectId' | 'environment'>[],
     type: string,
     event: ReturnType<typeof envelope>,
-  ): Promise<DeliveryRow[]> {
-    const rows: DeliveryRow[] = endpoints.map((endpoint) => ({
+  ): DeliveryRow[] {
+    return endpoints.map((endpoint) => ({
       id: ids.next('whd'),
       ...scopeValues(endpoint),
       endpointId: endpoint.id,
@@ -122,6 +125,15 @@ export function createDeliveryQueue(
       createdAt: event.createdAt,
       updatedAt: event.createdAt,
     }));
+  }
+
+  /** Call inside a transaction. */
+  async function insertDeliveries(
+    endpoints: Pick<EndpointRow, 'id' | 'projectId' | 'environment'>[],
+    type: string,
+    event: ReturnType<typeof envelope>,
+  ): Promise<DeliveryRow[]> {
+    const rows = deliveryRows(endpoints, type, event);
     for (const row of rows) await insertDelivery(row);
     return rows;
   }
@@ -425,24 +437,49 @@ export function createDeliveryQueue(
     forgetEndpoints,
 
     /**
-     * Queues one delivery of the event per matching endpoint: first the enabled endpoints of the
-     * event's project and environment (so no other environment's endpoint is ever considered),
-     * then those subscribed to its type. Nothing at all is written when none matches.
+     * Queues one delivery of each event per matching endpoint: first the enabled endpoints of the event's project and
+     * environment (so no other environment's endpoint is ever considered), then those subscribed to its type; nothing
+     * at all is written when none matches. Many events in one transaction, in their order: the worker queues what was emitted while
+     * the previous batch was written (a group commit), so that events queue as fast as messages are posted rather
+     * than one transaction after another (issue 45: on PostgreSQL a message POST with one endpoint subscribed ran at
+     * 0.17 of one without). Answers the deliveries queued, in the events' order.
      */
-    async enqueueEvent(event: CatalogueEvent): Promise<DeliveryRow[]> {
-      const scope = { projectId: event.projectId, environment: event.environment };
-      // Read outside a transaction first: most events go to no endpoint, and they write nothing.
-      const matching = (await enabledEndpointsOf(scope)).filter((endpoint) => subscribesTo(endpoint, event.type));
-      if (matching.length === 0) return [];
-      const now = await clocks.now(scope);
+    async enqueueEvents(batch: readonly CatalogueEvent[]): Promise<DeliveryRow[]> {
+      // Read outside a transaction first, from memory almost always: most events go to no endpoint.
+      const wanted: CatalogueEvent[] = [];
+      for (const event of batch) {
+        const endpoints = await enabledEndpointsOf({ projectId: event.projectId, environment: event.environment });
+        if (endpoints.some((endpoint) => subscribesTo(endpoint, event.type))) wanted.push(event);
+      }
+      if (wanted.length === 0) return [];
+      const nowByScope = new Map<string, number>();
+      for (const event of wanted) {
+        const key = scopeKey(event);
+        if (!nowByScope.has(key)) nowByScope.set(key, await clocks.now(event));
+      }
       return store.transaction(async (tx) => {
-        // Read again in the transaction: an endpoint disabled since (its pending deliveries failed) gets none.
-        const endpoints = (await statementsIn(tx).enabledEndpoints.execute(scope)).filter((endpoint) =>
-          subscribesTo(endpoint, event.type),
-        );
-        if (endpoints.length === 0) return [];
-        const built = envelope(event.type, event.projectId, event.environment, event.data, now);
-        return insertDeliveries(endpoints, event.type, built);
+        // Read again in the transaction, once per scope: an endpoint disabled since (its pending deliveries failed)
+        // gets none.
+        const endpointsByKey = new Map<string, EnabledEndpoint[]>();
+        const rows: DeliveryRow[] = [];
+        for (const event of wanted) {
+          const scope = { projectId: event.projectId, environment: event.environment };
+          const key = scopeKey(scope);
+          let endpoints = endpointsByKey.get(key);
+          if (!endpoints) {
+            endpoints = await statementsIn(tx).enabledEndpoints.execute(scope);
+            endpointsByKey.set(key, endpoints);
+          }
+          const matching = endpoints.filter((endpoint) => subscribesTo(endpoint, event.type));
+          if (matching.length === 0) continue;
+          const built = envelope(event.type, event.projectId, event.environment, event.data, nowByScope.get(key) ?? 0);
+          rows.push(...deliveryRows(matching, event.type, built));
+        }
+        // Many rows a statement: one round trip for the batch rather than one a delivery.
+        for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+          await tx.insert(webhookDeliveries).values(rows.slice(start, start + INSERT_CHUNK));
+        }
+        return rows;
       });
     },
 

@@ -70,12 +70,36 @@ export function createDeliveryWorker(
     [...inFlight].filter(([, task]) => task.endpointId === endpointId).map(([deliveryId]) => deliveryId);
 
   /**
-   * Catalogue events are queued one after another, in the order they were emitted, so that their deliveries keep
-   * that order. Never rejects: each failure is logged.
+   * Catalogue events are queued in batches, one batch after another, in the order they were emitted: the events
+   * emitted while a batch is written wait together and are written next, in one transaction (a group commit). A
+   * request then waits for at most the batch being written and its own, however many requests post at once; queued
+   * one transaction an event, each waited for everyone's before it (issue 45). `queueing` settles when the last
+   * batch is written; it never rejects: each failure is logged.
    */
   let queueing: Promise<void> = Promise.resolve();
+  /** The batch still taking events: written once the batch before it is. */
+  let gathering: CatalogueEvent[] | undefined;
   /** Catalogue events emitted and not yet queued (their deliveries not yet in the store). */
   let unqueued = 0;
+
+  function gather(event: CatalogueEvent): void {
+    unqueued++;
+    if (gathering) {
+      gathering.push(event);
+      return;
+    }
+    const batch = [event];
+    gathering = batch;
+    queueing = queueing.then(async () => {
+      // Closed when its turn comes: what is emitted from now on goes to the next batch.
+      if (gathering === batch) gathering = undefined;
+      try {
+        await enqueue(batch);
+      } finally {
+        unqueued -= batch.length;
+      }
+    });
+  }
 
   /**
    * Passes and the serving of new deliveries run one at a time: each claims what is due and launches it. Claims never
@@ -160,23 +184,37 @@ export function createDeliveryWorker(
     exclusive(pass).catch((err: unknown) => logger.error({ err }, 'webhook worker pass failed'));
   }
 
-  /** Queues the deliveries of one catalogue event; a failure is logged, never thrown. */
-  async function enqueue(event: CatalogueEvent): Promise<void> {
+  /**
+   * Queues the deliveries of a batch of catalogue events; a failure is logged, never thrown. A batch that cannot be
+   * written is tried again an event at a time, so that one event's failure costs no other its deliveries.
+   */
+  async function enqueue(batch: CatalogueEvent[]): Promise<void> {
     try {
-      const queued = await queue.enqueueEvent(event);
-      if (queued.length === 0) return;
-      // Checked only when something is to be delivered: most events go to no endpoint.
+      queuedDeliveries(batch, await queue.enqueueEvents(batch));
+    } catch (err) {
+      if (batch.length === 1) {
+        // The change that emitted the event has committed; its caller must not fail for our sake.
+        logger.error({ err, type: batch[0].type }, 'could not queue webhook deliveries');
+        return;
+      }
+      for (const event of batch) await enqueue([event]);
+    }
+  }
+
+  function queuedDeliveries(batch: CatalogueEvent[], queued: DeliveryRow[]): void {
+    if (queued.length === 0) return;
+    // Checked only when something is to be delivered: most events go to no endpoint.
+    const delivered = new Set(queued.map((delivery) => delivery.eventType));
+    for (const event of batch) {
+      if (!delivered.has(event.type)) continue;
       if (!isEventType(event.type)) {
         logger.warn({ type: event.type }, 'event type missing from the webhook catalogue; delivered anyway');
       } else if (!EVENT_CATALOGUE[event.type].data.safeParse(event.data).success) {
         logger.warn({ type: event.type }, 'event data does not match its catalogue shape; delivered anyway');
       }
-      for (const delivery of queued) fresh.add(delivery.endpointId);
-      serveSoon();
-    } catch (err) {
-      // The change that emitted the event has committed; its caller must not fail for our sake.
-      logger.error({ err, type: event.type }, 'could not queue webhook deliveries');
     }
+    for (const delivery of queued) fresh.add(delivery.endpointId);
+    serveSoon();
   }
 
   function launch(delivery: DeliveryRow): void {
@@ -290,10 +328,7 @@ export function createDeliveryWorker(
       running = true;
       // Queued by the node whose change emitted the event: once in the cluster.
       unsubscribe = [
-        events.onLocal('catalogue', (event) => {
-          unqueued++;
-          queueing = queueing.then(() => enqueue(event)).finally(() => unqueued--);
-        }),
+        events.onLocal('catalogue', gather),
         // An environment's test clock moved on (on any node): the retries it made due go out now, not at the poll.
         events.on('environment.clock_changed', kick),
       ];
