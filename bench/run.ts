@@ -197,7 +197,8 @@ async function main(): Promise<void> {
       printChatReport(await measureChat(config, load, chatDir));
     }
     if (config.only === 'all' || config.only === 'webhooks') await runWebhookBench(config);
-    if (config.only === 'all' || config.only === 'webhook-throughput') await runWebhookThroughputBench();
+    if (config.only === 'all' || config.only === 'webhook-throughput')
+      await runWebhookThroughputBench(config.cpuProfDir);
     if (config.only === 'all' || config.only === 'sockets') await runSocketMemoryBench(config);
     if (config.only === 'all' || config.only === 'reset') await runResetBench(config);
     if (config.only === 'all' || config.only === 'sockets10k') await runManySocketsBench(config);

@@ -199,7 +199,7 @@ async function measureStore(store: string, server: ServerProcess, receiver: Rece
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 const fixed = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 
-export async function runWebhookThroughputBench(): Promise<void> {
+export async function runWebhookThroughputBench(cpuProfDir?: string): Promise<void> {
   const receiver = await startReceiver();
   const results: StoreFigures[] = [];
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-webhook-throughput-'));
@@ -208,12 +208,17 @@ export async function runWebhookThroughputBench(): Promise<void> {
   process.once('exit', stopPostgres);
   try {
     const stores: [string, () => Promise<ServerProcess>][] = [
-      ['sqlite', () => spawnServer('switchboard', [join(dataDir, 'sqlite')])],
+      ['sqlite', () => spawnServer('switchboard', [join(dataDir, 'sqlite')], cpuProfDir)],
     ];
     if (postgres) {
       stores.push([
         'postgres',
-        () => spawnServer('switchboard-postgres', [join(dataDir, 'postgres'), postgres.url(postgres.createDatabase())]),
+        () =>
+          spawnServer(
+            'switchboard-postgres',
+            [join(dataDir, 'postgres'), postgres.url(postgres.createDatabase())],
+            cpuProfDir,
+          ),
       ]);
     } else {
       progress(`PostgreSQL part skipped: ${postgresMissing()}.`);
