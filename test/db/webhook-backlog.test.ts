@@ -5,7 +5,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENDPOINT_CLAIM } from '../../server/webhooks/policy.js';
 import { type StartedChild, startChild, waitUntilReady } from '../support/child-process.js';
 import {
   createConversation,
@@ -103,10 +102,13 @@ describe('a backlog of webhook deliveries, its server killed', () => {
         );
         const ids = received();
         for (const id of acknowledged) expect(ids).toContain(id);
-        // Only what the killed server had claimed can have gone out twice.
+        // At least once: what the killed server had in flight goes again (and, on a slow machine, attempts that timed
+        // out before it died are retried), with the same event id. Counted, not bounded.
         const duplicates = receiver.requests.length - ids.size;
         console.info(`${store}: ${MESSAGES} events delivered after a SIGKILL, ${duplicates} duplicates`);
-        expect(duplicates).toBeLessThanOrEqual(ENDPOINT_CLAIM);
+        for (const request of receiver.requests) {
+          expect(acknowledged).toContain(envelopeOf(request).data.message.id);
+        }
       } finally {
         await node.child.stop('SIGKILL');
         await receiver.close();
