@@ -2,11 +2,12 @@
  * Webhook throughput (BENCH_ONLY=webhook-throughput, also part of `npm run bench`): what one subscribed endpoint costs
  * the message POST, and how fast deliveries go out, on SQLite and PostgreSQL side by side in one run (issue 45).
  *
- * Per store, on a new server: BENCH_WEBHOOK_MESSAGES messages (default 3,000) posted by 8 concurrent writers into
- * one conversation with no endpoint, then as many with one endpoint subscribed to `message.created` on a local
- * receiver that answers 200 at once. Measured: POSTs a second each way; deliveries a second over the whole run; the
- * rate at which the backlog left when posting stopped drains; and how long after the last message was posted its
- * event arrived. The floor: this process signing and POSTing the same bodies to the same receiver, 8 in flight.
+ * Per store, on a new server with two projects, one of them with an endpoint subscribed to `message.created` on a
+ * local receiver that answers 200 at once: 8 concurrent writers post into one conversation of each project in
+ * alternating rounds (a third of BENCH_WEBHOOK_MESSAGES each, default 3,000; each subscribed round's deliveries
+ * drained before the next), the POST ratio taken from the medians. Then BENCH_WEBHOOK_MESSAGES messages with the
+ * endpoint: deliveries a second over that run; the rate at which the backlog left when posting stopped drains; how
+ * long after the last message was posted its event arrived. The floor: this process signing and POSTing the same bodies to the same receiver, 8 in flight.
  */
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,6 +27,9 @@ export const DRAIN_TARGET = 0.5;
 /** The last event arrives within this share of the posting time after the last message was posted. */
 export const LAST_ARRIVAL_TARGET = 0.2;
 const WRITERS = 8;
+/** Alternating rounds of the POST with and without the endpoint; the ratio is of their medians. */
+const RATIO_ROUNDS = 3;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const DELIVERY_WAIT_MS = 120_000;
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -150,19 +154,36 @@ async function measureStore(store: string, server: ServerProcess, receiver: Rece
     { name: 'bench-webhook-throughput', members: [{ userId: senderId }] },
     apiKey,
   );
-  const post = async (n: number) => {
-    const res = await fetch(`${url}/v1/chat/conversations/${conversation.id}/messages`, {
+  const poster = (conversationId: string, key: string) => async (n: number) => {
+    const res = await fetch(`${url}/v1/chat/conversations/${conversationId}/messages`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ text: `webhook throughput ${n}`, senderId }),
     });
     await res.arrayBuffer();
     if (res.status !== 201) throw new Error(`Message POST answered ${res.status}`);
   };
+  const post = poster(conversation.id, apiKey);
+  // A second project, with no endpoint: its POSTs are the ones without, on the same server.
+  const other = await call<{ id: string }>(url, 'POST', '/v1/projects', { name: 'Bench, no endpoint' }, sessionToken);
+  const { key: otherKey } = await call<{ key: string }>(
+    url,
+    'POST',
+    `/v1/projects/${other.id}/api-keys`,
+    { name: 'bench' },
+    sessionToken,
+  );
+  const otherConversation = await call<{ id: string }>(
+    url,
+    'POST',
+    '/v1/chat/conversations',
+    { name: 'bench-no-endpoint', members: [{ userId: senderId }] },
+    otherKey,
+  );
+  const postAlone = poster(otherConversation.id, otherKey);
   // Warm-up: JIT, prepared statements, pooled connections.
   await inFlight(300, WRITERS, post);
-  progress(`  ${store}: ${total} messages, no endpoint …`);
-  const postsAlone = total / (await inFlight(total, WRITERS, post));
+  await inFlight(300, WRITERS, postAlone);
 
   await call(
     url,
@@ -171,8 +192,23 @@ async function measureStore(store: string, server: ServerProcess, receiver: Rece
     { url: `${receiver.url}/${store}`, environment: 'development', events: ['message.created'] },
     sessionToken,
   );
+  // The POST with and without the endpoint in alternating rounds, each subscribed round's deliveries drained before
+  // the next round: this machine's speed drifts over minutes, a pair of rounds seconds apart compares like with like.
+  const roundSize = Math.max(100, Math.round(total / 3));
+  const alone: number[] = [];
+  const subscribed: number[] = [];
+  for (let round = 1; round <= RATIO_ROUNDS; round++) {
+    progress(`  ${store}: round ${round}, ${roundSize} messages without the endpoint, then with it …`);
+    alone.push(roundSize / (await inFlight(roundSize, WRITERS, postAlone)));
+    receiver.reset();
+    subscribed.push(roundSize / (await inFlight(roundSize, WRITERS, post)));
+    const drainBy = performance.now() + DELIVERY_WAIT_MS;
+    while (receiver.distinct() < roundSize && performance.now() < drainBy) await new Promise((r) => setTimeout(r, 10));
+  }
+  const postsAlone = median(alone);
+  const postsSubscribedRounds = median(subscribed);
   receiver.reset();
-  progress(`  ${store}: ${total} messages, one endpoint subscribed …`);
+  progress(`  ${store}: ${total} messages, one endpoint subscribed, then the backlog drained …`);
   const started = performance.now();
   const postingSeconds = await inFlight(total, WRITERS, post);
   const postedAt = performance.now();
@@ -184,7 +220,7 @@ async function measureStore(store: string, server: ServerProcess, receiver: Rece
   return {
     store,
     postsAlone,
-    postsSubscribed: total / postingSeconds,
+    postsSubscribed: postsSubscribedRounds,
     postingSeconds,
     deliveriesPerSecond: delivered / ((lastAt - started) / 1000),
     drainPerSecond: backlogAtEnd > 0 ? backlogAtEnd / (Math.max(1, lastAt - postedAt) / 1000) : Number.NaN,
