@@ -26,7 +26,8 @@ export interface BenchConfig {
    * Which parts run (BENCH_ONLY): `core` only the first scenarios (key-auth GET, tokens, login, signaling
    * relay), `chat` only the chat fan-out benchmark, `observability` only the recording-overhead comparison; `dashboard` only the dashboard's bundle size and time to shell;
    * `sockets10k` only BENCH_MANY_SOCKETS realtime sockets on one node beside raw `ws`; `postgres` only Switchboard on
-   * PostgreSQL beside raw Express + `pg` (bench/postgres.ts); unset or `all`, every part.
+   * PostgreSQL beside raw Express + `pg` (bench/postgres.ts); `webhook-throughput` only what a subscribed endpoint costs
+   * the message POST and how fast deliveries go out, on both stores (bench/webhook-throughput.ts); unset or `all`, every part.
    */
   only:
     | 'all'
@@ -41,7 +42,8 @@ export interface BenchConfig {
     | 'sockets'
     | 'sockets10k'
     | 'startup'
-    | 'webhooks';
+    | 'webhooks'
+    | 'webhook-throughput';
   /** Realtime subscriber counts of the chat benchmark, ascending (BENCH_CHAT_SUBSCRIBERS, default `100,1000`). */
   chatSubscribers: number[];
   /** Messages timed for the post-to-receive latency at each subscriber count (BENCH_CHAT_MESSAGES, default 100). */
@@ -99,6 +101,7 @@ const BENCH_PARTS: readonly BenchConfig['only'][] = [
   'sockets10k',
   'startup',
   'webhooks',
+  'webhook-throughput',
 ];
 
 function readOnly(): BenchConfig['only'] {

@@ -38,6 +38,7 @@ import { formatLatency, type LatencyResult, measureEcho, measureRelay, measureTo
 import { createCredentials } from './setup.js';
 import { runSocketMemoryBench } from './sockets.js';
 import { runStartupBench } from './startup.js';
+import { runWebhookThroughputBench } from './webhook-throughput.js';
 import { runWebhookBench } from './webhooks.js';
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -196,6 +197,8 @@ async function main(): Promise<void> {
       printChatReport(await measureChat(config, load, chatDir));
     }
     if (config.only === 'all' || config.only === 'webhooks') await runWebhookBench(config);
+    if (config.only === 'all' || config.only === 'webhook-throughput')
+      await runWebhookThroughputBench(config.cpuProfDir);
     if (config.only === 'all' || config.only === 'sockets') await runSocketMemoryBench(config);
     if (config.only === 'all' || config.only === 'reset') await runResetBench(config);
     if (config.only === 'all' || config.only === 'sockets10k') await runManySocketsBench(config);

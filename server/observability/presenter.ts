@@ -66,7 +66,11 @@ export const presentDiagnostics = (
   mode: deployment.mode,
   environment,
   database: { bytes: d.databaseBytes },
-  webhookQueue: { pending: d.webhookPending, oldestPendingAt: toIsoOrNull(d.oldestPendingAt) },
+  webhookQueue: {
+    pending: d.webhookPending,
+    oldestPendingAt: toIsoOrNull(d.oldestPendingAt),
+    endpoints: d.webhookEndpoints,
+  },
   connections: d.openConnections,
   recentErrorRate: d.recentErrorRate,
 });

@@ -127,7 +127,22 @@ export const diagnosticsSchema = z.lazy(() =>
       mode: z.enum(['local', 'production']),
       environment: environmentSchema,
       database: z.object({ bytes: z.number().int() }),
-      webhookQueue: z.object({ pending: z.number().int(), oldestPendingAt: timestampSchema.nullable() }),
+      webhookQueue: z.object({
+        pending: z.number().int(),
+        oldestPendingAt: timestampSchema.nullable(),
+        endpoints: z
+          .array(
+            z.object({
+              webhookId: z.string(),
+              pending: z.number().int().meta({ description: 'Deliveries of the endpoint waiting to go out.' }),
+              deliveredLastMinute: z
+                .number()
+                .int()
+                .meta({ description: 'Deliveries of the endpoint that succeeded over the last minute.' }),
+            }),
+          )
+          .meta({ description: 'Per endpoint with deliveries pending or delivered over the last minute, by id.' }),
+      }),
       connections: z.object({ signaling: z.number().int(), realtime: z.number().int() }),
       recentErrorRate: z
         .number()

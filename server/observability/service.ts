@@ -1,4 +1,4 @@
-import { asc, count, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import { attachments } from '../../db/schema/attachments.js';
 import { type ConnectionKind, connectionLog, errorLog } from '../../db/schema/observability.js';
 import { webhookDeliveries } from '../../db/schema/webhooks.js';
@@ -12,6 +12,8 @@ import { type Metrics, MINUTE_MS, minuteOf, sumOf } from './metrics.js';
 export type ConnectionRow = typeof connectionLog.$inferSelect;
 export type ErrorRow = typeof errorLog.$inferSelect;
 
+/** The window of each endpoint's delivery rate in diagnostics. */
+const DELIVERY_RATE_WINDOW_MS = 60_000;
 /** The window of `recentErrorRate` in diagnostics. */
 const RECENT_MINUTES = 5;
 
@@ -107,7 +109,37 @@ export function createObservabilityService(
         .where(inScope(connectionLog, scope, isNull(connectionLog.disconnectedAt)))
         .groupBy(connectionLog.kind)
         .orderBy(asc(connectionLog.kind));
-      const to = minuteOf(await clocks.now(scope));
+      const environmentNow = await clocks.now(scope);
+      // Per endpoint: its queue's depth, and its deliveries that succeeded over the last minute (their last change
+      // then: the `(status, updated_at)` index finds them), so that an endpoint falling behind shows as such.
+      const pendingByEndpoint = await db
+        .select({ webhookId: webhookDeliveries.endpointId, pending: count() })
+        .from(webhookDeliveries)
+        .where(inScope(webhookDeliveries, scope, eq(webhookDeliveries.status, 'PENDING')))
+        .groupBy(webhookDeliveries.endpointId);
+      const deliveredByEndpoint = await db
+        .select({ webhookId: webhookDeliveries.endpointId, delivered: count() })
+        .from(webhookDeliveries)
+        .where(
+          inScope(
+            webhookDeliveries,
+            scope,
+            and(
+              eq(webhookDeliveries.status, 'SUCCEEDED'),
+              gte(webhookDeliveries.updatedAt, environmentNow - DELIVERY_RATE_WINDOW_MS),
+            ),
+          ),
+        )
+        .groupBy(webhookDeliveries.endpointId);
+      const endpointIds = [
+        ...new Set([...pendingByEndpoint, ...deliveredByEndpoint].map((row) => row.webhookId)),
+      ].sort();
+      const webhookEndpoints = endpointIds.map((webhookId) => ({
+        webhookId,
+        pending: pendingByEndpoint.find((row) => row.webhookId === webhookId)?.pending ?? 0,
+        deliveredLastMinute: deliveredByEndpoint.find((row) => row.webhookId === webhookId)?.delivered ?? 0,
+      }));
+      const to = minuteOf(environmentNow);
       const from = to - (RECENT_MINUTES - 1) * MINUTE_MS;
       const recent = await metrics.read(scope, from, to);
       const requests = sumOf(recent, ['requests']);
@@ -117,6 +149,7 @@ export function createObservabilityService(
         databaseBytes: await store.sizeBytes(),
         webhookPending: pending?.pending ?? 0,
         oldestPendingAt: pending?.oldest ?? null,
+        webhookEndpoints,
         openConnections: {
           signaling: open.find((o) => o.kind === 'signaling')?.open ?? 0,
           realtime: open.find((o) => o.kind === 'realtime')?.open ?? 0,

@@ -34,8 +34,16 @@ export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 /** How often the worker removes finished deliveries past their retention (by the injected clock). */
 export const RETENTION_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
-/** Attempts in flight at once to one endpoint; other endpoints have lanes of their own. */
+/** Attempts in flight at once to one endpoint from one server; other endpoints have lanes of their own. */
 export const ENDPOINT_CONCURRENCY = 4;
+
+/**
+ * Deliveries of one endpoint a server claims at most (holds under lease), sent ENDPOINT_CONCURRENCY at a time: one
+ * claim then serves several attempts. Small enough that a silent endpoint's claimed deliveries all go out before their
+ * lease runs out (16 / 4 × the 5 s timeout = 20 s, well within DELIVERY_LEASE_MS), and that a backlog is shared out
+ * between servers.
+ */
+export const ENDPOINT_CLAIM = 16;
 
 /** When a failed attempt `attemptNumber` is retried, or null when the delivery has used its attempts. */
 export function nextAttemptAfterFailure(attemptNumber: number, failedAt: number): number | null {

@@ -5,7 +5,7 @@ import { DEFAULT_OUT_OF_ORDER_MS, type FaultKind } from '../faults/schemas.js';
 import { heldBy, heldNote, SIMULATED_FAILURE } from '../faults/webhook-faults.js';
 import { EVENT_CATALOGUE, isEventType } from './catalogue.js';
 import { DELIVERY_RETENTION_MS, ENDPOINT_CONCURRENCY, RETENTION_SWEEP_INTERVAL_MS } from './policy.js';
-import { type AttemptOutcome, type DeliveryQueue, type DeliveryRow, isSuccess } from './queue.js';
+import { type AttemptOutcome, type DeliveryQueue, type DeliveryRow, type EndpointRow, isSuccess } from './queue.js';
 import type { SecretBox } from './secret-box.js';
 import { AttemptAbandoned, sendAttempt } from './send.js';
 import { targetRefusal } from './target.js';
@@ -66,16 +66,47 @@ export function createDeliveryWorker(
   let poll: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void)[] = [];
 
-  const inFlightFor = (endpointId: string) =>
-    [...inFlight].filter(([, task]) => task.endpointId === endpointId).map(([deliveryId]) => deliveryId);
+  /** Attempts in flight per endpoint: what its lane on this worker holds. */
+  const inFlightCount = new Map<string, number>();
+  const inFlightFor = (endpointId: string) => inFlightCount.get(endpointId) ?? 0;
+  /**
+   * Deliveries claimed and not yet launched, per endpoint, earliest first, each with its endpoint as read when they
+   * were claimed: a claim takes up to ENDPOINT_CLAIM, the lane sends ENDPOINT_CONCURRENCY at a time.
+   */
+  const waiting = new Map<string, { delivery: DeliveryRow; endpoint: EndpointRow | undefined }[]>();
+  const waitingCount = () => [...waiting.values()].reduce((sum, list) => sum + list.length, 0);
 
   /**
-   * Catalogue events are queued one after another, in the order they were emitted, so that their deliveries keep
-   * that order. Never rejects: each failure is logged.
+   * Catalogue events are queued in batches, one batch after another, in the order they were emitted: the events
+   * emitted while a batch is written wait together and are written next, in one transaction (a group commit). A
+   * request then waits for at most the batch being written and its own, however many requests post at once; queued
+   * one transaction an event, each waited for everyone's before it (issue 45). `queueing` settles when the last
+   * batch is written; it never rejects: each failure is logged.
    */
   let queueing: Promise<void> = Promise.resolve();
+  /** The batch still taking events: written once the batch before it is. */
+  let gathering: CatalogueEvent[] | undefined;
   /** Catalogue events emitted and not yet queued (their deliveries not yet in the store). */
   let unqueued = 0;
+
+  function gather(event: CatalogueEvent): void {
+    unqueued++;
+    if (gathering) {
+      gathering.push(event);
+      return;
+    }
+    const batch = [event];
+    gathering = batch;
+    queueing = queueing.then(async () => {
+      // Closed when its turn comes: what is emitted from now on goes to the next batch.
+      if (gathering === batch) gathering = undefined;
+      try {
+        await enqueue(batch);
+      } finally {
+        unqueued -= batch.length;
+      }
+    });
+  }
 
   /**
    * Passes and the serving of new deliveries run one at a time: each claims what is due and launches it. Claims never
@@ -102,19 +133,46 @@ export function createDeliveryWorker(
     if (!running) return;
     const now = clock.now();
     await sweepRetention(now);
-    for (const endpointId of await queue.dueEndpointIds(now)) await fillLane(endpointId, now);
+    // The lanes with claimed deliveries waiting are served too: those are leased, so not due to the store.
+    const lanes = new Set([...(await queue.dueEndpointIds(now)), ...waiting.keys()]);
+    for (const endpointId of lanes) await fillLane(endpointId, now);
   }
 
-  /** Claims and starts the due deliveries of one endpoint that its lane has room for, earliest first. */
+  /**
+   * Starts the deliveries of one endpoint that its lane has room for, earliest first: those claimed before, then,
+   * when fewer than a lane's worth wait, what a new claim takes.
+   */
   async function fillLane(endpointId: string, now: number): Promise<void> {
     if (!running) return;
-    // Full with this worker's own attempts: no need to ask the store, which counts every worker's.
-    if (inFlightFor(endpointId).length >= ENDPOINT_CONCURRENCY) return;
-    for (const delivery of await queue.claimDue(endpointId, now, owner)) {
-      // Claimed again by this worker only if its lease ran out while the attempt was in flight (a stall, or a clock
-      // moved by hand): that attempt, when recorded, ends the new claim too.
-      if (!inFlight.has(delivery.id)) launch(delivery);
+    launchWaiting(endpointId);
+    const queued = waiting.get(endpointId) ?? [];
+    // Claimed ahead while the lane still has work, so that it never waits for the claim.
+    if (queued.length < ENDPOINT_CONCURRENCY) {
+      const claimed = await queue.claimDue(endpointId, now, owner);
+      if (claimed.length > 0 && running) {
+        // Read once for the claim: the deliveries claimed together go out with the endpoint as it is now.
+        const endpoint = await queue.endpoint(endpointId);
+        const known = new Set(queued.map((entry) => entry.delivery.id));
+        for (const delivery of claimed) {
+          // Claimed again by this worker only if its lease ran out while the attempt was in flight or waited (a
+          // stall, or a clock moved by hand): that attempt, when recorded, ends the new claim too.
+          if (!inFlight.has(delivery.id) && !known.has(delivery.id)) queued.push({ delivery, endpoint });
+        }
+        if (queued.length > 0) waiting.set(endpointId, queued);
+      }
     }
+    launchWaiting(endpointId);
+  }
+
+  /** Launches the endpoint's waiting deliveries while its lane on this worker has room. */
+  function launchWaiting(endpointId: string): void {
+    const queued = waiting.get(endpointId);
+    if (!queued) return;
+    while (running && queued.length > 0 && inFlightFor(endpointId) < ENDPOINT_CONCURRENCY) {
+      const next = queued.shift();
+      if (next) launch(next.delivery, next.endpoint);
+    }
+    if (queued.length === 0) waiting.delete(endpointId);
   }
 
   /**
@@ -160,27 +218,67 @@ export function createDeliveryWorker(
     exclusive(pass).catch((err: unknown) => logger.error({ err }, 'webhook worker pass failed'));
   }
 
-  /** Queues the deliveries of one catalogue event; a failure is logged, never thrown. */
-  async function enqueue(event: CatalogueEvent): Promise<void> {
+  /**
+   * Queues the deliveries of a batch of catalogue events; a failure is logged, never thrown. A batch that cannot be
+   * written is tried again an event at a time, so that one event's failure costs no other its deliveries.
+   */
+  async function enqueue(batch: CatalogueEvent[]): Promise<void> {
     try {
-      const queued = await queue.enqueueEvent(event);
-      if (queued.length === 0) return;
-      // Checked only when something is to be delivered: most events go to no endpoint.
+      queuedDeliveries(batch, await queue.enqueueEvents(batch));
+    } catch (err) {
+      if (batch.length === 1) {
+        // The change that emitted the event has committed; its caller must not fail for our sake.
+        logger.error({ err, type: batch[0].type }, 'could not queue webhook deliveries');
+        return;
+      }
+      for (const event of batch) await enqueue([event]);
+    }
+  }
+
+  function queuedDeliveries(batch: CatalogueEvent[], queued: DeliveryRow[]): void {
+    if (queued.length === 0) return;
+    // Checked only when something is to be delivered: most events go to no endpoint.
+    const delivered = new Set(queued.map((delivery) => delivery.eventType));
+    for (const event of batch) {
+      if (!delivered.has(event.type)) continue;
       if (!isEventType(event.type)) {
         logger.warn({ type: event.type }, 'event type missing from the webhook catalogue; delivered anyway');
       } else if (!EVENT_CATALOGUE[event.type].data.safeParse(event.data).success) {
         logger.warn({ type: event.type }, 'event data does not match its catalogue shape; delivered anyway');
       }
-      for (const delivery of queued) fresh.add(delivery.endpointId);
-      serveSoon();
-    } catch (err) {
-      // The change that emitted the event has committed; its caller must not fail for our sake.
-      logger.error({ err, type: event.type }, 'could not queue webhook deliveries');
     }
+    for (const delivery of queued) fresh.add(delivery.endpointId);
+    serveSoon();
   }
 
-  function launch(delivery: DeliveryRow): void {
-    const done = attempt(delivery)
+  /**
+   * Sends one delivery, then records its attempt. The lane's place is given back as soon as the answer is in, not once
+   * it is recorded: the endpoint's next delivery goes out while this one's attempt is written (with others of the
+   * endpoint, `queue.recordAttempt`). Waiting for the record held each lane for a send and a transaction, and drained a
+   * fast endpoint at 4 deliveries a commit (issue 45). What is sent but not recorded stays bounded by the claim
+   * (ENDPOINT_CLAIM): its lease ends only with the record.
+   */
+  function launch(delivery: DeliveryRow, endpoint: EndpointRow | undefined): void {
+    const { endpointId } = delivery;
+    inFlightCount.set(endpointId, inFlightFor(endpointId) + 1);
+    let placeHeld = true;
+    const givePlaceBack = () => {
+      if (!placeHeld) return;
+      placeHeld = false;
+      const left = inFlightFor(endpointId) - 1;
+      if (left > 0) inFlightCount.set(endpointId, left);
+      else inFlightCount.delete(endpointId);
+    };
+    const sent = attempt(delivery, endpoint);
+    sent.then(
+      () => {
+        givePlaceBack();
+        freed.add(endpointId);
+        serveSoon();
+      },
+      () => {},
+    );
+    const done = sent
       .then(
         async (made) => {
           if (!made) return;
@@ -202,9 +300,11 @@ export function createDeliveryWorker(
       )
       .then((recorded) => {
         inFlight.delete(delivery.id);
+        givePlaceBack();
         // Not refilled: a delivery that cannot be recorded keeps its claim until the lease runs out, then goes again.
         if (!recorded) return;
-        freed.add(delivery.endpointId);
+        // Its lease has ended: the claim has room for one more.
+        freed.add(endpointId);
         serveSoon();
       });
     inFlight.set(delivery.id, { endpointId: delivery.endpointId, done });
@@ -216,8 +316,8 @@ export function createDeliveryWorker(
    */
   async function attempt(
     delivery: DeliveryRow,
+    endpoint: EndpointRow | undefined,
   ): Promise<{ outcome: AttemptOutcome; again?: () => Promise<AttemptOutcome> } | undefined> {
-    const endpoint = await queue.endpoint(delivery.endpointId);
     if (!endpoint) return undefined; // deleted: its deliveries went with it
     const refused = (error: string): AttemptOutcome => ({
       attemptedAt: clock.now(),
@@ -290,10 +390,7 @@ export function createDeliveryWorker(
       running = true;
       // Queued by the node whose change emitted the event: once in the cluster.
       unsubscribe = [
-        events.onLocal('catalogue', (event) => {
-          unqueued++;
-          queueing = queueing.then(() => enqueue(event)).finally(() => unqueued--);
-        }),
+        events.onLocal('catalogue', gather),
         // An environment's test clock moved on (on any node): the retries it made due go out now, not at the poll.
         events.on('environment.clock_changed', kick),
       ];
@@ -319,7 +416,7 @@ export function createDeliveryWorker(
           freed.clear();
           return pass();
         });
-        if (inFlight.size === 0 && freed.size === 0) return;
+        if (inFlight.size === 0 && freed.size === 0 && waitingCount() === 0) return;
         await Promise.all([...inFlight.values()].map((task) => task.done));
       }
     },
@@ -335,6 +432,9 @@ export function createDeliveryWorker(
       // A pass under way launches what it read (abandoned at once), so it is awaited before what is in flight.
       await scheduling;
       await Promise.all([...inFlight.values()].map((task) => task.done));
+      // Claimed and never launched: given back with the abandoned ones.
+      for (const queued of waiting.values()) abandoned.push(...queued.map((entry) => entry.delivery.id));
+      waiting.clear();
       // Given back, so that the next server to start sends them at once; else their leases run out first.
       try {
         await queue.releaseClaims(owner, abandoned);

@@ -261,7 +261,7 @@ describe('metrics', () => {
     const { project, owner, keys, get } = await setup();
     const receiver = await startReceiver();
     try {
-      await registerWebhook(api, project.id, owner, { url: receiver.url, events: ['room.created'] });
+      const webhook = await registerWebhook(api, project.id, owner, { url: receiver.url, events: ['room.created'] });
       await createRoom(api, keys.development);
       await server.runDueWebhooks();
       receiver.reply({ status: 500 });
@@ -273,7 +273,12 @@ describe('metrics', () => {
       expect([webhookDeliveries.succeeded.at(-1).value, webhookDeliveries.failed.at(-1).value]).toEqual([1, 1]);
       expect((await get('/usage')).body.webhookDeliveries).toBe(2);
       const diagnostics = (await get('/diagnostics')).body;
-      expect(diagnostics.webhookQueue).toEqual({ pending: 1, oldestPendingAt: new Date(clock.now()).toISOString() });
+      // The queue's depth and the last minute's deliveries, per endpoint too.
+      expect(diagnostics.webhookQueue).toEqual({
+        pending: 1,
+        oldestPendingAt: new Date(clock.now()).toISOString(),
+        endpoints: [{ webhookId: webhook.id, pending: 1, deliveredLastMinute: 1 }],
+      });
     } finally {
       await receiver.close();
     }
@@ -305,7 +310,7 @@ describe('diagnostics and usage', () => {
       uptimeSeconds: expect.any(Number),
       mode: 'local',
       environment: 'development',
-      webhookQueue: { pending: 0, oldestPendingAt: null },
+      webhookQueue: { pending: 0, oldestPendingAt: null, endpoints: [] },
       connections: { signaling: 1, realtime: 0 },
     });
     expect(res.body.database.bytes).toBeGreaterThan(0);

@@ -19,6 +19,7 @@ import type { Environment, Project, WebhookEndpoint, WebhookEventType } from '..
 import { MissingCapability, ProjectPage } from '../../shell/project-page';
 import { DeliveryLog } from './delivery-log';
 import { EndpointForm } from './endpoint-form';
+import { EndpointQueue } from './endpoint-queue';
 import { EndpointStatusBadge, EventList, Field, WebhookCrumbs } from './parts';
 import { verifySnippets } from './verify-snippets';
 
@@ -48,6 +49,7 @@ function Endpoint({ project, environment }: { project: Project; environment: Env
       {endpoint.data ? (
         <>
           <EndpointSummary project={project} environment={environment} endpoint={endpoint.data} manage={manage} />
+          <EndpointQueue projectId={project.id} environment={environment} webhookId={endpoint.data.id} />
           {manage ? (
             <TestEvent project={project} environment={environment} endpoint={endpoint.data} />
           ) : (
