@@ -33,11 +33,11 @@ export const DASHBOARD_ROUTES = [
   '/projects/$projectId/live',
 ] as const;
 
-const pages = createRouter<true>();
-for (const route of DASHBOARD_ROUTES) addRoute(pages, 'GET', route.replace(/\$(\w+)/g, ':$1'), true);
+const pages = createRouter<string>();
+for (const route of DASHBOARD_ROUTES) addRoute(pages, 'GET', route.replace(/\$(\w+)/g, ':$1'), route);
 
-/** Whether `path` (a request's, decoded or not) is one of the dashboard's pages; a trailing slash is the same page. */
-export function isDashboardPage(path: string): boolean {
+/** The dashboard's page `path` opens (its pattern), or undefined when none; a trailing slash is the same page. */
+export function dashboardPage(path: string): string | undefined {
   const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
-  return findRoute(pages, 'GET', trimmed || '/') !== undefined;
+  return findRoute(pages, 'GET', trimmed || '/')?.data;
 }

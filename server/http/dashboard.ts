@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type RequestHandler, type Router } from 'express';
-import { isDashboardPage } from './dashboard-routes.js';
+import { dashboardPage } from './dashboard-routes.js';
 
 /** Paths the dashboard never answers: the API (whose unknown paths keep their JSON 404) and the server's own pages. */
 const SERVER_PATHS = /^\/(v1|docs|openapi\.json|healthz|readyz)(\/|$)/;
@@ -21,7 +21,8 @@ export function dashboardRouter(dir: string, htmlHeaders: RequestHandler): Route
   router.use('/assets', express.static(join(dir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }));
   router.get(/.*/, htmlHeaders, (req, res, next) => {
     if (SERVER_PATHS.test(req.path)) return next();
-    const page = isDashboardPage(req.path);
+    const page = dashboardPage(req.path);
+    if (page) res.locals.route = page; // for the access log
     // `*/*` (curl, fetch, probes) prefers JSON; a browser's navigation names text/html first.
     if (!page && req.accepts(['json', 'html']) !== 'html') return next();
     res.status(page ? 200 : 404);

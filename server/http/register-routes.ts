@@ -131,6 +131,7 @@ function routeHandler(app: AppContext, route: AnyRoute): RouteHandler {
   const { handler, eventStream } = route;
   const status = route.status ?? 200;
   return async (req, res) => {
+    res.locals.route = route.path; // for the access log
     const auth = await authenticate(app, route, req);
     if (auth?.kind === 'key') {
       // A promise only when the count is in Redis: a server alone awaits nothing more than it did.

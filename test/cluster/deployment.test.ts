@@ -77,7 +77,7 @@ describe.skipIf(missing !== undefined)('the documented deployment (docs/deployme
     const dataDir = folder('switchboard-unit-');
     let command = withFlag(unit.command, '--port', String(await freePort()));
     command = withFlag(command, '--data-dir', dataDir);
-    const { url } = await runUnit(command, {
+    const { child, url } = await runUnit(command, {
       ...unit.environment,
       SWITCHBOARD_CACHE_DIR: folder('switchboard-cache-'),
     });
@@ -87,6 +87,27 @@ describe.skipIf(missing !== undefined)('the documented deployment (docs/deployme
     expect(overTls.headers.get('strict-transport-security')).toMatch(/max-age=31536000/);
     const plain = await fetch(`${url}/`);
     expect(plain.headers.get('strict-transport-security')).toBeNull();
+
+    // Its log: one JSON object a line, an access line per request with the id its client saw.
+    const project = await fetch(`${url}/v1/projects/prj_none`);
+    expect(project.status).toBe(401);
+    const reqId = project.headers.get('x-request-id');
+    const lines = () =>
+      child
+        .output()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const access = await eventually(
+      async () => lines().find((line) => line.reqId === reqId),
+      (line) => line !== undefined,
+    );
+    expect(access).toMatchObject({ msg: 'request', method: 'GET', route: '/v1/projects/{id}', status: 401 });
+    expect(access?.ms).toEqual(expect.any(Number));
+    expect(lines().find((line) => String(line.msg).startsWith('Switchboard listening on'))).toMatchObject({
+      level: 30,
+      url,
+    });
   });
 
   describe('switchboard-node.service on the prepared PostgreSQL, with Redis, behind haproxy.cfg', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_ROUTES, isDashboardPage } from '../../server/http/dashboard-routes.js';
+import { DASHBOARD_ROUTES, dashboardPage } from '../../server/http/dashboard-routes.js';
 
 /**
  * The dashboard's router module, loaded by its path: Vitest runs its .tsx as the dashboard's build does, while this
@@ -19,11 +19,13 @@ describe("the server's list of the dashboard's pages", () => {
   });
 
   it('matches a page by its parameters, with or without a trailing slash, and nothing else', () => {
-    expect(isDashboardPage('/')).toBe(true);
-    expect(isDashboardPage('/projects/prj_1/webhooks/wh_2/deliveries/whd_3')).toBe(true);
-    expect(isDashboardPage('/projects/prj_1/keys/')).toBe(true);
-    expect(isDashboardPage('/metrics')).toBe(false);
-    expect(isDashboardPage('/projects')).toBe(false);
-    expect(isDashboardPage('/projects/prj_1/keys/key_1')).toBe(false);
+    expect(dashboardPage('/')).toBe('/');
+    expect(dashboardPage('/projects/prj_1/webhooks/wh_2/deliveries/whd_3')).toBe(
+      '/projects/$projectId/webhooks/$webhookId/deliveries/$deliveryId',
+    );
+    expect(dashboardPage('/projects/prj_1/keys/')).toBe('/projects/$projectId/keys');
+    expect(dashboardPage('/metrics')).toBeUndefined();
+    expect(dashboardPage('/projects')).toBeUndefined();
+    expect(dashboardPage('/projects/prj_1/keys/key_1')).toBeUndefined();
   });
 });
