@@ -166,6 +166,11 @@ const RULES: Rule[] = [
     contains: 'socket.onmessage',
     preamble: 'declare const socket: WebSocket; declare function handle(frame: unknown): void;',
   },
+  {
+    file: 'docs/sdk.md',
+    contains: 'npm pack ./sdk',
+    notRun: "a clone, then an install into the reader's app (test/sdk-package packs and installs the same way)",
+  },
   { file: 'docs/sdk.md', contains: 'new ConsoleClient', program: { prints: /type: 'api_key'/ } },
   {
     file: 'docs/sdk.md',
