@@ -81,6 +81,9 @@ export function createNodeRegistry(
   // rather than at the next heartbeat; meanwhile the others would take it for dead and sweep what it holds (its
   // users' presence, its signaling places: server/rtc/lost-nodes.ts).
   const beatWhenBack = () => {
+    // A Redis back may be a new, empty one that the others have not told yet that they are alive: the next look
+    // starts afresh rather than call them lost.
+    peers = undefined;
     beat()
       .then(() => onBeat?.())
       .catch((err: unknown) => logger.warn({ err }, 'cluster heartbeat failed'));
