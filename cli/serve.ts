@@ -174,6 +174,9 @@ export function registerServeCommand(program: Command): void {
       process.on('SIGINT', onSigint);
       process.on('SIGTERM', onSigterm);
       // Printed once the signals are handled: whoever waits for this line may stop the server at once.
-      logger.info({ url: server.url, version: switchboardVersion }, `Switchboard listening on ${server.url}`);
+      logger.info(
+        { url: server.url, version: switchboardVersion, dataDir: settings.dataDir },
+        `Switchboard listening on ${server.url}`,
+      );
     });
 }

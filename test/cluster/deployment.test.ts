@@ -107,6 +107,7 @@ describe.skipIf(missing !== undefined)('the documented deployment (docs/deployme
     expect(lines().find((line) => String(line.msg).startsWith('Switchboard listening on'))).toMatchObject({
       level: 30,
       url,
+      dataDir,
     });
   });
 
