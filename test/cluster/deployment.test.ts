@@ -14,7 +14,7 @@ import { type LoadBalancer, startHaproxy } from '../support/haproxy.js';
 import { postgresBinaries } from '../support/postgres.js';
 import { type RedisServer, startRedis } from '../support/redis.js';
 import { documentedFile, readEnvironmentFile, readUnit, withFlag } from '../support/systemd-unit.js';
-import { TEST_SECRET_KEY } from '../support/test-store.js';
+import { createDatabase, TEST_SECRET_KEY } from '../support/test-store.js';
 import { eventually, freePort } from '../support/wait.js';
 
 const missing = clusterMissing(inject('postgresUrl'));
@@ -32,13 +32,18 @@ function folder(prefix: string): string {
   return made;
 }
 
+/** This process's environment without its SWITCHBOARD_* settings: a unit's own are all a server gets. */
+function serverEnvironment(): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('SWITCHBOARD_')) base[name] = value;
+  return base;
+}
+
 /** Runs a documented unit's command, the installed binary being the built one; resolves with its address. */
 async function runUnit(command: string[], env: Record<string, string>): Promise<{ child: StartedChild; url: string }> {
   expect(command[0]).toBe(INSTALLED);
-  const base: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('SWITCHBOARD_')) base[name] = value;
   const child = startChild('switchboard serve', process.execPath, [BIN, ...command.slice(1)], {
-    env: { ...base, ...env },
+    env: { ...serverEnvironment(), ...env },
   });
   children.push(child);
   let url: string | undefined;
@@ -187,4 +192,65 @@ describe.skipIf(missing !== undefined)('the documented deployment (docs/deployme
       expect((await getOverTls(`${proxy.tlsUrl}/readyz`, proxy.certificate)).status).toBe(200);
     });
   });
+
+  it('moves from one server to several as documented: Redis first, then the new node, which the first logs', async () => {
+    const unit = readUnit('switchboard-node.service');
+    const databaseUrl = await createDatabase(inject('postgresUrl') as string);
+    const commandOn = async (port: number) =>
+      withFlag(
+        withFlag(
+          withFlag(withFlag(unit.command, '--host', '127.0.0.1'), '--port', String(port)),
+          '--data-dir',
+          folder('switchboard-node-'),
+        ),
+        '--trust-proxy',
+        '127.0.0.1',
+      );
+    const alone = {
+      ...unit.environment,
+      SWITCHBOARD_CACHE_DIR: folder('switchboard-cache-'),
+      SWITCHBOARD_DATABASE_URL: databaseUrl,
+      SWITCHBOARD_SECRET_KEY: TEST_SECRET_KEY,
+    };
+    const [firstPort, secondPort] = [await freePort(), await freePort()];
+    const started = children.length;
+    const first = await runUnit(await commandOn(firstPort), alone);
+
+    // A second node without Redis stops at start, and says why.
+    const refused = startChild(
+      'switchboard serve',
+      process.execPath,
+      [BIN, ...(await commandOn(secondPort)).slice(1)],
+      {
+        env: { ...serverEnvironment(), ...alone },
+      },
+    );
+    children.push(refused);
+    expect((await refused.exited).code).toBe(1);
+    expect(refused.output()).toContain('Another Switchboard server is running on this database');
+
+    // 1. Redis, and the running server restarted with it. 2. The new node, with the same three settings.
+    const redis = await startRedis();
+    try {
+      const together = { ...alone, SWITCHBOARD_REDIS_URL: redis.url };
+      await first.child.stop('SIGTERM');
+      const restarted = await runUnit(await commandOn(firstPort), together);
+      await runUnit(await commandOn(secondPort), together);
+      const joined = await eventually(
+        async () =>
+          restarted.child
+            .output()
+            .split('\n')
+            .filter((line) => line.startsWith('{'))
+            .map((line) => JSON.parse(line) as { msg: string; node?: { port: number } })
+            .filter((line) => line.msg === 'a node joined'),
+        (lines) => lines.length === 1,
+        10_000,
+      );
+      expect(joined[0]?.node?.port).toBe(secondPort);
+    } finally {
+      await Promise.allSettled(children.slice(started).map((child) => child.stop('SIGTERM')));
+      await redis.stop();
+    }
+  }, 60_000);
 });
