@@ -14,6 +14,7 @@ import { type StartedChild, startChild, waitUntilReady } from './child-process.j
 import { freePort } from './wait.js';
 
 export const HAPROXY = '/usr/sbin/haproxy';
+const OPENSSL = '/usr/bin/openssl';
 
 /** The response header naming the backend (`host:port`, as given) that served a request through the proxy. */
 export const SERVED_BY = 'x-served-by';
@@ -22,9 +23,10 @@ const STATS_MS = 2_000;
 
 /** Why the tests that need HAProxy cannot run here, or undefined when they can. */
 export function haproxyMissing(): string | undefined {
-  return existsSync(HAPROXY)
-    ? undefined
-    : `HAProxy is not installed at ${HAPROXY} (apt-get install haproxy; .ci/run does)`;
+  if (!existsSync(HAPROXY)) return `HAProxy is not installed at ${HAPROXY} (apt-get install haproxy; .ci/run does)`;
+  // The TLS frontend's certificate is made for the run (PostgreSQL's Debian package brings openssl along).
+  if (!existsSync(OPENSSL)) return `openssl is not installed at ${OPENSSL} (apt-get install openssl)`;
+  return undefined;
 }
 
 /** A backend's state as HAProxy's statistics give it: `UP`, `DOWN`, or a transition such as `UP 1/2`. */
@@ -96,7 +98,7 @@ listen stats
 function makeCertificate(folder: string): string {
   const [key, cert, pem] = ['key.pem', 'cert.pem', 'haproxy.pem'].map((name) => join(folder, name));
   execFileSync(
-    'openssl',
+    OPENSSL,
     ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'].concat([
       '-keyout',
       key,
