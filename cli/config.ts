@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describePostgresUrl, isPostgresUrl } from '../db/postgres-url.js';
 import { describeRedisUrl, isRedisUrl } from '../server/cluster/redis-url.js';
 import type { DeploymentMode } from '../server/context.js';
+import { type AccessLogSetting, parseAccessLog } from '../server/http/access-log.js';
 import { MAKE_A_SECRET_KEY } from '../server/secret-key.js';
 import { parseOrigin, type RegistrationPolicy, type SecurityOptions } from '../server/security/settings.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/start-server.js';
@@ -31,6 +32,27 @@ export interface ServeSettings {
   exportOnExit?: string;
   /** A seed file to apply on an empty data folder. */
   seedFile?: string;
+  /** The least severe log lines written (pino's levels); `silent` writes none. */
+  logLevel: LogLevel;
+  /** Which requests get an access log line. */
+  accessLog: AccessLogSetting;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+function parseLogLevel(value: string, source: string): LogLevel {
+  const level = value.toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level))
+    throw new UsageError(`${source} must be one of ${LOG_LEVELS.join(', ')}, not "${value}"`);
+  return level as LogLevel;
+}
+
+function parseAccessLogSetting(value: string, source: string): AccessLogSetting {
+  const setting = parseAccessLog(value.toLowerCase());
+  if (setting === undefined)
+    throw new UsageError(`${source} must be all, errors, off, or a fraction from 0 to 1, not "${value}"`);
+  return setting;
 }
 
 /** The flags of `switchboard serve`, each also an environment variable. */
@@ -53,6 +75,8 @@ export interface ServeFlags {
   replace?: boolean;
   exportOnExit?: string;
   seed?: string;
+  logLevel?: string;
+  accessLog?: string;
 }
 
 function parsePort(value: string, source: string): number {
@@ -177,6 +201,8 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
       '--replace only applies to --import <file>: it lets the import replace a data folder that holds data',
     );
   const seed = setting(flags.seed, 'seed', 'SWITCHBOARD_SEED');
+  const logLevel = setting(flags.logLevel, 'log-level', 'SWITCHBOARD_LOG_LEVEL');
+  const accessLog = setting(flags.accessLog, 'access-log', 'SWITCHBOARD_ACCESS_LOG');
   const database = setting(flags.databaseUrl, 'database-url', 'SWITCHBOARD_DATABASE_URL');
   const databaseUrl = database && parseDatabaseUrl(database.value, database.source);
   const secretKey = readSecretKey(flags.secretKeyFile, env);
@@ -198,5 +224,7 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
     dataDir: resolveDataDir(flags.dataDir, env),
     mode: mode ? parseMode(mode.value, mode.source) : 'local',
     security,
+    logLevel: logLevel ? parseLogLevel(logLevel.value, logLevel.source) : 'info',
+    accessLog: accessLog ? parseAccessLogSetting(accessLog.value, accessLog.source) : 'all',
   };
 }

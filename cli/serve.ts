@@ -96,6 +96,16 @@ export function registerServeCommand(program: Command): void {
     .option('--replace', 'with --import: replace everything the data folder holds with the archive')
     .option('--export-on-exit <file>', 'on SIGINT or SIGTERM, stop, then write the data folder as an archive to <file>')
     .option(
+      '--log-level <level>',
+      'the least severe log lines written, one JSON object a line on stdout: fatal, error, warn, info, debug, trace ' +
+        'or silent (env SWITCHBOARD_LOG_LEVEL, default info)',
+    )
+    .option(
+      '--access-log <which>',
+      'a log line per request (id, route, status, duration): all, errors (status 400 and up), off, or errors and a ' +
+        'fraction such as 0.1 of the rest (env SWITCHBOARD_ACCESS_LOG, default all)',
+    )
+    .option(
       '--seed <file>',
       'create what this seed file declares if the data folder is empty (env SWITCHBOARD_SEED; `switchboard seed init` ' +
         'writes an example)',
@@ -103,12 +113,16 @@ export function registerServeCommand(program: Command): void {
     .action(async (flags: ServeFlags) => {
       // Loaded here, not at the top: the other commands are API clients and start faster without the server.
       // The seed file's schema and the archive code load only when asked for: they are a tenth of start-up.
-      const [{ startServer }, { resolveServeSettings }, { readVersion }] = await Promise.all([
+      const [{ startServer }, { resolveServeSettings }, { readVersion }, { default: pino }] = await Promise.all([
         import('../server/start-server.js'),
         import('./config.js'),
         import('../server/version.js'),
+        import('pino'),
       ]);
-      const { importFile, replace, exportOnExit, seedFile, ...settings } = resolveServeSettings(flags);
+      const { importFile, replace, exportOnExit, seedFile, logLevel, ...settings } = resolveServeSettings(flags);
+      // Every line of a running server is one JSON object on stdout, for journald, a container's log driver or a
+      // collector to parse; what a person reads is its `msg`.
+      const logger = pino({ level: logLevel });
       const switchboardVersion = readVersion();
       if (exportOnExit && !existsSync(dirname(resolve(exportOnExit))))
         throw new UsageError(`--export-on-exit: the folder of ${exportOnExit} does not exist`);
@@ -123,39 +137,40 @@ export function registerServeCommand(program: Command): void {
           replace: replace === true,
           switchboardVersion,
         });
-        console.log(
+        logger.info(
           `Imported ${importFile} (Switchboard ${manifest.switchboardVersion}, ${manifest.createdAt}) into ${settings.dataDir}`,
         );
       }
       const server = await startServer({
         ...settings,
+        logger,
         seed,
         ...(importFile && settings.databaseUrl && { importArchive: { file: importFile, replace: replace === true } }),
       });
       if (importFile && server.imported) {
-        console.log(
+        logger.info(
           `Imported ${importFile} (Switchboard ${server.imported.switchboardVersion}, ${server.imported.createdAt}) ` +
             `into ${describePostgresUrl(settings.databaseUrl ?? '')}`,
         );
         if (server.imported.replaced.size > 0) {
           const { describeReplaced } = await import('../db/holdable-text.js');
-          console.log(`${describeReplaced(server.imported.replaced)}.`);
+          logger.info(`${describeReplaced(server.imported.replaced)}.`);
         }
       }
-      if (seedFile && server.seed) console.log(describeSeed(seedFile, server.seed));
+      if (seedFile && server.seed) logger.info(describeSeed(seedFile, server.seed));
       const stop = async (signal: string) => {
         process.off('SIGINT', onSigint);
         process.off('SIGTERM', onSigterm);
-        console.log(`Received ${signal}, shutting down…`);
+        logger.info({ signal }, `Received ${signal}, shutting down…`);
         await server.close();
         process.exitCode = 0;
         if (!exportOnExit) return;
         try {
           const { exportDataDir } = await import('../server/data-archive/index.js');
           await exportDataDir(settings.dataDir, exportOnExit, { switchboardVersion, createdAt: new Date() });
-          console.log(`Exported the data folder to ${exportOnExit}`);
+          logger.info(`Exported the data folder to ${exportOnExit}`);
         } catch (err) {
-          console.error(`error: the export to ${exportOnExit} failed: ${(err as Error).message}`);
+          logger.error({ err }, `the export to ${exportOnExit} failed: ${(err as Error).message}`);
           process.exitCode = 1;
         }
       };
@@ -164,6 +179,9 @@ export function registerServeCommand(program: Command): void {
       process.on('SIGINT', onSigint);
       process.on('SIGTERM', onSigterm);
       // Printed once the signals are handled: whoever waits for this line may stop the server at once.
-      console.log(`Switchboard listening on ${server.url}`);
+      logger.info(
+        { url: server.url, version: switchboardVersion, dataDir: settings.dataDir },
+        `Switchboard listening on ${server.url}`,
+      );
     });
 }

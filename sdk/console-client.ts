@@ -9,6 +9,7 @@ import { ObservabilityResource } from './console/observability.js';
 import { ProjectsResource } from './console/projects.js';
 import { WebhooksResource } from './console/webhooks.js';
 import { type ClientOptions, Transport } from './transport.js';
+import type { ServerNodeList } from './types.js';
 
 export interface ConsoleClientOptions extends ClientOptions {
   /** A dashboard session token from `auth.register` or `auth.login` (which also set it). */
@@ -57,5 +58,13 @@ export class ConsoleClient {
   /** The session token in use, if signed in. */
   get token(): string | undefined {
     return this.transport.credential;
+  }
+
+  /**
+   * The servers running on the database and reachable through Redis, oldest first (one, without Redis), with where
+   * each listens: for an owner of any project (403 otherwise). `AdminClient.nodes` lists the same with the admin token.
+   */
+  serverNodes(): Promise<ServerNodeList> {
+    return this.transport.call('listServerNodes');
   }
 }

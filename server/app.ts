@@ -1,6 +1,7 @@
 import express, { type Express, type Request } from 'express';
 import type { Infrastructure } from './context.js';
 import { notFound } from './errors.js';
+import { type AccessLogSetting, accessLog } from './http/access-log.js';
 import { dashboardRouter } from './http/dashboard.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { lazyHandler } from './http/lazy-router.js';
@@ -14,6 +15,8 @@ import { pageHeaders } from './security/page-headers.js';
 export interface AppOptions {
   /** The dashboard's built files (index.html and assets/), served at `/`. */
   dashboardDir: string;
+  /** Which requests get an access log line (server/http/access-log.ts). */
+  accessLog: AccessLogSetting;
 }
 
 /** `/v1/…`: the paths the API (routes, attachment bytes, backups) answers, or answers 404 for. */
@@ -33,6 +36,7 @@ export function createApp(infra: Infrastructure, runtime: () => Promise<Runtime>
   app.set('query parser', 'simple');
   app.set('trust proxy', infra.security.trustProxy);
   app.use(requestId(infra.ids));
+  app.use(accessLog(infra.logger, options.accessLog));
   // The API first: its requests then pass no layer of the pages below (each a path to match), and the cross-origin
   // policy acts on API paths only.
   app.use(crossOriginPolicy(infra.mode, infra.security, infra.logger));

@@ -15,6 +15,7 @@ import type { DeploymentMode, Infrastructure } from './context.js';
 import type { Manifest } from './data-archive/manifest.js';
 import { removeLeftoverStaging } from './data-archive/staging.js';
 import { createEventBus, type EventBus } from './events/bus.js';
+import type { AccessLogSetting } from './http/access-log.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { limitHttpConnections } from './http/connection-limit.js';
 import { routeUpgrades } from './http/upgrade-router.js';
@@ -71,6 +72,11 @@ export interface ServerOptions {
   clock?: Clock;
   fetch?: typeof fetch;
   logger?: Logger;
+  /**
+   * Which requests the logger gets a line for (`request`, with its id, route template, status and duration): `all`
+   * (the default), `errors` (status 400 and up), `off`, or errors and this fraction of the others.
+   */
+  accessLog?: AccessLogSetting;
   /**
    * The internal event bus; injected by tests that watch what the server emits, or emit themselves. The server
    * listens to it once its runtime is loaded: after its first API request, or `runDueWebhooks()`.
@@ -280,7 +286,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     // A seed is written before anyone can connect.
     if (seed) await runtime.load();
-    const app = createApp(infra, runtime.load, { dashboardDir: options.dashboardDir ?? appFiles.dashboardDir() });
+    const app = createApp(infra, runtime.load, {
+      dashboardDir: options.dashboardDir ?? appFiles.dashboardDir(),
+      accessLog: options.accessLog ?? 'all',
+    });
     server = createHttpServer(app, infra.security.http, infra.ids).listen(options.port ?? DEFAULT_PORT, host);
     routeUpgrades(server, runtime.load);
     await once(server, 'listening');
@@ -314,6 +323,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     socket.off('close', forget);
   });
   const { port } = server.address() as AddressInfo;
+  cluster.listeningOn({ host, port });
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
 
   let closing: Promise<void> | undefined;

@@ -47,8 +47,25 @@ async function signedInUser(ctx: CliContext): Promise<User | null> {
   }
 }
 
-/** The live nodes, when the admin token is at hand (the data folder of a server on this machine, or the variable). */
-async function liveNodes(ctx: CliContext, io: CliIo, dataDir: string | undefined): Promise<ServerNodeList | null> {
+/**
+ * The live nodes: as the signed-in user when they own a project, else with the admin token when it is at hand (the
+ * data folder of a server on this machine, or the variable); null when neither may see them.
+ */
+async function liveNodes(
+  ctx: CliContext,
+  io: CliIo,
+  dataDir: string | undefined,
+  user: User | null,
+): Promise<ServerNodeList | null> {
+  if (user) {
+    try {
+      return await ctx.client().serverNodes();
+    } catch (err) {
+      // Not an owner (403), or a server from before the node list (404): the admin token may still do.
+      const status = (err as { status?: number }).status;
+      if (status !== 403 && status !== 404 && !isRefusedCredential(err)) throw err;
+    }
+  }
   const adminToken = findAdminToken(io, resolveDataDir(dataDir, io.env, io.platform));
   if (!adminToken) return null;
   try {
@@ -60,14 +77,21 @@ async function liveNodes(ctx: CliContext, io: CliIo, dataDir: string | undefined
   }
 }
 
-function describeNodes(list: ServerNodeList): string[] {
+/** How old a heartbeat is, as the counts it carries are: `now` for the answering node's own. */
+function freshness(node: ServerNodeList['data'][number], now: number): string {
+  if (node.self) return 'now';
+  const seconds = Math.max(0, Math.round((now - Date.parse(node.heartbeatAt)) / 1000));
+  return `${seconds} s ago`;
+}
+
+function describeNodes(list: ServerNodeList, now: number): string[] {
   const bus = { none: 'one server, no Redis', up: 'connected through Redis', down: 'Redis lost: only this node seen' };
   return [
     `Nodes:          ${list.data.length} live (${bus[list.bus]})`,
     ...list.data.map(
       (node) =>
-        `  ${node.id}  ${node.version}  started ${node.startedAt}  ` +
-        `${node.connections.realtime} realtime, ${node.connections.signaling} signaling` +
+        `  ${node.host}:${node.port}  ${node.id}  ${node.version}  started ${node.startedAt}  ` +
+        `${node.connections.realtime} realtime, ${node.connections.signaling} signaling as of ${freshness(node, now)}` +
         `${node.self ? '  (answered)' : ''}`,
     ),
   ];
@@ -84,8 +108,8 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
     .addOption(projectOption())
     .option(
       '--data-dir <dir>',
-      "the server's data folder, whose admin token lists the live nodes (env SWITCHBOARD_DATA_DIR; or give the " +
-        'token in SWITCHBOARD_ADMIN_TOKEN)',
+      "the server's data folder, whose admin token lists the live nodes when the signed-in user owns no project " +
+        '(env SWITCHBOARD_DATA_DIR; or give the token in SWITCHBOARD_ADMIN_TOKEN)',
     )
     .action(
       action(io, async (ctx, flags: { envFile?: boolean; project?: string; dataDir?: string }) => {
@@ -102,7 +126,7 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
         const user = await signedInUser(ctx);
         const projectId = flags.project ?? ctx.folder.project(ctx.url);
         const project = user && projectId ? await ctx.client().projects.get(projectId) : null;
-        const nodes = await liveNodes(ctx, io, flags.dataDir);
+        const nodes = await liveNodes(ctx, io, flags.dataDir, user);
         ctx.out.result({ url: ctx.url, user, project, ...(nodes && { nodes }) }, () =>
           [
             `Server:         ${ctx.url}`,
@@ -110,7 +134,7 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
             `Project in use: ${
               project ? `${project.name} (${project.id}), role ${project.role}` : (projectId ?? 'none')
             }`,
-            ...(nodes ? describeNodes(nodes) : []),
+            ...(nodes ? describeNodes(nodes, Date.now()) : []),
           ].join('\n'),
         );
       }),

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { ServerSlot, Store } from '../../db/store.js';
@@ -23,6 +24,8 @@ export interface Cluster {
   nodes(): Promise<NodeInfo[]>;
   /** This node, as of now. */
   self(): NodeInfo;
+  /** Where this node listens, once it does: its record says so from then on. */
+  listeningOn(address: { host: string; port: number }): void;
   /** How this node counts its open sockets, for its heartbeats and the node list: set by the runtime. */
   countConnections(count: () => NodeInfo['connections']): void;
   /** Redis, shared by the parts that keep state for the whole cluster (limits, presence); none when alone. */
@@ -55,12 +58,19 @@ const BESIDE_REFUSED =
 export async function joinCluster(options: ClusterOptions): Promise<Cluster> {
   const { store, events, redisUrl, nodeId, version, startedAt, logger } = options;
   let counts = (): NodeInfo['connections'] => ({ realtime: 0, signaling: 0 });
+  let address = { host: '', port: 0 };
   const self = (): NodeInfo => ({
     id: nodeId,
     version,
+    ...address,
     startedAt: new Date(startedAt).toISOString(),
+    heartbeatAt: new Date().toISOString(),
     connections: counts(),
   });
+  const listeningOn = ({ host, port }: { host: string; port: number }) => {
+    // Bound to every address, the node is best named by its machine's name.
+    address = { host: host === '0.0.0.0' || host === '::' || host === '' ? hostname() : host, port };
+  };
 
   if (redisUrl && store.dialect === 'sqlite')
     logger.warn('Redis is not used: a server on SQLite runs alone (Redis joins servers on one PostgreSQL database).');
@@ -73,6 +83,7 @@ export async function joinCluster(options: ClusterOptions): Promise<Cluster> {
       onBusChange: () => () => {},
       nodes: async () => [self()],
       self,
+      listeningOn,
       countConnections(count) {
         counts = count;
       },
@@ -99,7 +110,10 @@ export async function joinCluster(options: ClusterOptions): Promise<Cluster> {
 
   const listeners = new Set<(status: 'up' | 'down') => void>();
   let status: 'up' | 'down' = 'up';
+  /** Set by `close`: the connections it closes are not a bus lost. */
+  let closing = false;
   function update(): void {
+    if (closing) return;
     const now = publisher.status === 'ready' && bus.status === 'ready' ? 'up' : 'down';
     if (now === status) return;
     status = now;
@@ -127,11 +141,16 @@ export async function joinCluster(options: ClusterOptions): Promise<Cluster> {
     },
     nodes: () => registry.list(),
     self,
+    listeningOn(at) {
+      listeningOn(at);
+      registry.beat().catch((err: unknown) => logger.warn({ err }, 'cluster heartbeat failed'));
+    },
     countConnections(count) {
       counts = count;
     },
     redis: publisher,
     async close() {
+      closing = true;
       relay.stop();
       await registry.stop().catch(() => {});
       listeners.clear();

@@ -9,9 +9,10 @@ export const clusterRoutes = [
     summary: 'List the live nodes',
     description:
       'Every server running on this database and reachable through Redis, oldest first: one, without Redis. A node ' +
-      'that stops cleanly leaves the list at once; one that dies leaves it within 15 s.',
+      'that stops cleanly leaves the list at once; one that dies leaves it within 15 s. With the admin token, or the ' +
+      'session of an owner of any project.',
     tag: 'Server',
-    auth: 'admin',
+    auth: 'admin-or-owner',
     response: nodeListSchema,
     handler: async ({ app }) => {
       const { cluster } = app;

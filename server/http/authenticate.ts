@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { onFirstUse } from '../../db/prepare-on-first-use.js';
 import type { AppContext } from '../context.js';
 import { environmentQuery } from '../environments.js';
-import { permissionDenied, projectNotFound, unauthenticated, validationFailed } from '../errors.js';
+import { permissionDenied, projectNotFound, ServiceError, unauthenticated, validationFailed } from '../errors.js';
 import { looksLikeApiKey } from '../keys/key-text.js';
 import { hasCapability } from '../roles/capabilities.js';
 import {
@@ -37,6 +37,7 @@ const CREDENTIAL_NAMES = {
   rtc: 'an RTC token',
   'key-or-chat': 'a project API key or a chat token',
   admin: "the server's admin token (the admin-token file of its data folder)",
+  'admin-or-owner': "the server's admin token or the session token of a project's owner",
 } as const;
 
 /**
@@ -57,6 +58,16 @@ export async function authenticate(
   if (route.auth === 'admin') {
     if (!app.services.backups.isAdminToken(credential)) throw unauthenticated(`This route needs ${expected}.`);
     return { kind: 'admin' };
+  }
+
+  if (route.auth === 'admin-or-owner') {
+    if (app.services.backups.isAdminToken(credential)) return { kind: 'admin' };
+    const session = await app.services.auth.authenticate(credential);
+    if (!session) throw unauthenticated(`This route needs ${expected}.`);
+    const projects = await app.services.projects.listForUser(session.user.id);
+    if (!projects.some((project) => project.role === 'OWNER'))
+      throw new ServiceError('SERVICE_PERMISSION_DENIED', 'Only an owner of a project (or the admin token) sees this.');
+    return { kind: 'admin', ownerId: session.user.id };
   }
 
   if (route.auth === 'rtc') {

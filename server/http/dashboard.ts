@@ -1,15 +1,19 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type RequestHandler, type Router } from 'express';
+import { dashboardPage } from './dashboard-routes.js';
 
 /** Paths the dashboard never answers: the API (whose unknown paths keep their JSON 404) and the server's own pages. */
 const SERVER_PATHS = /^\/(v1|docs|openapi\.json|healthz|readyz)(\/|$)/;
 
 /**
  * The dashboard, a single-page app built by Vite into `dir`: its hashed files under `/assets` are cached for good
- * (a new build has new names; everything the page loads is there, its icon included), `index.html` never, and every other GET outside the server's own paths answers
- * `index.html` so that a copied dashboard link (`/projects/prj_…/keys`) opens its page. `htmlHeaders` adds the
- * pages' security headers. Without a build in `dir`, `/` says how to make one.
+ * (a new build has new names; everything the page loads is there, its icon included), `index.html` never. A GET of
+ * one of the dashboard's pages (DASHBOARD_ROUTES) answers `index.html`, so that a copied dashboard link
+ * (`/projects/prj_…/keys`) opens its page; any other path is a 404, so that a probe or scraper pointed at a wrong
+ * path (`/metrics`) is told so: a browser gets `index.html` with it (the dashboard shows its own not-found page),
+ * anything else the API's JSON 404. `htmlHeaders` adds the pages' security headers. Without a build in `dir`, `/`
+ * says how to make one.
  */
 export function dashboardRouter(dir: string, htmlHeaders: RequestHandler): Router {
   const router = express.Router();
@@ -17,9 +21,17 @@ export function dashboardRouter(dir: string, htmlHeaders: RequestHandler): Route
   router.use('/assets', express.static(join(dir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }));
   router.get(/.*/, htmlHeaders, (req, res, next) => {
     if (SERVER_PATHS.test(req.path)) return next();
+    const page = dashboardPage(req.path);
+    if (page) res.locals.route = page; // for the access log
+    // `*/*` (curl, fetch, probes) prefers JSON; a browser's navigation names text/html first.
+    if (!page && req.accepts(['json', 'html']) !== 'html') return next();
+    res.status(page ? 200 : 404);
     res.set('Cache-Control', 'no-cache');
     if (!existsSync(indexFile)) {
-      res.status(503).type('html').send(notBuiltPage(dir));
+      res
+        .status(page ? 503 : 404)
+        .type('html')
+        .send(notBuiltPage(dir));
       return;
     }
     // Relative to `root`: send refuses a path with a dot-folder in it, as the executable's ~/.cache/… has.

@@ -133,6 +133,7 @@ function routeHandler(app: AppContext, route: AnyRoute): RouteHandler {
   const status = route.status ?? 200;
   return async (req, res) => {
     refuseNulInUrl(req);
+    res.locals.route = route.path; // for the access log
     const auth = await authenticate(app, route, req);
     if (auth?.kind === 'key') {
       // A promise only when the count is in Redis: a server alone awaits nothing more than it did.

@@ -27,6 +27,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * - `rtc`: an RTC token (what SDK clients already hold), which brings scope, room and identity;
  * - `key-or-chat`: an API key (a server acting for its users) or a chat token (one end user);
  * - `admin`: the server's admin token (`sbadmin_…`), for what no project role covers (the node list).
+ * - `admin-or-owner`: the admin token, or the session of an OWNER of any project of the server (the node list,
+ *   which `switchboard status` shows whoever runs the server's projects).
  */
 export type AuthMode =
   | 'none'
@@ -37,7 +39,8 @@ export type AuthMode =
   | 'session-or-key'
   | 'rtc'
   | 'key-or-chat'
-  | 'admin';
+  | 'admin'
+  | 'admin-or-owner';
 
 /** Routes a project member calls with a session, with or without an environment. */
 export const isProjectRoute = (auth: AuthMode): auth is 'project' | 'project-environment' =>
@@ -77,6 +80,8 @@ export interface ChatAuth {
 }
 export interface AdminAuth {
   kind: 'admin';
+  /** On an `admin-or-owner` route, the owner signed in, when the credential was a session rather than the token. */
+  ownerId?: string;
 }
 export interface RtcAuth {
   kind: 'rtc';
@@ -99,7 +104,7 @@ type AuthOf<A extends AuthMode> = A extends 'session'
             ? RtcAuth
             : A extends 'key-or-chat'
               ? KeyAuth | ChatAuth
-              : A extends 'admin'
+              : A extends 'admin' | 'admin-or-owner'
                 ? AdminAuth
                 : null;
 

@@ -20,6 +20,7 @@ const SECURITY: Record<AuthMode, { [scheme: string]: string[] }[]> = {
   rtc: [{ rtcToken: [] }],
   'key-or-chat': [{ apiKey: [] }, { chatToken: [] }],
   admin: [{ adminToken: [] }],
+  'admin-or-owner': [{ adminToken: [] }, { session: [] }],
 };
 
 const RETRY_AFTER = {

@@ -61,6 +61,32 @@ describe('the dashboard at /', () => {
     }
   });
 
+  it("answers 404 for a path that is none of the dashboard's pages: its page for a browser, JSON otherwise", async () => {
+    const server = await startTestServer({ dashboardDir: built });
+    try {
+      for (const path of ['/metrics', '/projects', '/projects/prj_x/keys/key_1', '/health']) {
+        // A scraper or a probe (curl and fetch send */*).
+        const probe = await fetch(`${server.url}${path}`, { headers: { Accept: '*/*' } });
+        expect(probe.status, path).toBe(404);
+        expect(await probe.json()).toMatchObject({ code: 'SERVICE_ROUTE_NOT_FOUND' });
+        // A browser navigating there: the dashboard, which shows its own not-found page, with the status saying so.
+        const browser = await fetch(`${server.url}${path}`, {
+          headers: { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+        });
+        expect(browser.status, path).toBe(404);
+        expect(await browser.text()).toContain('<div id="root">');
+        expect(browser.headers.get('content-security-policy')).toContain("script-src 'self'");
+      }
+      // A reload of one of its pages, in a browser, still opens it.
+      const reload = await fetch(`${server.url}/projects/prj_x/observability/errors/err_1`, {
+        headers: { Accept: 'text/html' },
+      });
+      expect(reload.status).toBe(200);
+    } finally {
+      await server.dispose();
+    }
+  });
+
   it('says how to build the dashboard when its folder has no build, and the API still works', async () => {
     const server = await startTestServer({ dashboardDir: empty });
     try {

@@ -29,7 +29,7 @@ async function serve(args: string[], env: Record<string, string> = {}) {
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no listening line; output: ${output}`)), 15_000);
     child.stdout?.on('data', () => {
-      const match = /Switchboard listening on (http:\/\/\S+)/.exec(output);
+      const match = /Switchboard listening on (http:\/\/[^\s"]+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]);

@@ -63,7 +63,7 @@ async function serve(extraEnv: Record<string, string> = {}, args: string[] = [])
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (chunk) => {
       output += chunk;
-      const match = /Switchboard listening on (http:\/\/\S+)/.exec(output);
+      const match = /Switchboard listening on (http:\/\/[^\s"]+)/.exec(output);
       if (match) resolve(match[1]);
     });
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));

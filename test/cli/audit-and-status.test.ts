@@ -66,6 +66,24 @@ describe.concurrent('switchboard status', () => {
     });
     const nobody = await runCli(['status'], { home: cli.newHome(), env: { SWITCHBOARD_URL: cli.server.url } });
     expect(ok(nobody)).toContain('Signed in as:   nobody (run `switchboard login`)');
+    expect(ok(nobody)).not.toContain('Nodes:');
+  });
+
+  it('lists the nodes, where each listens, to an owner signed in (without the admin token)', async () => {
+    const { port } = new URL(cli.server.url);
+    const text = ok(await owner.run('status'));
+    expect(text).toMatch(
+      new RegExp(
+        `^Nodes: +1 live \\((one server, no Redis|connected through Redis)\\)\n +127\\.0\\.0\\.1:${port}  node_\\S+  `,
+        'm',
+      ),
+    );
+    expect(text).toMatch(/\d+ realtime, \d+ signaling as of now {2}\(answered\)$/m);
+    const { nodes } = await owner.json('status');
+    expect(nodes.data).toMatchObject([{ host: '127.0.0.1', port: Number(port), self: true }]);
+    // Signed in, owning no project: no nodes.
+    const member = await cli.signedIn();
+    expect(ok(await member.run('status'))).not.toContain('Nodes:');
   });
 
   it('shows nobody signed in once the server no longer accepts the stored session', async () => {

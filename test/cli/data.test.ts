@@ -41,7 +41,7 @@ async function serve(args: string[], env: Record<string, string> = {}) {
   const url = await new Promise<string>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`no listening line; output: ${output}`)), 15_000);
     child.stdout.on('data', () => {
-      const match = /Switchboard listening on (http:\/\/\S+)/.exec(output);
+      const match = /Switchboard listening on (http:\/\/[^\s"]+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         done(match[1]);
@@ -243,7 +243,7 @@ describe.skipIf(noPostgres !== undefined)('moving up: serve --database-url', () 
     const flags = ['--database-url', url, '--secret-key-file', secretKeyFile];
     const team = await serve(['--data-dir', join(work, 'pg-node'), ...flags, '--import', backup]);
     expect(team.output()).toContain(`Imported ${backup} (Switchboard `);
-    expect(team.output()).toMatch(new RegExp(`into 127\\.0\\.0\\.1:\\d+/${database} as postgres\\n`));
+    expect(team.output()).toMatch(new RegExp(`into 127\\.0\\.0\\.1:\\d+/${database} as postgres"`));
     // The laptop's accounts, with their passwords, and their project.
     expect(await signIn(team.url)).toBe(200);
     const teamBackup = join(work, 'team-backup.tar.gz');
@@ -274,7 +274,7 @@ describe.skipIf(noPostgres !== undefined)('moving up: serve --database-url', () 
     const flags = ['--database-url', postgres.url(postgres.createDatabase()), '--secret-key-file', secretKeyFile];
     const team = await serve(['--data-dir', join(work, 'pg-nul'), ...flags, '--import', archive]);
     expect(team.output()).toContain(
-      '1 value held a NUL character (U+0000), which PostgreSQL cannot store, replaced by U+FFFD: projects.name 1.\n',
+      '1 value held a NUL character (U+0000), which PostgreSQL cannot store, replaced by U+FFFD: projects.name 1.',
     );
     expect(await team.stop()).toBe(0);
   }, 60_000);

@@ -85,7 +85,7 @@ describe('npm start', () => {
     const url = await new Promise<string>((resolve, reject) => {
       const collect = (chunk: Buffer) => {
         output += chunk;
-        const listening = /listening on (http:\/\/\S+)/.exec(output);
+        const listening = /listening on (http:\/\/[^\s"]+)/.exec(output);
         if (listening) resolve(listening[1]);
       };
       npm.stdout.on('data', collect);

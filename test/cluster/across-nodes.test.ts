@@ -8,7 +8,7 @@ import { ConsoleClient } from '../../sdk/index.js';
 import { runCli } from '../support/cli.js';
 import { clusterMissing, everyNodeReady } from '../support/cluster.js';
 import { CLUSTER_ADMIN_TOKEN, useClusterProject } from '../support/cluster-project.js';
-import { createConversation, createKey, mintChatToken, sendMessage } from '../support/factories.js';
+import { createConversation, createKey, mintChatToken, registerUser, sendMessage } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { watchEvents } from '../support/live-events.js';
 import { connectRealtime } from '../support/socket-client.js';
@@ -99,17 +99,28 @@ describe.skipIf(missing !== undefined)('three nodes behind HAProxy with Redis be
     expect(Date.now() - revokedAt).toBeLessThan(1_000);
   });
 
-  it('lists the live nodes to the admin token, and `switchboard status` shows them', async () => {
+  it('lists the live nodes to the admin token and to an owner, and `switchboard status` shows them', async () => {
     const api = client(project.cluster.proxy.url);
-    expect((await api.get('/v1/server/nodes', { token: project.owner.token })).status).toBe(401);
+    // Someone who owns no project is refused; the project's owner sees the same list as the admin token.
+    const stranger = await registerUser(api);
+    expect((await api.get('/v1/server/nodes', { token: stranger.token })).status).toBe(403);
+    const asOwner = await api.get('/v1/server/nodes', { token: project.owner.token });
+    expect(asOwner.status, JSON.stringify(asOwner.body)).toBe(200);
+    expect(asOwner.body.data).toHaveLength(3);
     const listed = await api.get('/v1/server/nodes', { token: CLUSTER_ADMIN_TOKEN });
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
     expect(listed.body.bus).toBe('up');
     expect(listed.body.data).toHaveLength(3);
     expect(listed.body.data.filter((node: { self: boolean }) => node.self)).toHaveLength(1);
     for (const node of listed.body.data) {
-      expect(node).toMatchObject({ id: expect.stringMatching(/^node_/), version: expect.any(String) });
+      expect(node).toMatchObject({
+        id: expect.stringMatching(/^node_/),
+        version: expect.any(String),
+        host: '127.0.0.1',
+      });
+      expect(project.cluster.nodes.map((n) => n.address)).toContain(`${node.host}:${node.port}`);
       expect(Date.parse(node.startedAt)).not.toBeNaN();
+      expect(Date.parse(node.heartbeatAt)).toBeGreaterThanOrEqual(Date.parse(node.startedAt));
     }
 
     const status = await runCli(['status', '--url', project.cluster.proxy.url], {
@@ -118,7 +129,10 @@ describe.skipIf(missing !== undefined)('three nodes behind HAProxy with Redis be
     });
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toContain('Nodes:          3 live (connected through Redis)');
-    for (const node of listed.body.data) expect(status.stdout).toContain(node.id);
+    for (const node of listed.body.data) expect(status.stdout).toContain(`${node.host}:${node.port}  ${node.id}`);
+    // The counts say how fresh they are: the answering node's now, the others' as of their last heartbeat.
+    expect(status.stdout).toMatch(/signaling as of now {2}\(answered\)/);
+    expect(status.stdout).toMatch(/signaling as of \d+ s ago$/m);
   });
 
   it('says which node holds each connection', async () => {

@@ -131,4 +131,39 @@ describe.skipIf(missing !== undefined)('three nodes behind HAProxy, on one Postg
     );
     expect(new Set(await servedBy(cluster.proxy.url, 9))).toEqual(new Set(cluster.nodes.map((node) => node.address)));
   });
+
+  it('logs one JSON object a line; a clean stop warns of nothing, and the others log a node that left, joined or was lost', async () => {
+    const [observer, , other] = cluster.nodes;
+    const port = Number(other.address.split(':')[1]);
+    /** The observer logged `msg` about the other node (by its port: a restarted node has a new id). */
+    const logged = (msg: string) => () =>
+      Promise.resolve(
+        observer
+          .output()
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as { msg: string; node?: { port: number; host: string } })
+          .filter((line) => line.msg.startsWith(msg) && line.node?.port === port),
+      );
+
+    await other.kill('SIGTERM');
+    const stopped = other.output();
+    expect(stopped).toContain('Received SIGTERM, shutting down');
+    // (Redis was lost for real earlier in this file: what matters is what the stop itself logged.)
+    expect(stopped.slice(stopped.indexOf('Received SIGTERM'))).not.toMatch(
+      /the cluster bus \(Redis\) is lost|lost Redis/,
+    );
+    for (const line of stopped.trim().split('\n')) expect(() => JSON.parse(line), line).not.toThrow();
+    // Within a heartbeat (5 s) of the observer's.
+    const left = await eventually(logged('a node left'), (lines) => lines.length === 1, 10_000);
+    expect(left[0]?.node?.host).toBe('127.0.0.1');
+
+    await other.restart();
+    await eventually(logged('a node joined'), (lines) => lines.length === 1, 10_000);
+
+    // A node killed says nothing: the others see its record expire (15 s), at their next heartbeat.
+    await other.kill('SIGKILL');
+    await eventually(logged('a node is lost'), (lines) => lines.length === 1, 30_000);
+    await other.restart();
+  }, 60_000);
 });

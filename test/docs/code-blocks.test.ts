@@ -153,18 +153,20 @@ const RULES: Rule[] = [
     contains: 'npm run build:binary',
     notRun: 'writes a 92 MB executable, then serves on port 4700 until stopped (test/binary)',
   },
-  { file: 'docs/deployment.md', contains: '# /etc/systemd/system/switchboard.service\n', notRun: 'a systemd unit' },
+  // docs/deployment/: the files test/cluster/deployment.test.ts and test/support/haproxy.ts run, shown whole.
+  ...(
+    [
+      ['one server, SQLite in its data folder', 'switchboard.service'],
+      ['the same on the three nodes', 'switchboard-node.service'],
+      ['SWITCHBOARD_SECRET_KEY=SECRET_KEY', 'cluster.env'],
+      ['haproxy.cfg on 10.0.0.10', 'haproxy.cfg'],
+      ['CREATE ROLE switchboard', 'prepare-postgres.sql'],
+    ] as const
+  ).map(([contains, file]): Rule => ({ file: 'docs/deployment.md', contains, excerptOf: `docs/deployment/${file}` })),
   {
     file: 'docs/deployment.md',
-    contains: 'createdb switchboard',
-    notRun:
-      "a server's PostgreSQL, /etc and a production server until stopped (test/cluster, test/cli serve --database-url)",
-  },
-  { file: 'docs/deployment.md', contains: 'Switchboard node', notRun: 'a systemd unit' },
-  {
-    file: 'docs/deployment.md',
-    contains: 'haproxy.cfg',
-    notRun: "HAProxy's configuration, with a TLS certificate of its own (test/support/haproxy.ts runs one like it)",
+    contains: 'openssl rand -base64 48 > /etc/switchboard/secret-key',
+    notRun: "a server's /etc and a production server until stopped (test/cluster/deployment.test.ts runs the units)",
   },
   {
     file: 'docs/deployment.md',

@@ -90,7 +90,7 @@ async function serve(
       child,
       `switchboard serve on ${port === 0 ? 'a free port' : `port ${port}`}`,
       async () => {
-        url ??= /Switchboard listening on (http:\/\/\S+)/.exec(child.output())?.[1];
+        url ??= /Switchboard listening on (http:\/\/[^\s"]+)/.exec(child.output())?.[1];
         return url !== undefined && (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(CHECK_MS) })).ok;
       },
       NODE_START_MS,

@@ -37,6 +37,8 @@ export async function startTestServer(
       | 'seed'
       | 'dashboardDir'
       | 'importArchive'
+      | 'logger'
+      | 'accessLog'
     >
   > = {},
 ): Promise<TestServer> {
@@ -48,7 +50,7 @@ export async function startTestServer(
     ...store,
     port: options.port ?? 0,
     host: '127.0.0.1',
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
   });
   return {
     ...server,

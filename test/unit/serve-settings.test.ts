@@ -11,6 +11,8 @@ describe('serve settings', () => {
       mode: 'local',
       dataDir: defaultDataDir({ XDG_DATA_HOME: '/data' }),
       security: {},
+      logLevel: 'info',
+      accessLog: 'all',
     });
   });
 
@@ -27,6 +29,8 @@ describe('serve settings', () => {
       dataDir: '/env',
       mode: 'production',
       security: {},
+      logLevel: 'info',
+      accessLog: 'all',
     });
     expect(resolveServeSettings({ port: '0', host: '::1', dataDir: '/flag', mode: 'LOCAL' }, env)).toEqual({
       port: 0,
@@ -34,7 +38,23 @@ describe('serve settings', () => {
       dataDir: '/flag',
       mode: 'local',
       security: {},
+      logLevel: 'info',
+      accessLog: 'all',
     });
+  });
+
+  it('takes the log level and the access log from a flag or a variable, and refuses what they are not', () => {
+    const env = { SWITCHBOARD_LOG_LEVEL: 'WARN', SWITCHBOARD_ACCESS_LOG: '0.25' };
+    expect(resolveServeSettings({}, env)).toMatchObject({ logLevel: 'warn', accessLog: 0.25 });
+    expect(resolveServeSettings({ logLevel: 'debug', accessLog: 'errors' }, env)).toMatchObject({
+      logLevel: 'debug',
+      accessLog: 'errors',
+    });
+    expect(resolveServeSettings({ accessLog: 'off' }, {})).toMatchObject({ logLevel: 'info', accessLog: 'off' });
+    expect(() => resolveServeSettings({ logLevel: 'loud' }, {})).toThrow(/--log-level must be one of fatal/);
+    expect(() => resolveServeSettings({}, { SWITCHBOARD_ACCESS_LOG: '2' })).toThrow(
+      /SWITCHBOARD_ACCESS_LOG must be all, errors, off, or a fraction from 0 to 1/,
+    );
   });
 
   it('takes the data flags: --import with --replace, --export-on-exit, and --seed over SWITCHBOARD_SEED', () => {

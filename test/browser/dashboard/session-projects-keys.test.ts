@@ -191,8 +191,10 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))(
       expect(await page.getByRole('link', { name: 'Alpha renamed' }).count()).toBe(0);
       expect((await dash.api.get(`/v1/projects/${alphaId}`, { token: owner.token })).status).toBe(404);
 
-      // An address that is no page says so, with a way back.
-      await page.goto(`${dash.url}/no/such/page`);
+      // An address that is no page says so, with a way back; the server answers it 404 (with the dashboard).
+      dp.expectFailure(404, /^\/no\/such\/page$/);
+      const answer = await page.goto(`${dash.url}/no/such/page`);
+      expect(answer?.status()).toBe(404);
       await visible(page.getByRole('heading', { name: 'Page not found' }));
       await dp.checkPage('not-found');
       await page.getByRole('link', { name: 'Go to your projects' }).click();
