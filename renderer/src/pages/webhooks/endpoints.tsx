@@ -118,17 +118,7 @@ function EndpointCard({
   return (
     <Paper withBorder p="sm" component="article" aria-label={`Endpoint ${endpoint.url}`}>
       <Stack gap={6}>
-        <AnchorLink
-          to="/projects/$projectId/webhooks/$webhookId"
-          params={{ projectId: project.id, webhookId: endpoint.id }}
-          search={{ env: environment }}
-          style={{ wordBreak: 'break-all' }}
-        >
-          {endpoint.url}
-        </AnchorLink>
-        <Text size="xs" c="dimmed" ff="monospace">
-          {endpoint.id}
-        </Text>
+        <EndpointLink project={project} endpoint={endpoint} environment={environment} />
         <Group gap="xs">
           <EndpointStatusBadge endpoint={endpoint} />
           <Text size="xs" c="dimmed">
@@ -146,6 +136,33 @@ function EndpointCard({
   );
 }
 
+/** The endpoint's URL, linking to its page, over its id: the head of a table row and of a card alike. */
+function EndpointLink({
+  project,
+  endpoint,
+  environment,
+}: {
+  project: Project;
+  endpoint: WebhookEndpoint;
+  environment: Environment;
+}) {
+  return (
+    <>
+      <AnchorLink
+        to="/projects/$projectId/webhooks/$webhookId"
+        params={{ projectId: project.id, webhookId: endpoint.id }}
+        search={{ env: environment }}
+        style={{ wordBreak: 'break-all' }}
+      >
+        {endpoint.url}
+      </AnchorLink>
+      <Text size="xs" c="dimmed" ff="monospace">
+        {endpoint.id}
+      </Text>
+    </>
+  );
+}
+
 function EndpointRow({
   project,
   endpoint,
@@ -158,17 +175,7 @@ function EndpointRow({
   return (
     <Table.Tr>
       <Table.Td maw={360}>
-        <AnchorLink
-          to="/projects/$projectId/webhooks/$webhookId"
-          params={{ projectId: project.id, webhookId: endpoint.id }}
-          search={{ env: environment }}
-          style={{ wordBreak: 'break-all' }}
-        >
-          {endpoint.url}
-        </AnchorLink>
-        <Text size="xs" c="dimmed" ff="monospace">
-          {endpoint.id}
-        </Text>
+        <EndpointLink project={project} endpoint={endpoint} environment={environment} />
       </Table.Td>
       <Table.Td>
         <EventList events={endpoint.events} />
