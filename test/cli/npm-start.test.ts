@@ -23,7 +23,7 @@ function startNpm(dir: string) {
   const url = new Promise<string>((resolve, reject) => {
     const collect = (chunk: Buffer) => {
       log.output += chunk;
-      const listening = /listening on (http:\/\/\S+)/.exec(log.output);
+      const listening = /listening on (http:\/\/[^\s"]+)/.exec(log.output);
       if (listening) resolve(listening[1]);
     };
     npm.stdout.on('data', collect);
