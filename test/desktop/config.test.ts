@@ -13,6 +13,8 @@ describe('desktop settings', () => {
       dataDir: join(USER_DATA, 'data'),
       mode: 'local',
       security: {},
+      logLevel: 'info',
+      accessLog: 'all',
     });
   });
 
