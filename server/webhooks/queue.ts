@@ -516,8 +516,8 @@ export function createDeliveryQueue(
      * ran at 0.17 of one without). One statement and no transaction: the endpoints are not read again inside one, so
      * a batch written as an endpoint is being disabled may queue it a delivery after the disabling failed its pending
      * ones; the worker fails such a delivery unsent when it claims it (`failDisabled`). One written as an endpoint is
-     * deleted fails (its foreign key), and the worker queues its events again one by one, from the list in memory
-     * that the deletion has made it forget. Answers the deliveries queued, in the events' order.
+     * deleted fails (its foreign key): the scopes' lists in memory are forgotten, and the worker queues its events again
+     * one by one, from the database. Answers the deliveries queued, in the events' order.
      */
     async enqueueEvents(batch: readonly CatalogueEvent[]): Promise<DeliveryRow[]> {
       // From memory almost always: most events go to no endpoint.
@@ -547,13 +547,20 @@ export function createDeliveryQueue(
       }
       // Many rows a statement: one round trip for the batch rather than one a delivery, and no transaction around
       // the one statement that most batches take.
-      if (rows.length <= INSERT_CHUNK) await store.insertRows(webhookDeliveries, rows);
-      else
-        await store.transaction(async () => {
-          for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-            await store.insertRows(webhookDeliveries, rows.slice(start, start + INSERT_CHUNK));
-          }
-        });
+      try {
+        if (rows.length <= INSERT_CHUNK) await store.insertRows(webhookDeliveries, rows);
+        else
+          await store.transaction(async () => {
+            for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+              await store.insertRows(webhookDeliveries, rows.slice(start, start + INSERT_CHUNK));
+            }
+          });
+      } catch (err) {
+        // An endpoint deleted since it was read (its foreign key), whose deletion this node may not have heard of yet:
+        // the events queued again (the worker tries them one by one) read their endpoints from the database.
+        for (const [event] of matchingOf) forgetHere(event);
+        throw err;
+      }
       return rows;
     },
 
