@@ -140,6 +140,12 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
         return base.transaction((tx) => inside(tx, group, values), { isolationLevel: 'read committed' });
       };
     },
+    async insertRows(table, rows) {
+      const tx = context.current();
+      // PostgreSQL's builders, typed as the description's (see `claimer`).
+      const queries = (tx ?? base) as unknown as Queries;
+      await queries.insert(table).values(rows);
+    },
     rowInsert<T extends SQLiteTable>(table: T): RowInsert<T> {
       // Alone, a named statement run on the pool: each connection parses and plans it once.
       const template = insertTemplate(base, table);

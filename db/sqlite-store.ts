@@ -96,6 +96,12 @@ export function openSqliteStore(dataDir: string, files: DatabaseFiles): SqliteSt
       });
       return (_group, values) => transaction(() => runClaim<T>(prepared(), claim.limit, values));
     },
+    async insertRows(table, rows) {
+      // On the writer, after the transaction under way: a statement of its own is a transaction of its own here.
+      await transaction(async (tx) => {
+        await tx.insert(table).values(rows);
+      });
+    },
     rowInsert<T extends SQLiteTable>(table: T): RowInsert<T> {
       const prepared = onFirstUse(() => {
         const template = insertTemplate(writer, table);

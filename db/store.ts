@@ -42,6 +42,11 @@ export interface Store {
   /** `insert(table).values(row)` prepared once (on SQLite bound straight to the statement, on PostgreSQL named). */
   rowInsert<T extends SQLiteTable>(table: T): RowInsert<T>;
   /**
+   * `insert(table).values(rows)`: one statement, so atomic without a transaction around it (on PostgreSQL, one round
+   * trip rather than four with BEGIN and COMMIT). Inside a transaction it joins it.
+   */
+  insertRows<T extends SQLiteTable>(table: T, rows: T['$inferInsert'][]): Promise<void>;
+  /**
    * A claim of rows of a work queue (see `Claim`), prepared once: each run takes rows for this server and answers them
    * as updated. A row is taken by one claim only, on every server on the database, and a group never holds more than
    * the claim's `limit`. On PostgreSQL, a short READ COMMITTED transaction: `pg_advisory_xact_lock` on the group (its

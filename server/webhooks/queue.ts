@@ -508,50 +508,60 @@ export function createDeliveryQueue(
     forgetEndpoints,
 
     /**
-     * Queues one delivery of each event per matching endpoint: first the enabled endpoints of the event's project and
-     * environment (so no other environment's endpoint is ever considered), then those subscribed to its type; nothing
-     * at all is written when none matches. Many events in one transaction, in their order: the worker queues what was emitted while
-     * the previous batch was written (a group commit), so that events queue as fast as messages are posted rather
-     * than one transaction after another (issue 45: on PostgreSQL a message POST with one endpoint subscribed ran at
-     * 0.17 of one without). Answers the deliveries queued, in the events' order.
+     * Queues one delivery of each event per matching endpoint: the enabled endpoints of the event's project and
+     * environment (so no other environment's endpoint is ever considered), from memory (`enabledEndpointsOf`), then
+     * those subscribed to its type; nothing at all is written when none matches. Many events in one multi-row insert,
+     * in their order: the worker queues what was emitted while the previous batch was written (a group commit), so that
+     * events queue as fast as messages are posted (issue 45: on PostgreSQL a message POST with one endpoint subscribed
+     * ran at 0.17 of one without). One statement and no transaction: the endpoints are not read again inside one, so
+     * a batch written as an endpoint is being disabled may queue it a delivery after the disabling failed its pending
+     * ones; the worker fails such a delivery unsent when it claims it (`failDisabled`). One written as an endpoint is
+     * deleted fails (its foreign key): the scopes' lists in memory are forgotten, and the worker queues its events again
+     * one by one, from the database. Answers the deliveries queued, in the events' order.
      */
     async enqueueEvents(batch: readonly CatalogueEvent[]): Promise<DeliveryRow[]> {
-      // Read outside a transaction first, from memory almost always: most events go to no endpoint.
-      const wanted: CatalogueEvent[] = [];
+      // From memory almost always: most events go to no endpoint.
+      const matchingOf: (readonly [CatalogueEvent, EnabledEndpoint[]])[] = [];
       for (const event of batch) {
         const endpoints = await enabledEndpointsOf({ projectId: event.projectId, environment: event.environment });
-        if (endpoints.some((endpoint) => subscribesTo(endpoint, event.type))) wanted.push(event);
+        const matching = endpoints.filter((endpoint) => subscribesTo(endpoint, event.type));
+        if (matching.length > 0) matchingOf.push([event, matching]);
       }
-      if (wanted.length === 0) return [];
+      if (matchingOf.length === 0) return [];
       const nowByScope = new Map<string, number>();
-      for (const event of wanted) {
+      const rows: DeliveryRow[] = [];
+      for (const [event, matching] of matchingOf) {
         const key = scopeKey(event);
-        if (!nowByScope.has(key)) nowByScope.set(key, await clocks.now(event));
+        let now = nowByScope.get(key);
+        if (now === undefined) {
+          now = await clocks.now(event);
+          nowByScope.set(key, now);
+        }
+        rows.push(
+          ...deliveryRows(
+            matching,
+            event.type,
+            envelope(event.type, event.projectId, event.environment, event.data, now),
+          ),
+        );
       }
-      return store.transaction(async (tx) => {
-        // Read again in the transaction, once per scope: an endpoint disabled since (its pending deliveries failed)
-        // gets none.
-        const endpointsByKey = new Map<string, EnabledEndpoint[]>();
-        const rows: DeliveryRow[] = [];
-        for (const event of wanted) {
-          const scope = { projectId: event.projectId, environment: event.environment };
-          const key = scopeKey(scope);
-          let endpoints = endpointsByKey.get(key);
-          if (!endpoints) {
-            endpoints = await statementsIn(tx).enabledEndpoints.execute(scope);
-            endpointsByKey.set(key, endpoints);
-          }
-          const matching = endpoints.filter((endpoint) => subscribesTo(endpoint, event.type));
-          if (matching.length === 0) continue;
-          const built = envelope(event.type, event.projectId, event.environment, event.data, nowByScope.get(key) ?? 0);
-          rows.push(...deliveryRows(matching, event.type, built));
-        }
-        // Many rows a statement: one round trip for the batch rather than one a delivery.
-        for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-          await tx.insert(webhookDeliveries).values(rows.slice(start, start + INSERT_CHUNK));
-        }
-        return rows;
-      });
+      // Many rows a statement: one round trip for the batch rather than one a delivery, and no transaction around
+      // the one statement that most batches take.
+      try {
+        if (rows.length <= INSERT_CHUNK) await store.insertRows(webhookDeliveries, rows);
+        else
+          await store.transaction(async () => {
+            for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+              await store.insertRows(webhookDeliveries, rows.slice(start, start + INSERT_CHUNK));
+            }
+          });
+      } catch (err) {
+        // An endpoint deleted since it was read (its foreign key), whose deletion this node may not have heard of yet:
+        // the events queued again (the worker tries them one by one) read their endpoints from the database.
+        for (const [event] of matchingOf) forgetHere(event);
+        throw err;
+      }
+      return rows;
     },
 
     /** Queues a new event for one endpoint only, whatever its subscriptions (the test-event route). */
@@ -611,6 +621,28 @@ export function createDeliveryQueue(
           .update(webhookDeliveries)
           .set({ leaseOwner: null, leaseExpiresAt: null })
           .where(and(inArray(webhookDeliveries.id, deliveryIds), eq(webhookDeliveries.leaseOwner, owner))),
+      );
+    },
+
+    /**
+     * Fails the pending deliveries of an endpoint found disabled when they were claimed, unsent: queued from the list
+     * of enabled endpoints in memory as the endpoint was being disabled (`enqueueEvents`), after the disabling failed
+     * what was pending. Nothing is sent to a disabled endpoint.
+     */
+    async failDisabled(endpointId: string): Promise<void> {
+      await store.transaction((tx) =>
+        tx
+          .update(webhookDeliveries)
+          .set({
+            status: 'FAILED',
+            nextAttemptAt: null,
+            lastError: 'Endpoint disabled: retries stopped.',
+            // Their claims end with them: a lease left on a finished delivery would count against the lane.
+            leaseOwner: null,
+            leaseExpiresAt: null,
+            updatedAt: clock.now(),
+          })
+          .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'PENDING'))),
       );
     },
 

@@ -152,6 +152,10 @@ export function createDeliveryWorker(
       if (claimed.length > 0 && running) {
         // Read once for the claim: the deliveries claimed together go out with the endpoint as it is now.
         const endpoint = await queue.endpoint(endpointId);
+        if (endpoint && !endpoint.enabled) {
+          await queue.failDisabled(endpointId);
+          return;
+        }
         const known = new Set(queued.map((entry) => entry.delivery.id));
         for (const delivery of claimed) {
           // Claimed again by this worker only if its lease ran out while the attempt was in flight or waited (a

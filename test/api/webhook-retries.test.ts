@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdk/webhooks.js';
 import { PASSWORD } from '../support/factories.js';
+import { withTestDatabase } from '../support/test-database.js';
 import { freePort } from '../support/wait.js';
 import { envelopeOf, signatureTime, startWebhookHarness, type WebhookHarness } from '../support/webhooks.js';
 
@@ -222,6 +223,40 @@ describe('auto-disable', () => {
     const [latest] = await h.deliveries(webhook);
     expect(latest.status).toBe('SUCCEEDED');
   }, 20_000);
+});
+
+describe('a disabled endpoint', () => {
+  it('gets nothing of a delivery found pending when it is claimed: it fails unsent', async () => {
+    const receiver = await h.receiver();
+    const webhook = await h.register({ url: receiver.url });
+    h.emit('message.created');
+    await h.server.runDueWebhooks();
+    expect(receiver.requests).toHaveLength(1);
+    const disabled = await h.api.patch(`/v1/projects/${h.projectId}/webhooks/${webhook.id}`, {
+      token: h.owner.token,
+      body: { enabled: false },
+    });
+    expect(disabled.body).toMatchObject({ enabled: false });
+
+    // What a batch of events queued from the endpoints in memory as the disabling committed leaves behind: a pending
+    // delivery of the disabled endpoint (written behind the server's back here, as that race cannot be timed).
+    const [delivered] = await h.deliveries(webhook);
+    await withTestDatabase(h.server, (db) =>
+      db.run("UPDATE webhook_deliveries SET status = 'PENDING', next_attempt_at = ? WHERE id = ?", [
+        h.clock.now(),
+        delivered.id,
+      ]),
+    );
+    await h.server.runDueWebhooks();
+    expect(receiver.requests).toHaveLength(1);
+    const [failed] = await h.deliveries(webhook);
+    expect(failed).toMatchObject({
+      id: delivered.id,
+      status: 'FAILED',
+      nextAttemptAt: null,
+      lastError: 'Endpoint disabled: retries stopped.',
+    });
+  });
 });
 
 describe('a restart', () => {
