@@ -5,20 +5,7 @@
  * used; what no operation carries (enums, the live event stream's records, realtime and signaling frames) comes from
  * the contract directly.
  */
-import type {
-  ConversationRole,
-  Environment,
-  EnvironmentInput,
-  LiveEvent,
-  Operations,
-  ProjectRole,
-  RealtimeClientFrame,
-  RealtimeMessageRecord,
-  RealtimeServerFrame,
-  SignalingClientFrame,
-  SignalingServerFrame,
-  WebhookEventType,
-} from './contract.js';
+import type { LiveEvent, Operations } from './contract.js';
 
 export type {
   ConversationRole,
@@ -33,7 +20,7 @@ export type {
   SignalingClientFrame,
   SignalingServerFrame,
   WebhookEventType,
-};
+} from './contract.js';
 
 /** The `operationId` of every operation of the API. */
 export type OperationId = keyof Operations;
