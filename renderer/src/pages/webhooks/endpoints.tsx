@@ -105,16 +105,15 @@ function NoEndpoints({ environment }: { environment: Environment }) {
   );
 }
 
-/** An endpoint on a narrow screen, where the table's columns would not fit: the same facts, one under another. */
-function EndpointCard({
-  project,
-  endpoint,
-  environment,
-}: {
+/** What a row, a card and their link need to show one endpoint and reach its page. */
+interface EndpointProps {
   project: Project;
   endpoint: WebhookEndpoint;
   environment: Environment;
-}) {
+}
+
+/** An endpoint on a narrow screen, where the table's columns would not fit: the same facts, one under another. */
+function EndpointCard({ project, endpoint, environment }: EndpointProps) {
   return (
     <Paper withBorder p="sm" component="article" aria-label={`Endpoint ${endpoint.url}`}>
       <Stack gap={6}>
@@ -137,15 +136,7 @@ function EndpointCard({
 }
 
 /** The endpoint's URL, linking to its page, over its id: the head of a table row and of a card alike. */
-function EndpointLink({
-  project,
-  endpoint,
-  environment,
-}: {
-  project: Project;
-  endpoint: WebhookEndpoint;
-  environment: Environment;
-}) {
+function EndpointLink({ project, endpoint, environment }: EndpointProps) {
   return (
     <>
       <AnchorLink
@@ -163,15 +154,7 @@ function EndpointLink({
   );
 }
 
-function EndpointRow({
-  project,
-  endpoint,
-  environment,
-}: {
-  project: Project;
-  endpoint: WebhookEndpoint;
-  environment: Environment;
-}) {
+function EndpointRow({ project, endpoint, environment }: EndpointProps) {
   return (
     <Table.Tr>
       <Table.Td maw={360}>
