@@ -152,6 +152,8 @@ describe.skipIf(chromiumUnavailable('the Vite app of the SDK package'))('@switch
   it('keeps the chat client small in a browser bundle (figure in docs/benchmarks.md)', async () => {
     const bundled = await build({
       stdin: { contents: "export { ChatClient } from '@switchboard/sdk';", resolveDir: project.folder },
+      // The metafile names its inputs relative to this folder (by default the test's working directory).
+      absWorkingDir: project.folder,
       bundle: true,
       minify: true,
       format: 'esm',
