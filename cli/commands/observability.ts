@@ -159,7 +159,7 @@ export function registerObservabilityCommands(program: Command, io: CliIo): void
             ['Month', `${usage.period.month} (UTC)`],
             ['Messages', String(usage.messages)],
             ['Connection minutes', String(usage.connectionMinutes)],
-            ['Webhook deliveries', String(usage.webhookDeliveries)],
+            ['Webhook attempts', String(usage.webhookDeliveries)],
             ['Storage', formatBytes(usage.storageBytes)],
           ]),
         );

@@ -171,7 +171,7 @@ describe('switchboard usage and diagnostics', () => {
 
     const usage = ok(await billing.run('usage', '--project', owner.projectId));
     expect(usage).toMatch(/^Environment:\s+development\nMonth:\s+\d{4}-\d\d \(UTC\)\nMessages:\s+[1-9]\d*\n/);
-    expect(usage).toMatch(/\nConnection minutes:\s+\d+\nWebhook deliveries:\s+\d+\nStorage:\s+0 bytes\n$/);
+    expect(usage).toMatch(/\nConnection minutes:\s+\d+\nWebhook attempts:\s+\d+\nStorage:\s+0 bytes\n$/);
     const past = await owner.json('usage', '--month', '2025-01', '--environment', 'prod');
     expect(past).toMatchObject({ environment: 'production', period: { month: '2025-01' }, messages: 0 });
     expectUsageError(await owner.run('usage', '--month', 'January'), /YYYY-MM/);
