@@ -140,7 +140,14 @@ describe.skipIf(missing !== undefined)('upgrading from the previous release', ()
       ]);
       expect((await b.api.get(`/v1/projects/${project.id}`, { token: owner.token })).status).toBe(200);
 
-      // 4. The way back: every node stopped, the backup restored into an empty database, the previous release on it.
+      // 4. The way back over expand migrations: the previous release started again on the upgraded database serves
+      // all of it, and writes beside this release's node.
+      const again = await startNode(previous.bin, folder('switchboard-old-node-'), settings(databaseUrl));
+      await post(again.api, key, conversation.id, 'alice', 'on the previous release again');
+      expect(await texts(again.api, key, conversation.id)).toEqual(await texts(b.api, key, conversation.id));
+      await again.child.stop('SIGTERM');
+
+      // 5. The way back in every case: every node stopped, the backup restored into an empty database, the previous release on it.
       await b.child.stop('SIGTERM');
       const restoredUrl = await createDatabase(admin);
       await run(join(bin, 'pg_restore'), ['--exit-on-error', '--no-owner', '--dbname', restoredUrl, dump]);
