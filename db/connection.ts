@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { latestKnownMigration } from './migration-journal.js';
 import Database from './sqlite-driver.js';
 import { cacheStatements } from './statement-cache.js';
 
@@ -98,17 +99,6 @@ export function openSqliteFile(
   options: BetterSqlite3.Options & Pick<DatabaseFiles, 'nativeBinding'>,
 ): BetterSqlite3.Database {
   return new Database(file, options);
-}
-
-/**
- * When the newest migration in `migrationsFolder` (this build's) was made (drizzle's `created_at` of it). A database
- * whose newest applied migration is later was written by a newer Switchboard.
- */
-export function latestKnownMigration(migrationsFolder: string): { tag: string; when: number } {
-  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
-    entries: { tag: string; when: number }[];
-  };
-  return journal.entries.reduce((latest, entry) => (entry.when > latest.when ? entry : latest));
 }
 
 /** The `created_at` of the newest migration applied to `sqlite`; 0 for a database never migrated. */

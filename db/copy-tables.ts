@@ -8,9 +8,17 @@ import type { Dialect, Queries } from './store.js';
 /** Rows a single insert carries: well under PostgreSQL's 65,535 parameters for the widest table. */
 const ROWS_PER_INSERT = 500;
 
-/** Every table of the description, each after the tables its foreign keys point at. */
+/**
+ * The tables that describe the database they are in rather than the data (db/schema-history.ts): a copy between
+ * stores, and the emptying of one before an import, leave them to each database.
+ */
+const ABOUT_THE_DATABASE: SQLiteTable[] = [schema.schemaMigrations, schema.serverVersions];
+
+/** Every table of the data, each after the tables its foreign keys point at. */
 export function tablesInDependencyOrder(): SQLiteTable[] {
-  const tables = (Object.values(schema) as unknown[]).filter((value): value is SQLiteTable => is(value, SQLiteTable));
+  const tables = (Object.values(schema) as unknown[]).filter(
+    (value): value is SQLiteTable => is(value, SQLiteTable) && !ABOUT_THE_DATABASE.includes(value as SQLiteTable),
+  );
   const ordered: SQLiteTable[] = [];
   const placed = new Set<string>();
   const place = (table: SQLiteTable) => {

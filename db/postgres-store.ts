@@ -5,8 +5,11 @@ import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import pg from 'pg';
 import { type Claim, type Claimer, type ClaimStatements, claimStatements, runClaim } from './claim.js';
+import { postgresMigrations } from './migration-compatibility.js';
+import { knownMigrations } from './migration-journal.js';
 import { connectFailureReason, describePostgresUrl, StoreUnreachableError } from './postgres-url.js';
 import { insertTemplate } from './prepared-insert.js';
+import { enterSchemaHistory, type SchemaStanding, SchemaTooNewError } from './schema-history.js';
 import type { Queries, RowInsert, ServerSlot, ServerSlotKind, Store } from './store.js';
 import { transactionContext } from './transaction-context.js';
 
@@ -23,6 +26,8 @@ export interface PostgresOptions {
   poolSize?: number;
   /** Told about a pooled connection that failed while idle (the pool replaces it). */
   onIdleError?: (err: Error) => void;
+  /** This server's version, recorded in the database's `server_versions` and named when it refuses (schema-history.ts). */
+  serverVersion: string;
 }
 
 /** How long opening a connection may take: at start, and for a request when PostgreSQL went away. */
@@ -79,10 +84,12 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });
   pool.on('error', (err) => options.onIdleError?.(err));
+  let schema: SchemaStanding;
   try {
-    await migrateOnce(pool, options.migrationsFolder);
+    schema = await migrateOnce(pool, options.migrationsFolder, options.serverVersion);
   } catch (err) {
     await pool.end();
+    if (err instanceof SchemaTooNewError) throw err;
     throw new StoreUnreachableError(
       `Cannot use the PostgreSQL database at ${describePostgresUrl(options.url)}: ${connectFailureReason(err)}.`,
       { cause: err },
@@ -97,6 +104,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
   return {
     dialect: 'postgres',
     db: context.db,
+    schema,
     inTransaction: () => context.current() !== undefined,
     async transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T> {
       const joined = context.current();
@@ -196,13 +204,29 @@ async function takeServerSlot(
   return { release: () => client.end() };
 }
 
-/** Applies db/postgres-migrations under an advisory lock: a second server starting at once waits, then finds none. */
-async function migrateOnce(pool: pg.Pool, migrationsFolder: string): Promise<void> {
+/**
+ * Applies db/postgres-migrations under an advisory lock (a second server starting at once waits, then finds none),
+ * then judges and records the schema (db/schema-history.ts) under the same lock.
+ */
+async function migrateOnce(pool: pg.Pool, migrationsFolder: string, serverVersion: string): Promise<SchemaStanding> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
-      await migrate(drizzle(client), { migrationsFolder });
+      const db = drizzle(client);
+      // drizzle applies only the migrations made after the newest applied one: none on a database a newer server
+      // migrated, which enterSchemaHistory then judges.
+      await migrate(db, { migrationsFolder });
+      const applied = await client.query<{ latest: number | null }>(
+        'SELECT max(created_at) AS latest FROM drizzle.__drizzle_migrations',
+      );
+      return await enterSchemaHistory(db as unknown as Queries, {
+        known: knownMigrations(migrationsFolder),
+        compatibility: postgresMigrations,
+        appliedLatest: Number(applied.rows[0]?.latest ?? 0),
+        serverVersion,
+        now: Date.now(),
+      });
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }

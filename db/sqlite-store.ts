@@ -3,9 +3,12 @@ import { join } from 'node:path';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { type Claim, type Claimer, claimStatements, runClaim } from './claim.js';
-import { DATABASE_FILE, type DatabaseFiles, type Db, openDatabase } from './connection.js';
+import { DATABASE_FILE, type DatabaseFiles, type Db, latestAppliedMigration, openDatabase } from './connection.js';
+import { sqliteMigrations } from './migration-compatibility.js';
+import { knownMigrations } from './migration-journal.js';
 import { onFirstUse } from './prepare-on-first-use.js';
 import { insertTemplate } from './prepared-insert.js';
+import { enterSchemaHistory, type SchemaStanding } from './schema-history.js';
 import Database from './sqlite-driver.js';
 import { cacheStatements } from './statement-cache.js';
 import type { Queries, RowInsert, Store } from './store.js';
@@ -35,8 +38,25 @@ export interface SqliteStore extends Store {
  * A transaction on SQLite never waits for the network: its awaits are queries that better-sqlite3 runs at once, so it
  * finishes without letting other requests run in between, and stays as short as it was when it was synchronous.
  */
-export function openSqliteStore(dataDir: string, files: DatabaseFiles): SqliteStore {
+export async function openSqliteStore(
+  dataDir: string,
+  files: DatabaseFiles,
+  serverVersion: string,
+): Promise<SqliteStore> {
   const writer = openDatabase(dataDir, files);
+  let schema: SchemaStanding;
+  try {
+    schema = await enterSchemaHistory(writer as unknown as Queries, {
+      known: knownMigrations(files.migrationsFolder),
+      compatibility: sqliteMigrations,
+      appliedLatest: latestAppliedMigration(writer.$client),
+      serverVersion,
+      now: Date.now(),
+    });
+  } catch (err) {
+    writer.$client.close();
+    throw err;
+  }
   const readerConnection = new Database(join(dataDir, DATABASE_FILE), {
     readonly: true,
     nativeBinding: files.nativeBinding,
@@ -84,6 +104,7 @@ export function openSqliteStore(dataDir: string, files: DatabaseFiles): SqliteSt
   return {
     dialect: 'sqlite',
     writer,
+    schema,
     db: context.db,
     inTransaction: () => context.current() !== undefined,
     transaction,

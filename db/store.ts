@@ -1,5 +1,6 @@
 import type { BaseSQLiteDatabase, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Claim, Claimer } from './claim.js';
+import type { SchemaStanding } from './schema-history.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -36,6 +37,8 @@ export interface ServerSlot {
 export interface Store {
   readonly dialect: Dialect;
   readonly db: Queries;
+  /** The database's migrations newer than this server's code, when it runs beside a newer server (db/schema-history.ts). */
+  readonly schema: SchemaStanding;
   transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T>;
   /** Whether the caller runs inside a transaction of this store. */
   inTransaction(): boolean;

@@ -25,16 +25,16 @@ export interface OpenedStore {
  * database's; attachment bytes in the database).
  */
 export async function openServerStore(
-  options: { dataDir: string; databaseUrl?: string; secretKey?: string },
+  options: { dataDir: string; databaseUrl?: string; secretKey?: string; serverVersion: string },
   files: DatabaseFiles,
   clock: Clock,
   logger: Logger,
 ): Promise<OpenedStore> {
-  const { dataDir, databaseUrl, secretKey } = options;
+  const { dataDir, databaseUrl, secretKey, serverVersion } = options;
   if (!databaseUrl) {
     if (secretKey)
       logger.warn('The secret key is not used on SQLite: a server on SQLite keeps its keys in its data folder.');
-    const store = openSqliteStore(dataDir, files);
+    const store = await openSqliteStore(dataDir, files, serverVersion);
     return {
       store,
       keys: createKeyRing(store, clock, dataDir, undefined),
@@ -52,6 +52,7 @@ export async function openServerStore(
   const store = await openPostgresStore({
     url: databaseUrl,
     migrationsFolder: files.postgresMigrationsFolder,
+    serverVersion,
     onIdleError: (err) => logger.warn({ err }, 'a pooled PostgreSQL connection failed; it will be replaced'),
   });
   try {

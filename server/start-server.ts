@@ -223,8 +223,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let imported: RunningServer['imported'];
   let server: Server;
   try {
-    const opened = await openServerStore(options, files, clock, logger);
+    const version = readVersion();
+    const opened = await openServerStore({ ...options, serverVersion: version }, files, clock, logger);
     store = opened.store;
+    const { newer } = store.schema;
+    if (newer.length > 0)
+      logger.warn(
+        { migrations: newer.map((migration) => migration.tag) },
+        `the database has migrations newer than this server (applied by Switchboard ${newer[newer.length - 1]?.firstServerVersion}), which it runs beside: upgrade this server to finish the upgrade`,
+      );
     const openFiles = options.openFileLimit !== undefined ? options.openFileLimit : readOpenFileLimit();
     const security = resolveSecurity(mode, options.security, openFiles);
     const tooMany = openFilesWarning(openFiles, {
@@ -232,7 +239,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       webSockets: security.webSockets.max,
     });
     if (tooMany) logger.warn(tooMany);
-    const version = readVersion();
     const events = options.events ?? createEventBus();
     const ids = createIdGenerator(clock);
     cluster = await joinCluster({

@@ -7,6 +7,7 @@ export * from './live-streams.js';
 export * from './observability.js';
 export * from './projects.js';
 export * from './rooms.js';
+export * from './schema-history.js';
 export * from './server-secrets.js';
 export * from './sessions.js';
 export * from './telemetry.js';

@@ -27,7 +27,9 @@ describe.skipIf(missing !== undefined)('the PostgreSQL store', () => {
   it('migrates a new database once when several servers start at the same moment', async () => {
     const database = server.createDatabase();
     const url = server.url(database);
-    const stores = await Promise.all([1, 2, 3].map(() => openPostgresStore({ url, migrationsFolder })));
+    const stores = await Promise.all(
+      [1, 2, 3].map(() => openPostgresStore({ url, migrationsFolder, serverVersion: '0.0.0-test' })),
+    );
     [store] = stores;
     await Promise.all(stores.slice(1).map((other) => other.close()));
     const applied = server.psql({ sql: 'SELECT count(*) FROM drizzle.__drizzle_migrations' }, database).trim();
@@ -39,7 +41,7 @@ describe.skipIf(missing !== undefined)('the PostgreSQL store', () => {
 
   it('says which database is missing when the URL names one that does not exist', async () => {
     const url = server.url('no_such_database');
-    await expect(openPostgresStore({ url, migrationsFolder })).rejects.toThrow(
+    await expect(openPostgresStore({ url, migrationsFolder, serverVersion: '0.0.0-test' })).rejects.toThrow(
       /^Cannot use the PostgreSQL database at 127\.0\.0\.1:\d+\/no_such_database as postgres: no such database/,
     );
   });
@@ -102,7 +104,7 @@ describe.skipIf(missing !== undefined)('the PostgreSQL store', () => {
 describe('a PostgreSQL URL that cannot be used', () => {
   it('fails at start with one line naming host, port and database, never the password', async () => {
     const url = 'postgres://team:hunter2-secret@127.0.0.1:1/switchboard';
-    const failure = await openPostgresStore({ url, migrationsFolder }).then(
+    const failure = await openPostgresStore({ url, migrationsFolder, serverVersion: '0.0.0-test' }).then(
       () => undefined,
       (err: Error) => err,
     );

@@ -70,19 +70,24 @@ export function clusterMissing(postgresUrl: string | undefined): string | undefi
 }
 
 /** This process's environment without its SWITCHBOARD_* settings, plus the cluster's. */
-function nodeEnvironment(settings: Record<string, string>): NodeJS.ProcessEnv {
+export function nodeEnvironment(settings: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('SWITCHBOARD_')) env[name] = value;
   return { ...env, ...settings };
 }
 
-/** Runs `switchboard serve` on `port` (0: a free one) and resolves once it answers `/healthz`. */
-async function serve(
+/**
+ * Runs `switchboard serve` on `port` (0: a free one) and resolves once it answers `/healthz`; `bin` is the built
+ * command to run (another release's, for the upgrade tests), `extraArgs` more of serve's flags.
+ */
+export async function serve(
   port: number,
   dataDir: string,
   env: NodeJS.ProcessEnv,
+  bin = BIN,
+  extraArgs: string[] = [],
 ): Promise<{ child: StartedChild; url: string }> {
-  const args = [BIN, 'serve', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir];
+  const args = [bin, 'serve', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, ...extraArgs];
   const child = startChild('switchboard serve', process.execPath, args, { env });
   let url: string | undefined;
   try {
