@@ -285,6 +285,7 @@ class SharedPort implements UdpMux {
   /**
    * The peer connection whose ICE agent has the local `ufrag`, and its password. Looked up on first use: werift makes
    * the ufrag with the agent, and an ICE restart makes a new one (the old stays routed until the connection closes).
+   * An unknown ufrag costs a scan of the open connections, one string comparison each.
    */
   private credentialsOf(ufrag: string): Credentials | undefined {
     const known = this.byUfrag.get(ufrag);

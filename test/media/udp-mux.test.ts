@@ -14,6 +14,8 @@ import { createUdpMux, type UdpMux } from '../../server/media/udp-mux.js';
 
 const HOST = '127.0.0.1';
 const RMEM_MAX = '/proc/sys/net/core/rmem_max';
+/** How long a loopback datagram may take to be handled on a loaded machine: a bound on waiting, not a measurement. */
+const ARRIVAL = { timeout: 10_000 };
 
 /** A client as a browser would be: a socket of its own, nothing but loopback, no STUN server. */
 function newClient(): RTCPeerConnection {
@@ -118,7 +120,7 @@ function sendTo(socket: Socket, port: number, data: Buffer): void {
 async function dropsOf(mux: UdpMux, sending: () => void, count: number): Promise<void> {
   const before = mux.stats().dropped;
   sending();
-  await vi.waitFor(() => expect(mux.stats().dropped - before).toBe(count));
+  await vi.waitFor(() => expect(mux.stats().dropped - before).toBe(count), ARRIVAL);
 }
 
 describe('the UDP mux', () => {
@@ -188,7 +190,7 @@ describe('the UDP mux', () => {
     const { server, ufrag, password } = await offering(mux);
     const { socket, received } = await rawSocket();
     sendTo(socket, mux.port, bindingRequest(ufrag, password));
-    await vi.waitFor(() => expect(received).toHaveLength(1));
+    await vi.waitFor(() => expect(received).toHaveLength(1), ARRIVAL);
     const answer = parseMessage(received[0], Buffer.from(password, 'utf8'));
     expect(answer?.messageClass).toBe(classes.RESPONSE);
     expect(mux.stats()).toMatchObject({ peerConnections: 1, addresses: 1 });
@@ -222,7 +224,7 @@ describe('the UDP mux', () => {
 
       // Each answers its own, and connections on both at once work.
       sendTo(socket, other.port, bindingRequest(there.ufrag, there.password));
-      await vi.waitFor(() => expect(received).toHaveLength(1));
+      await vi.waitFor(() => expect(received).toHaveLength(1), ARRIVAL);
       const [a, b] = await Promise.all([connect(mux), connect(other)]);
       expect(new Set(candidatePorts(a.serverSdp))).toEqual(new Set([mux.port]));
       expect(new Set(candidatePorts(b.serverSdp))).toEqual(new Set([other.port]));
