@@ -4,7 +4,6 @@ import { appFiles } from './app-files/app-files.js';
 import { createRealtimeEndpoint, REALTIME_PATH } from './chat/realtime/endpoint.js';
 import type { AppContext, Infrastructure } from './context.js';
 import type { UpgradeHandler } from './http/upgrade-router.js';
-import { createMediaSignaling } from './media/media-signaling.js';
 import { createSignalingEndpoint, SIGNALING_PATH } from './rtc/signaling-endpoint.js';
 import { createServices } from './services.js';
 import type { ServerOptions } from './start-server.js';
@@ -45,9 +44,15 @@ export async function createRuntime(
     realtime: services.realtime.count(),
     signaling: services.signaling.participantsOnNode(),
   }));
-  // The media process starts with the runtime (a second after listening at the latest), and stops with it.
+  // The media process starts with the runtime (a second after listening at the latest), and stops with it. Its
+  // module (and the schemas of its protocol) loads only when asked for.
   const media =
-    rtc?.media === 'sfu' ? createMediaSignaling({ entry: appFiles.mediaProcess(), logger: ctx.logger }) : undefined;
+    rtc?.media === 'sfu'
+      ? (await import('./media/media-signaling.js')).createMediaSignaling({
+          entry: appFiles.mediaProcess(),
+          logger: ctx.logger,
+        })
+      : undefined;
   const signaling = createSignalingEndpoint(ctx, media);
   const realtime = createRealtimeEndpoint(ctx);
   return {

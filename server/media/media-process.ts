@@ -60,6 +60,7 @@ export function startMediaProcess({ entry, logger, onReply, onRestart }: MediaPr
       else if (reply.type !== 'ready') onReply(reply);
       else {
         ready = true;
+        logger.info({ pid: forked.pid }, `the media process is ready (pid ${forked.pid})`);
         for (const request of held) forked.send(request);
         held = [];
         if (restarted) onRestart();

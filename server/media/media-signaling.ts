@@ -7,15 +7,12 @@ import type { Logger } from 'pino';
 import type { MediaProcessEntry } from '../app-files/app-files.js';
 import { type Participant, send } from '../rtc/participant.js';
 import { canSendAudio, canSendVideo } from '../rtc/permissions.js';
-import type { ClientMessage, MediaClientMessage, ServerMessage } from '../rtc/protocol.js';
+import type { MediaClientMessage, ServerMessage } from '../rtc/protocol.js';
 import { sentMediaKinds } from '../rtc/sdp.js';
 import { startMediaProcess } from './media-process.js';
 
 /** What `rtc.media` picks: peer-to-peer media (`mesh`, the default), or media through the server (`sfu`). */
 export type RtcMediaMode = 'mesh' | 'sfu';
-
-export const isMediaMessage = (message: ClientMessage): message is MediaClientMessage =>
-  message.type === 'publish' || message.type === 'subscribe_answer';
 
 export interface MediaSignaling {
   join(participant: Participant): void;

@@ -82,6 +82,8 @@ export const clientMessage = z.lazy(() =>
 export type ClientMessage = z.infer<typeof clientMessage>;
 /** What the media process takes (`--rtc-media sfu`), not the room's other participants. */
 export type MediaClientMessage = Extract<ClientMessage, { type: 'publish' | 'subscribe_answer' }>;
+export const isMediaMessage = (message: ClientMessage): message is MediaClientMessage =>
+  message.type === 'publish' || message.type === 'subscribe_answer';
 /** What is relayed to the room's other participants (or answered by the signaling hub itself). */
 export type RelayedClientMessage = Exclude<ClientMessage, MediaClientMessage>;
 

@@ -1,11 +1,18 @@
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../context.js';
 import { createSocketEndpoint } from '../http/socket-endpoint.js';
-import { isMediaMessage, type MediaSignaling } from '../media/media-signaling.js';
+import type { MediaSignaling } from '../media/media-signaling.js';
 import type { RoomRow } from '../rooms/service.js';
 import type { CloseInfo, Participant } from './hub.js';
 import { send } from './participant.js';
-import { CLOSE, type ClientMessage, clientMessage, type ServerMessage, SIGNALING_DEGRADED_REASON } from './protocol.js';
+import {
+  CLOSE,
+  type ClientMessage,
+  clientMessage,
+  isMediaMessage,
+  type ServerMessage,
+  SIGNALING_DEGRADED_REASON,
+} from './protocol.js';
 
 export const SIGNALING_PATH = '/v1/rtc';
 
