@@ -13,9 +13,10 @@ const BUILD_SCRIPTS = ['build/build.mjs', 'build/build-stamp.mjs', 'package.json
 /** The build steps, in the order they run; each imports its tools only when it runs. */
 export const STEPS = {
   cli: {
-    what: 'the switchboard command (dist/switchboard.mjs)',
+    what: 'the switchboard command (dist/switchboard.mjs) and its media process (dist/media-process.mjs)',
     outputs: [
       'dist/switchboard.mjs',
+      'dist/media-process.mjs',
       'dist/db/migrations/meta/_journal.json',
       'dist/db/postgres-migrations/meta/_journal.json',
     ],

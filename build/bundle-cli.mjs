@@ -4,6 +4,8 @@
 // the 2-core CI machine; BENCH_ONLY=startup). Split at the dynamic imports, so that a client command (`--help`,
 // `projects list`) loads the CLI and the SDK, ≈220 KB, and never the server's code.
 // better-sqlite3 (either version: db/sqlite-driver.ts) stays outside: it loads a native addon from its own folder.
+// The media process that `serve --rtc-media sfu` forks (server/media/main.ts) is a second entry, dist/media-process.mjs,
+// sharing the chunks; it requires werift from node_modules at run time (server/media/peer-connection.ts).
 import { chmodSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -19,7 +21,7 @@ export async function bundleCli(root) {
   rmSync(join(root, 'dist', 'chunks'), { recursive: true, force: true });
   const { metafile } = await build({
     absWorkingDir: root,
-    entryPoints: { switchboard: 'cli/index.ts' },
+    entryPoints: { switchboard: 'cli/index.ts', 'media-process': 'server/media/main.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',

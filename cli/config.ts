@@ -3,6 +3,7 @@ import { describePostgresUrl, isPostgresUrl } from '../db/postgres-url.js';
 import { describeRedisUrl, isRedisUrl } from '../server/cluster/redis-url.js';
 import type { DeploymentMode } from '../server/context.js';
 import { type AccessLogSetting, parseAccessLog } from '../server/http/access-log.js';
+import type { RtcMediaMode } from '../server/media/media-signaling.js';
 import { MAKE_A_SECRET_KEY } from '../server/secret-key.js';
 import { parseOrigin, type RegistrationPolicy, type SecurityOptions } from '../server/security/settings.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/start-server.js';
@@ -36,6 +37,8 @@ export interface ServeSettings {
   logLevel: LogLevel;
   /** Which requests get an access log line. */
   accessLog: AccessLogSetting;
+  /** Where `/v1/rtc`'s media goes, when given: peer to peer (the default), or through the server (experimental). */
+  rtc?: { media: RtcMediaMode };
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -77,6 +80,13 @@ export interface ServeFlags {
   seed?: string;
   logLevel?: string;
   accessLog?: string;
+  rtcMedia?: string;
+}
+
+function parseRtcMedia(value: string, source: string): RtcMediaMode {
+  const media = value.toLowerCase();
+  if (media !== 'mesh' && media !== 'sfu') throw new UsageError(`${source} must be "mesh" or "sfu", not "${value}"`);
+  return media;
 }
 
 function parsePort(value: string, source: string): number {
@@ -203,6 +213,7 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
   const seed = setting(flags.seed, 'seed', 'SWITCHBOARD_SEED');
   const logLevel = setting(flags.logLevel, 'log-level', 'SWITCHBOARD_LOG_LEVEL');
   const accessLog = setting(flags.accessLog, 'access-log', 'SWITCHBOARD_ACCESS_LOG');
+  const rtcMedia = setting(flags.rtcMedia, 'rtc-media', 'SWITCHBOARD_RTC_MEDIA');
   const database = setting(flags.databaseUrl, 'database-url', 'SWITCHBOARD_DATABASE_URL');
   const databaseUrl = database && parseDatabaseUrl(database.value, database.source);
   const secretKey = readSecretKey(flags.secretKeyFile, env);
@@ -226,5 +237,6 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
     security,
     logLevel: logLevel ? parseLogLevel(logLevel.value, logLevel.source) : 'info',
     accessLog: accessLog ? parseAccessLogSetting(accessLog.value, accessLog.source) : 'all',
+    ...(rtcMedia && { rtc: { media: parseRtcMedia(rtcMedia.value, rtcMedia.source) } }),
   };
 }

@@ -106,6 +106,11 @@ export function registerServeCommand(program: Command): void {
         'fraction such as 0.1 of the rest (env SWITCHBOARD_ACCESS_LOG, default all)',
     )
     .option(
+      '--rtc-media <mode>',
+      'where /v1/rtc media goes: mesh (peer to peer; the server relays signaling) or sfu (experimental: through a ' +
+        'media process the server forks) (env SWITCHBOARD_RTC_MEDIA, default mesh)',
+    )
+    .option(
       '--seed <file>',
       'create what this seed file declares if the data folder is empty (env SWITCHBOARD_SEED; `switchboard seed init` ' +
         'writes an example)',

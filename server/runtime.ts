@@ -1,10 +1,12 @@
 import type { Router } from 'express';
 import { createApiRouter } from './api-router.js';
+import { appFiles } from './app-files/app-files.js';
 import { createRealtimeEndpoint, REALTIME_PATH } from './chat/realtime/endpoint.js';
 import type { AppContext, Infrastructure } from './context.js';
 import type { UpgradeHandler } from './http/upgrade-router.js';
 import { createSignalingEndpoint, SIGNALING_PATH } from './rtc/signaling-endpoint.js';
 import { createServices } from './services.js';
+import type { ServerOptions } from './start-server.js';
 
 /**
  * Everything of a server that needs its domain services: the services themselves, the WebSocket endpoints and the
@@ -32,7 +34,7 @@ export interface Runtime {
 
 export async function createRuntime(
   infra: Infrastructure,
-  { observability }: { observability?: boolean },
+  { observability, rtc }: Pick<ServerOptions, 'observability' | 'rtc'>,
 ): Promise<Runtime> {
   const ctx: AppContext = { ...infra, services: createServices(infra, { observability }) };
   const { services } = ctx;
@@ -42,7 +44,16 @@ export async function createRuntime(
     realtime: services.realtime.count(),
     signaling: services.signaling.participantsOnNode(),
   }));
-  const signaling = createSignalingEndpoint(ctx);
+  // The media process starts with the runtime (a second after listening at the latest), and stops with it. Its
+  // module (and the schemas of its protocol) loads only when asked for.
+  const media =
+    rtc?.media === 'sfu'
+      ? (await import('./media/media-signaling.js')).createMediaSignaling({
+          entry: appFiles.mediaProcess(),
+          logger: ctx.logger,
+        })
+      : undefined;
+  const signaling = createSignalingEndpoint(ctx, media);
   const realtime = createRealtimeEndpoint(ctx);
   return {
     ctx,
@@ -63,6 +74,7 @@ export async function createRuntime(
       const leaving = signaling.close();
       realtime.close();
       await leaving;
+      await media?.close();
     },
     stopRecording: () => services.observability.stop(),
   };

@@ -20,6 +20,7 @@ import { answerClientErrors } from './http/client-errors.js';
 import { limitHttpConnections } from './http/connection-limit.js';
 import { routeUpgrades } from './http/upgrade-router.js';
 import { createIdGenerator, type IdGenerator } from './ids.js';
+import type { RtcMediaMode } from './media/media-signaling.js';
 import { openServerStore } from './open-store.js';
 import type { Runtime } from './runtime.js';
 import { openFilesWarning, readOpenFileLimit } from './security/open-files.js';
@@ -110,6 +111,12 @@ export interface ServerOptions {
    * puts them; a packaged server passes its own folder. Without a build there, `/` says how to make one.
    */
   dashboardDir?: string;
+  /**
+   * Where `/v1/rtc`'s media goes. `media: 'mesh'` (the default): peer to peer, the server relays signaling only.
+   * `media: 'sfu'` (experimental, issue 47): through the server, by a media process it forks (werift; see
+   * docs/architecture.md, "Media: the SFU"); its `publish` and `subscribe_offer` messages are in docs/signaling.md.
+   */
+  rtc?: { media?: RtcMediaMode };
 }
 
 export interface RunningServer {

@@ -25,6 +25,14 @@ export interface AppFiles {
   sqliteAddon(): string | undefined;
   /** Where the built dashboard (index.html and assets/) is, or would be: the server says how to build it when it is not there. */
   dashboardDir(): string;
+  /** What the server forks as its media process (server/media/main.ts, built or run from the sources). */
+  mediaProcess(): MediaProcessEntry;
+}
+
+/** A module for `child_process.fork`, and the Node.js options it needs. */
+export interface MediaProcessEntry {
+  module: string;
+  execArgv: string[];
 }
 
 export { appFiles } from './package-files.js';

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { AppFiles } from './app-files.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { AppFiles, MediaProcessEntry } from './app-files.js';
 
 /** Where this module runs from: server/app-files/ in a checkout, dist/server/app-files/ once built, or dist/ in the bundle. */
 const here = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
@@ -38,6 +38,17 @@ function builtNewDatabase(): string | undefined {
   return isBuilt() && existsSync(file) ? file : undefined;
 }
 
+/**
+ * The media process's entry: dist/media-process.mjs, which the `cli` build step bundles beside the command, for built
+ * code; the TypeScript source run with tsx (a development dependency, so there when the sources are) otherwise.
+ */
+function mediaProcess(): MediaProcessEntry {
+  const root = readPackage().root;
+  if (isBuilt()) return { module: join(root, 'dist', 'media-process.mjs'), execArgv: [] };
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return { module: join(root, 'server', 'media', 'main.ts'), execArgv: ['--import', tsx] };
+}
+
 /** Files as they lie in a checkout (run with tsx), in its dist/ build, or in the desktop app's archive. */
 export const appFiles: AppFiles = {
   version: () => readPackage().version,
@@ -50,4 +61,5 @@ export const appFiles: AppFiles = {
   sqliteAddon: () => undefined,
   // Where `npm run build` puts it, whichever way the server runs.
   dashboardDir: () => join(readPackage().root, 'dist', 'renderer'),
+  mediaProcess,
 };

@@ -42,4 +42,7 @@ export const appFiles: AppFiles = {
   sqliteAddon: () => join(unpackedFolder(), CARRIED.sqliteAddon),
   // Unpacked with the rest; an executable built without the dashboard has none there, and says so at `/`.
   dashboardDir: () => join(unpackedFolder(), CARRIED.dashboard),
+  mediaProcess: () => {
+    throw new Error('The single executable has no media process yet (issue 47): run `--rtc-media sfu` from npm.');
+  },
 };

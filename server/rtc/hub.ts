@@ -6,7 +6,7 @@ import type { ConnectionInfo } from '../events/bus.js';
 import { type ClusterRoster, createClusterRoster, type RosterEntry } from './cluster-roster.js';
 import { watchLostNodes } from './lost-nodes.js';
 import { type CloseInfo, type Member, memberOf, type Participant, send, viewOf } from './participant.js';
-import { CLOSE, type ClientMessage, type ServerMessage, SIGNALING_DEGRADED_REASON } from './protocol.js';
+import { CLOSE, type RelayedClientMessage, type ServerMessage, SIGNALING_DEGRADED_REASON } from './protocol.js';
 import { type RelayOutput, relayMessage } from './relay-rules.js';
 import { createRoomSockets, type Other } from './room-sockets.js';
 
@@ -277,13 +277,13 @@ export function createSignalingHub({ clock, ids, events, cluster, logger }: Infr
   }
 
   /** The participant of this node that `to` names, if another than the sender. */
-  const localTarget = (sender: Participant, message: ClientMessage) => {
+  const localTarget = (sender: Participant, message: RelayedClientMessage) => {
     const to = 'to' in message ? message.to : undefined;
     return to === undefined || to === sender.identity ? undefined : sockets.get(sender.room.id, to);
   };
 
   /** With a cluster: `to` is looked for on this node, then among every node's participants. */
-  async function relayAcross(shared: ClusterRoster, sender: Participant, message: ClientMessage): Promise<void> {
+  async function relayAcross(shared: ClusterRoster, sender: Participant, message: RelayedClientMessage): Promise<void> {
     if (!sockets.isCurrent(sender)) return;
     let target: Member | undefined = localTarget(sender, message);
     const to = 'to' in message ? message.to : undefined;
@@ -400,7 +400,7 @@ export function createSignalingHub({ clock, ids, events, cluster, logger }: Infr
     leave,
 
     /** Relays one client message within the sender's room, enforcing the sender's rights. */
-    handle(sender: Participant, message: ClientMessage): void {
+    handle(sender: Participant, message: RelayedClientMessage): void {
       if (!roster) {
         relayMessage(sender, message, localTarget(sender, message), outputOf(sender));
         return;

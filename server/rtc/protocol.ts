@@ -70,9 +70,22 @@ export const clientMessage = z.lazy(() =>
     z.strictObject({ type: z.literal('data'), to: identity.optional(), payload: z.unknown() }),
     z.strictObject({ type: z.literal('ping') }),
     z.strictObject({ type: z.literal('leave') }),
+    /**
+     * Experimental, with `serve --rtc-media sfu` only: the offer of the participant's publish connection to the
+     * server's media process (its tracks, sendonly, every candidate in it), answered by `publish_answer`.
+     */
+    z.strictObject({ type: z.literal('publish'), sdp: z.string().min(1).max(MAX_SDP) }),
+    /** Experimental (as `publish`): the answer to the server's `subscribe_offer`. */
+    z.strictObject({ type: z.literal('subscribe_answer'), sdp: z.string().min(1).max(MAX_SDP) }),
   ]),
 );
 export type ClientMessage = z.infer<typeof clientMessage>;
+/** What the media process takes (`--rtc-media sfu`), not the room's other participants. */
+export type MediaClientMessage = Extract<ClientMessage, { type: 'publish' | 'subscribe_answer' }>;
+export const isMediaMessage = (message: ClientMessage): message is MediaClientMessage =>
+  message.type === 'publish' || message.type === 'subscribe_answer';
+/** What is relayed to the room's other participants (or answered by the signaling hub itself). */
+export type RelayedClientMessage = Exclude<ClientMessage, MediaClientMessage>;
 
 /** A participant as the signaling frames show it: the same shape as the REST participant list's. */
 export type ParticipantView = z.input<typeof participantSchema>;
@@ -85,6 +98,8 @@ export const signalingErrorCode = z.lazy(() =>
     'publish_not_allowed',
     'publish_data_not_allowed',
     'subscribe_not_allowed',
+    'media_unavailable',
+    'media_failed',
   ]),
 );
 export type SignalingErrorCode = z.infer<typeof signalingErrorCode>;
@@ -111,6 +126,18 @@ export const serverMessage = z.lazy(() =>
     z.strictObject({ type: z.literal('ice'), from: z.string(), candidate: iceCandidate }),
     z.strictObject({ type: z.literal('data'), from: z.string(), payload: z.unknown() }),
     z.strictObject({ type: z.literal('pong') }),
+    /** Experimental (`--rtc-media sfu`): the media process's answer to the participant's `publish` offer. */
+    z.strictObject({ type: z.literal('publish_answer'), sdp: z.string() }),
+    /**
+     * Experimental (`--rtc-media sfu`): the server's offer of the participant's subscribe connection, carrying the
+     * others' tracks it may receive: each m-line's `mid`, whose track it is and its kind. Answer with
+     * `subscribe_answer`.
+     */
+    z.strictObject({
+      type: z.literal('subscribe_offer'),
+      sdp: z.string(),
+      tracks: z.array(z.strictObject({ mid: z.string(), participant: z.string(), kind: z.enum(['audio', 'video']) })),
+    }),
     /** A refused message (`refused`: its type); the connection stays open. */
     z.strictObject({
       type: z.literal('error'),

@@ -1,10 +1,10 @@
 import type { Member, Participant } from './participant.js';
 import { canSendAudio, canSendVideo } from './permissions.js';
-import { CLOSE, type ClientMessage, type ServerMessage, type SignalingErrorCode } from './protocol.js';
+import { CLOSE, type RelayedClientMessage, type ServerMessage, type SignalingErrorCode } from './protocol.js';
 import { sentMediaKinds } from './sdp.js';
 
 /** Why an SDP from `sender` to `target` may not be relayed, if it may not. */
-function refuseSdp(sender: Participant, target: Member, message: ClientMessage & { sdp: string }) {
+function refuseSdp(sender: Participant, target: Member, message: RelayedClientMessage & { sdp: string }) {
   const sends = sentMediaKinds(message.sdp);
   if (
     (sends.has('audio') && !canSendAudio(sender.permissions)) ||
@@ -36,7 +36,7 @@ export interface RelayOutput {
  */
 export function relayMessage(
   sender: Participant,
-  message: ClientMessage,
+  message: RelayedClientMessage,
   target: Member | undefined,
   out: RelayOutput,
 ): void {

@@ -1,14 +1,26 @@
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../context.js';
 import { createSocketEndpoint } from '../http/socket-endpoint.js';
+import type { MediaSignaling } from '../media/media-signaling.js';
 import type { RoomRow } from '../rooms/service.js';
 import type { CloseInfo, Participant } from './hub.js';
-import { CLOSE, type ClientMessage, clientMessage, type ServerMessage, SIGNALING_DEGRADED_REASON } from './protocol.js';
+import { send } from './participant.js';
+import {
+  CLOSE,
+  type ClientMessage,
+  clientMessage,
+  isMediaMessage,
+  type ServerMessage,
+  SIGNALING_DEGRADED_REASON,
+} from './protocol.js';
 
 export const SIGNALING_PATH = '/v1/rtc';
 
-/** `/v1/rtc`: the signaling socket, authenticated by an RTC token. */
-export function createSignalingEndpoint(app: AppContext) {
+/**
+ * `/v1/rtc`: the signaling socket, authenticated by an RTC token. With `media` (`--rtc-media sfu`, experimental), its
+ * participants' media also goes through the server's media process.
+ */
+export function createSignalingEndpoint(app: AppContext, media?: MediaSignaling) {
   async function admit(socket: WebSocket, token: string): Promise<Participant | undefined> {
     const verified = await app.services.rtcTokens.verify(token);
     if (!verified.ok) {
@@ -70,6 +82,7 @@ export function createSignalingEndpoint(app: AppContext) {
     }
     // Closed while its place was taken: it joined and left already.
     if (joined === 'closed') return undefined;
+    media?.join(joined);
     return joined;
   }
 
@@ -81,8 +94,21 @@ export function createSignalingEndpoint(app: AppContext) {
     messageSchema: clientMessage,
     socketLimits: app.services.socketLimits,
     admit,
-    onMessage: (participant, message) => app.services.signaling.handle(participant, message),
-    onClose: (participant, code, reason) => void app.services.signaling.leave(participant, { code, reason }),
+    onMessage: (participant, message) => {
+      if (!isMediaMessage(message)) app.services.signaling.handle(participant, message);
+      else if (media) media.handle(participant, message);
+      else
+        send(participant.socket, {
+          type: 'error',
+          code: 'media_unavailable',
+          message: 'This server relays peer-to-peer media: `publish` needs `switchboard serve --rtc-media sfu`.',
+          refused: message.type,
+        });
+    },
+    onClose: (participant, code, reason) => {
+      media?.leave(participant);
+      void app.services.signaling.leave(participant, { code, reason });
+    },
     protocolError: (message, code): ServerMessage => ({ type: 'error', code, message }),
   });
 

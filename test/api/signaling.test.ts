@@ -205,6 +205,15 @@ describe('relaying', () => {
     expect(await alice.next('error')).toMatchObject({ code: 'subscribe_not_allowed' });
   });
 
+  it('answers the SFU’s messages with media_unavailable on a server that relays peer-to-peer media (the default)', async () => {
+    const { alice, bob } = await pair();
+    alice.send({ type: 'publish', sdp: sdp(['video', 'sendonly']) });
+    expect(await alice.next('error')).toMatchObject({ code: 'media_unavailable', refused: 'publish' });
+    alice.send({ type: 'subscribe_answer', sdp: sdp(['video', 'recvonly']) });
+    expect(await alice.next('error')).toMatchObject({ code: 'media_unavailable', refused: 'subscribe_answer' });
+    expect(bob.received.filter((m) => m.type !== 'joined' && m.type !== 'participant_joined')).toEqual([]);
+  });
+
   it('answers malformed messages with an error and keeps the connection', async () => {
     const { alice, bob } = await pair();
     alice.socket.send('not json');

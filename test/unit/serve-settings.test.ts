@@ -57,6 +57,15 @@ describe('serve settings', () => {
     );
   });
 
+  it('takes the RTC media mode from --rtc-media or SWITCHBOARD_RTC_MEDIA, and refuses another', () => {
+    expect(resolveServeSettings({}, {}).rtc).toBeUndefined();
+    expect(resolveServeSettings({}, { SWITCHBOARD_RTC_MEDIA: 'SFU' })).toMatchObject({ rtc: { media: 'sfu' } });
+    expect(resolveServeSettings({ rtcMedia: 'mesh' }, { SWITCHBOARD_RTC_MEDIA: 'sfu' })).toMatchObject({
+      rtc: { media: 'mesh' },
+    });
+    expect(() => resolveServeSettings({ rtcMedia: 'mcu' }, {})).toThrow(/--rtc-media must be "mesh" or "sfu"/);
+  });
+
   it('takes the data flags: --import with --replace, --export-on-exit, and --seed over SWITCHBOARD_SEED', () => {
     const env = { SWITCHBOARD_SEED: 'env.seed.json' };
     expect(resolveServeSettings({}, env)).toMatchObject({ seedFile: 'env.seed.json' });

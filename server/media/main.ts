@@ -1,0 +1,53 @@
+/**
+ * The media process: what the server forks (media-process.ts) to hold its rooms' media (issue 47). Its entry point,
+ * run by Node as a child process with an IPC channel: built as dist/media-process.mjs, run with tsx from the sources.
+ * A crash here (werift throws from its event handlers) takes media down, not the API; the server starts it again.
+ */
+import { type MediaReply, type MediaRequest, mediaRequest } from './protocol.js';
+import { MediaRoom } from './room.js';
+
+const rooms = new Map<string, MediaRoom>();
+
+function send(reply: MediaReply): void {
+  process.send?.(reply);
+}
+
+function roomOf(id: string): MediaRoom {
+  let room = rooms.get(id);
+  if (!room) {
+    room = new MediaRoom(send);
+    rooms.set(id, room);
+  }
+  return room;
+}
+
+async function handle(request: MediaRequest): Promise<void> {
+  switch (request.type) {
+    case 'join':
+      return roomOf(request.room).join(request.conn, request.identity, request.rights);
+    case 'publish':
+      return roomOf(request.room).publish(request.conn, request.sdp);
+    case 'subscribe_answer':
+      return roomOf(request.room).subscribeAnswer(request.conn, request.sdp);
+    case 'leave': {
+      const room = rooms.get(request.room);
+      await room?.leave(request.conn);
+      if (room?.isEmpty) rooms.delete(request.room);
+    }
+  }
+}
+
+process.on('message', (message: unknown) => {
+  const parsed = mediaRequest.safeParse(message);
+  if (!parsed.success) {
+    send({ type: 'log', level: 'error', message: `media process: refused a request: ${parsed.error.message}` });
+    return;
+  }
+  const request = parsed.data;
+  handle(request).catch((err: unknown) => {
+    send({ type: 'failed', conn: request.conn, refused: request.type, message: (err as Error).message });
+  });
+});
+// The server is gone (it exited, or closed the channel to stop this process): nothing is left to serve.
+process.on('disconnect', () => process.exit(0));
+send({ type: 'ready' });

@@ -1,0 +1,58 @@
+/**
+ * werift's peer connections as the media process makes them (docs/architecture.md, "What werift needs worked
+ * around"). Loaded with require: werift's CommonJS build is the one whose UDP transport the single-port mux replaces
+ * (its ES module bundle keeps its own copy inside), and the bundled server leaves it in node_modules.
+ */
+import { createRequire } from 'node:module';
+import type { RTCPeerConnection as PeerConnection } from 'werift';
+
+// Renamed: werift's codec helpers are not React hooks, whatever their names say to the linter.
+const {
+  RTCPeerConnection,
+  useOPUS: opusCodec,
+  useVP8: vp8Codec,
+} = createRequire(import.meta.url)('werift') as typeof import('werift');
+
+export type { PeerConnection };
+
+/**
+ * No ICE server at all (werift's default is Google's STUN host): nothing contacts the internet, and host candidates
+ * are all a machine needs. Loopback is announced too (werift leaves it out of its host candidates). One ICE transport
+ * per connection (`max-bundle`; werift's default gathers one per m-line as offerer). No header extensions: the
+ * publisher's would be written through to every subscriber, and transport-cc on the publish connection made
+ * Chromium's bitrate collapse (issue 47).
+ */
+export function newPeerConnection(): PeerConnection {
+  return new RTCPeerConnection({
+    iceServers: [],
+    bundlePolicy: 'max-bundle',
+    iceUseIpv6: false,
+    iceAdditionalHostAddresses: ['127.0.0.1'],
+    codecs: { video: [vp8Codec()], audio: [opusCodec()] },
+    headerExtensions: { video: [], audio: [] },
+  });
+}
+
+/** How long gathering host candidates may take (milliseconds, here) before the description is refused. */
+const GATHERING_TIMEOUT_MS = 10_000;
+
+/** The connection's local description once every candidate is gathered (the server does not trickle). */
+export async function gatheredDescription(pc: PeerConnection): Promise<string> {
+  if (pc.iceGatheringState !== 'complete') {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        unSubscribe();
+        reject(new Error(`no ICE candidates were gathered within ${GATHERING_TIMEOUT_MS / 1000} s`));
+      }, GATHERING_TIMEOUT_MS);
+      const { unSubscribe } = pc.iceGatheringStateChange.subscribe((state) => {
+        if (state !== 'complete') return;
+        clearTimeout(timer);
+        unSubscribe();
+        resolve();
+      });
+    });
+  }
+  const description = pc.localDescription;
+  if (!description) throw new Error('the peer connection has no local description');
+  return description.sdp;
+}

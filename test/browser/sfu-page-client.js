@@ -1,0 +1,58 @@
+// A minimal client of /v1/rtc with `--rtc-media sfu`, injected into test pages (plain browser JS): a publisher
+// offers its fake camera to the server (`publish`), and every participant answers the server's `subscribe_offer`.
+// Only loopback candidates leave the page: the test never sends traffic to another address.
+const gathered = (pc) =>
+  new Promise((resolve) => {
+    if (pc.iceGatheringState === 'complete') resolve();
+    pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && resolve());
+  });
+const loopbackCandidatesOnly = (sdp) =>
+  sdp
+    .split('\r\n')
+    .filter((line) => !line.startsWith('a=candidate:') || / 127\.\d+\.\d+\.\d+ /.test(line))
+    .join('\r\n');
+
+window.sfuClient = {
+  async join({ baseUrl, token, publish }) {
+    const state = { joined: null, errors: [], serverSdps: [], tracks: null, startedAt: performance.now() };
+    window.sfuState = state;
+    const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/v1/rtc?access_token=${encodeURIComponent(token)}`);
+    const send = (message) => ws.send(JSON.stringify(message));
+    ws.onmessage = async ({ data }) => {
+      const message = JSON.parse(data);
+      if (message.type === 'joined') {
+        state.joined = message;
+        if (!publish) return;
+        const camera = await navigator.mediaDevices.getUserMedia({ video: { width: 320, height: 240 }, audio: false });
+        const pc = new RTCPeerConnection({ iceServers: [], bundlePolicy: 'max-bundle' });
+        this.publisher = pc;
+        for (const track of camera.getTracks()) pc.addTransceiver(track, { direction: 'sendonly' });
+        await pc.setLocalDescription(await pc.createOffer());
+        await gathered(pc);
+        send({ type: 'publish', sdp: loopbackCandidatesOnly(pc.localDescription.sdp) });
+      } else if (message.type === 'publish_answer') {
+        state.serverSdps.push(message.sdp);
+        await this.publisher.setRemoteDescription({ type: 'answer', sdp: message.sdp });
+      } else if (message.type === 'subscribe_offer') {
+        state.serverSdps.push(message.sdp);
+        state.tracks = message.tracks;
+        const pc = new RTCPeerConnection({ iceServers: [], bundlePolicy: 'max-bundle' });
+        this.subscriber = pc;
+        await pc.setRemoteDescription({ type: 'offer', sdp: message.sdp });
+        await pc.setLocalDescription(await pc.createAnswer());
+        await gathered(pc);
+        send({ type: 'subscribe_answer', sdp: loopbackCandidatesOnly(pc.localDescription.sdp) });
+      } else if (message.type === 'error') {
+        state.errors.push(message);
+      }
+    };
+  },
+  /** Video frames the subscribe connection has decoded so far, and ms since joining. */
+  async framesDecoded() {
+    let frames = 0;
+    if (this.subscriber)
+      for (const report of (await this.subscriber.getStats()).values())
+        if (report.type === 'inbound-rtp' && report.kind === 'video') frames += report.framesDecoded ?? 0;
+    return { frames, sinceJoinMs: performance.now() - window.sfuState.startedAt };
+  },
+};

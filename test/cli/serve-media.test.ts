@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { client } from '../support/http.js';
+import { childProcesses } from '../support/processes.js';
+
+const BIN = resolve('dist/switchboard.mjs');
+const work = mkdtempSync(join(tmpdir(), 'switchboard-cli-media-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+it('serve --rtc-media sfu runs the built media process, and stops it when it stops', async () => {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', work, '--rtc-media', 'sfu'], {
+    env: { PATH: process.env.PATH, HOME: work },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const waitFor = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((done, fail) => {
+      const look = () => {
+        const match = pattern.exec(output);
+        if (!match) return false;
+        done(match);
+        return true;
+      };
+      if (look()) return;
+      const timer = setTimeout(() => fail(new Error(`no ${pattern} in: ${output}`)), 15_000);
+      const onData = () => {
+        if (!look()) return;
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+      };
+      child.stdout.on('data', onData);
+    });
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = once(child, 'exit');
+  try {
+    const [, url] = await waitFor(/Switchboard listening on (http:\/\/[^\s"]+)/);
+    // The first API request loads the runtime, which forks the media process; it is ready once werift has loaded.
+    await client(url).get('/v1/projects');
+    const [, pid] = await waitFor(/the media process is ready \(pid (\d+)\)/);
+    const [media] = childProcesses(child.pid).filter((p) => p.pid === Number(pid));
+    expect(media?.command).toContain(join('dist', 'media-process.mjs'));
+
+    child.kill('SIGTERM');
+    expect((await exited)[0]).toBe(0);
+    expect(existsSync(`/proc/${pid}`)).toBe(false);
+  } finally {
+    child.kill('SIGKILL');
+  }
+}, 30_000);
