@@ -39,6 +39,7 @@ export async function startTestServer(
       | 'importArchive'
       | 'logger'
       | 'accessLog'
+      | 'metrics'
     >
   > = {},
 ): Promise<TestServer> {
