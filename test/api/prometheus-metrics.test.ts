@@ -5,7 +5,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConversation, mintChatToken, projectWithKeys, sendMessage } from '../support/factories.js';
+import {
+  createConversation,
+  mintChatToken,
+  projectWithKeys,
+  registerWebhook,
+  sendMessage,
+} from '../support/factories.js';
 import { client } from '../support/http.js';
 import {
   ALERT_RULES,
@@ -17,6 +23,7 @@ import {
 import { startTestServer, type TestServer } from '../support/server.js';
 import { connectRealtime, type SocketClient } from '../support/socket-client.js';
 import { eventually } from '../support/wait.js';
+import { startReceiver } from '../support/webhook-receiver.js';
 
 const missing = prometheusMissing();
 if (missing) console.warn(`Skipping the Prometheus tests: ${missing}`);
@@ -135,6 +142,34 @@ describe.skipIf(missing !== undefined)('Prometheus metrics', () => {
     for (const id of [project.id, conversation.id, message.id]) expect(values.join('\n')).not.toContain(id);
     // Switchboard's ids: a prefix, then a ULID-like body.
     expect(values.filter((v) => /\b[a-z]{2,4}_[0-9A-Z]{20,}/.test(v))).toEqual([]);
+  });
+
+  it('counts webhook attempts by outcome, the time to a first attempt, and the deliveries still pending', async () => {
+    const api = client(server.url);
+    const { keys, project, owner } = await projectWithKeys(api);
+    const [answering, failing] = await Promise.all([startReceiver(), startReceiver()]);
+    failing.reply({ status: 500 });
+    try {
+      for (const receiver of [answering, failing])
+        await registerWebhook(api, project.id, owner, {
+          url: receiver.url,
+          environment: 'production',
+          events: ['message.created'],
+        });
+      const conversation = await createConversation(api, keys.production, { members: ['dave'] });
+      await sendMessage(api, keys.production, conversation.id, { text: 'hook', senderId: 'dave' });
+      await Promise.all([answering.waitForRequests(1), failing.waitForRequests(1)]);
+      const text = await eventually(
+        () => scrape(),
+        (t) => /^switchboard_webhook_attempts_total\{outcome="failed"\} 1$/m.test(t),
+      );
+      expect(text).toMatch(/^switchboard_webhook_attempts_total\{outcome="succeeded"\} 1$/m);
+      expect(text).toMatch(/^switchboard_webhook_first_attempt_latency_seconds_count 2$/m);
+      // The failed one waits for its retry.
+      expect(text).toMatch(/^switchboard_webhook_deliveries_pending 1$/m);
+    } finally {
+      await Promise.all([answering.close(), failing.close()]);
+    }
   });
 
   it('counts per server: a second server in the same process starts from nothing', async () => {
