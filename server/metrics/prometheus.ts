@@ -2,7 +2,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { Store } from '../../db/store.js';
 import type { Cluster } from '../cluster/cluster.js';
 import type { EventBus } from '../events/bus.js';
-import { countPendingDeliveries } from '../webhooks/queue-depth.js';
+import { pendingDeliveriesCounter } from '../webhooks/queue-depth.js';
 import { requestMetrics } from './http-requests.js';
 import type { MetricSink } from './sink.js';
 
@@ -110,13 +110,14 @@ export function createPrometheusMetrics({ store, cluster, events }: PrometheusPa
       if (e.attempt === 1) firstAttemptLatency.observe(Math.max(0, e.at - e.queuedAt) / 1000);
     }),
   );
+  const countPending = pendingDeliveriesCounter(store.db);
   new Gauge({
     name: 'switchboard_webhook_deliveries_pending',
     help: 'Webhook deliveries waiting for an attempt (first or retry) in the store: every node of a database counts the same queue.',
     registers,
     async collect() {
       try {
-        this.set(await withTimeout(countPendingDeliveries(store.db)));
+        this.set(await withTimeout(countPending()));
       } catch {
         // The store is down or slow: switchboard_store_up says so; no stale figure.
         this.reset();
