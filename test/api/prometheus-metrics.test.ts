@@ -1,7 +1,7 @@
 // Prometheus metrics (`--metrics-port`): a real Prometheus (Debian's) scrapes a running server with the
 // documented configuration and alert rules (docs/deployment/), and promtool checks what the server exposes.
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ import {
   prometheusMissing,
   startPrometheus,
 } from '../support/prometheus.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { makeDataDir, startTestServer, type TestServer } from '../support/server.js';
 import { connectRealtime, type SocketClient } from '../support/socket-client.js';
 import { eventually } from '../support/wait.js';
 import { startReceiver } from '../support/webhook-receiver.js';
@@ -181,6 +181,19 @@ describe.skipIf(missing !== undefined)('Prometheus metrics', () => {
       expect(await scrape()).toMatch(/^switchboard_chat_messages_total\{environment="development"\} [1-9]/m);
     } finally {
       await other.dispose();
+    }
+  });
+
+  it('a metrics port in use fails the start, and leaves the data folder free for the next', async () => {
+    const taken = Number(new URL(server.metricsUrl as string).port);
+    const dataDir = makeDataDir();
+    try {
+      await expect(startTestServer({ dataDir, metrics: { port: taken } })).rejects.toThrow(/EADDRINUSE/);
+      const next = await startTestServer({ dataDir });
+      expect(next.metricsUrl).toBeUndefined();
+      await next.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
