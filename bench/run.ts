@@ -16,7 +16,8 @@
  * (bench/reset.ts, BENCH_ONLY=reset) times emptying an environment of 10,000 messages. BENCH_ONLY=sockets10k:
  * BENCH_MANY_SOCKETS (10,000) realtime sockets on one node beside raw `ws` (bench/many-sockets.ts). Last,
  * BENCH_ONLY=postgres: Switchboard on PostgreSQL beside Express + `pg` (bench/postgres.ts, BENCH_POSTGRES_ROUNDS).
- * BENCH_ONLY=cluster: two nodes on PostgreSQL with Redis, across-node latency and throughput (bench/cluster.ts,
+ * BENCH_ONLY=metrics: a message POST with 100 online, Prometheus metrics on and off (bench/metrics.ts,
+ * BENCH_METRICS_ROUNDS). BENCH_ONLY=cluster: two nodes on PostgreSQL with Redis, across-node latency and throughput (bench/cluster.ts,
  * BENCH_CLUSTER_MEMBERS, BENCH_CLUSTER_ROUNDS, BENCH_CLUSTER_MESSAGES, BENCH_CLUSTER_SOCKETS).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -30,6 +31,7 @@ import { type BenchConfig, readConfig } from './config.js';
 import { runDashboardBench } from './dashboard.js';
 import { type LoadOptions, type Measurement, measure, requireAllOk } from './load.js';
 import { runManySocketsBench } from './many-sockets.js';
+import { runMetricsBench } from './metrics.js';
 import { runObservabilityBench } from './observability.js';
 import { runPostgresBench } from './postgres.js';
 import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './report.js';
@@ -161,6 +163,11 @@ async function main(): Promise<void> {
   // BENCH_ONLY=observability: only what observability recording costs (bench/observability.ts).
   if (config.only === 'observability') {
     await runObservabilityBench(config, load);
+    return;
+  }
+  // BENCH_ONLY=metrics: only what Prometheus metrics cost the message POST with 100 online (bench/metrics.ts).
+  if (config.only === 'metrics') {
+    await runMetricsBench(config, load);
     return;
   }
   // BENCH_ONLY=startup: start-up time, memory and the CLI (bench/startup.ts); first in a full run, on a quiet machine.

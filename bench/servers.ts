@@ -19,11 +19,15 @@ import Database from '../db/sqlite-driver.js';
 import { startServer } from '../server/index.js';
 import { PLAIN_QUERY_PATH, RAW_MESSAGES_PATH, RAW_PING_PATH } from './config.js';
 
-/** `switchboard-unobserved`: the real server with observability recording off (bench/observability.ts). */
+/**
+ * `switchboard-unobserved`: the real server with observability recording off (bench/observability.ts);
+ * `switchboard-metrics <dataDir> <metricsPort>`: with Prometheus metrics on that port (bench/metrics.ts).
+ */
 export type ServerKind =
   | 'plain'
   | 'switchboard'
   | 'switchboard-unobserved'
+  | 'switchboard-metrics'
   | 'ws-echo'
   | 'raw-insert'
   | 'raw-broadcast'
@@ -226,9 +230,11 @@ function startSwitchboard(
   maxConnections?: number,
   databaseUrl?: string,
   redisUrl?: string,
+  metricsPort?: number,
 ): Promise<Running> {
   const security = maxConnections === undefined ? undefined : { http: { maxConnections } };
   return startServer({
+    ...(metricsPort !== undefined && { metrics: { port: metricsPort } }),
     dataDir,
     ...(databaseUrl && { databaseUrl, secretKey: BENCH_SECRET_KEY }),
     ...(redisUrl && { redisUrl }),
@@ -249,6 +255,8 @@ async function main(): Promise<void> {
   else if (kind === 'switchboard' && first)
     running = await startSwitchboard(first, true, second ? Number(second) : undefined);
   else if (kind === 'switchboard-unobserved' && first) running = await startSwitchboard(first, false);
+  else if (kind === 'switchboard-metrics' && first && second)
+    running = await startSwitchboard(first, true, undefined, undefined, undefined, Number(second));
   else if (kind === 'switchboard-postgres' && first && second)
     running = await startSwitchboard(first, true, undefined, second);
   // A node of several (bench/cluster.ts): first the data dir, second the database URL, third Redis's.
@@ -264,6 +272,7 @@ async function main(): Promise<void> {
   else
     throw new Error(
       'Usage: servers.ts plain | ws-echo | switchboard <dataDir> [maxConnections] | raw-insert <dbFile> | raw-broadcast <dbFile> ' +
+        '| switchboard-metrics <dataDir> <metricsPort> ' +
         '| switchboard-postgres <dataDir> <url> | switchboard-cluster <dataDir> <url> <redisUrl> ' +
         '| raw-insert-postgres <url> | plain-postgres <url> ' +
         `(got ${process.argv.slice(2).join(' ')})`,

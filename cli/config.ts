@@ -39,6 +39,8 @@ export interface ServeSettings {
   accessLog: AccessLogSetting;
   /** Where `/v1/rtc`'s media goes, when given: peer to peer (the default), or through the server (experimental). */
   rtc?: { media: RtcMediaMode };
+  /** Where Prometheus metrics are served, on a listener of their own; absent: not served. */
+  metrics?: { port: number; host: string };
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -81,6 +83,8 @@ export interface ServeFlags {
   logLevel?: string;
   accessLog?: string;
   rtcMedia?: string;
+  metricsPort?: string;
+  metricsHost?: string;
 }
 
 function parseRtcMedia(value: string, source: string): RtcMediaMode {
@@ -221,6 +225,12 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
     throw new UsageError(
       `a server on PostgreSQL needs a secret key in SWITCHBOARD_SECRET_KEY or --secret-key-file: ${MAKE_A_SECRET_KEY}`,
     );
+  const metricsPort = setting(flags.metricsPort, 'metrics-port', 'SWITCHBOARD_METRICS_PORT');
+  const metricsHost = setting(flags.metricsHost, 'metrics-host', 'SWITCHBOARD_METRICS_HOST');
+  if (metricsHost && !metricsPort)
+    throw new UsageError(
+      `${metricsHost.source} needs --metrics-port (or SWITCHBOARD_METRICS_PORT): metrics are off without it`,
+    );
   const redis = setting(flags.redisUrl, 'redis-url', 'SWITCHBOARD_REDIS_URL');
   const redisUrl = redis && parseRedisUrl(redis.value, redis.source);
   return {
@@ -230,6 +240,9 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
     ...(flags.import !== undefined && { importFile: flags.import, replace: flags.replace === true }),
     ...(flags.exportOnExit !== undefined && { exportOnExit: flags.exportOnExit }),
     ...(seed && { seedFile: seed.value }),
+    ...(metricsPort && {
+      metrics: { port: parsePort(metricsPort.value, metricsPort.source), host: metricsHost?.value ?? DEFAULT_HOST },
+    }),
     port: port ? parsePort(port.value, port.source) : DEFAULT_PORT,
     host: flags.host ?? (env.SWITCHBOARD_HOST || DEFAULT_HOST),
     dataDir: resolveDataDir(flags.dataDir, env),

@@ -111,6 +111,15 @@ export function registerServeCommand(program: Command): void {
         'media process the server forks) (env SWITCHBOARD_RTC_MEDIA, default mesh)',
     )
     .option(
+      '--metrics-port <port>',
+      'serve Prometheus metrics at /metrics on this port, a listener of their own; 0 picks a free one ' +
+        '(env SWITCHBOARD_METRICS_PORT; default off)',
+    )
+    .option(
+      '--metrics-host <host>',
+      'address the metrics listener binds (env SWITCHBOARD_METRICS_HOST, default 127.0.0.1)',
+    )
+    .option(
       '--seed <file>',
       'create what this seed file declares if the data folder is empty (env SWITCHBOARD_SEED; `switchboard seed init` ' +
         'writes an example)',
@@ -184,6 +193,7 @@ export function registerServeCommand(program: Command): void {
       process.on('SIGINT', onSigint);
       process.on('SIGTERM', onSigterm);
       // Printed once the signals are handled: whoever waits for this line may stop the server at once.
+      if (server.metricsUrl) logger.info({ metricsUrl: server.metricsUrl }, `Metrics at ${server.metricsUrl}`);
       logger.info(
         { url: server.url, version: switchboardVersion, dataDir: settings.dataDir },
         `Switchboard listening on ${server.url}`,

@@ -10,7 +10,7 @@ import { knownMigrations } from './migration-journal.js';
 import { connectFailureReason, describePostgresUrl, StoreUnreachableError } from './postgres-url.js';
 import { insertTemplate } from './prepared-insert.js';
 import { enterSchemaHistory, type SchemaStanding, SchemaTooNewError } from './schema-history.js';
-import type { Queries, RowInsert, ServerSlot, ServerSlotKind, Store } from './store.js';
+import type { Queries, RowInsert, ServerSlot, ServerSlotKind, Store, TransactionObserver } from './store.js';
 import { transactionContext } from './transaction-context.js';
 
 export interface PostgresStore extends Store {
@@ -100,6 +100,25 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
   const context = transactionContext(outside);
   /** Claimers made, so that each names its statements apart. */
   let claimers = 0;
+  let observer: TransactionObserver | undefined;
+  const poolSize = options.poolSize ?? 10;
+
+  async function runTransaction<T>(work: (tx: Queries) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await base.transaction(
+          (tx) => context.run(tx as unknown as Queries, () => work(tx as unknown as Queries)),
+          { isolationLevel: 'serializable' },
+        );
+      } catch (err) {
+        const state = sqlState(err);
+        if (attempt >= MAX_ATTEMPTS || !state || !RETRYABLE.has(state)) throw err;
+        // A random pause, growing, so that the transactions that conflicted do not meet again.
+        const pause = Math.random() * Math.min(MAX_RETRY_PAUSE_MS, 2 ** attempt);
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  }
 
   return {
     dialect: 'postgres',
@@ -109,19 +128,16 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
     async transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T> {
       const joined = context.current();
       if (joined) return work(joined);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await base.transaction(
-            (tx) => context.run(tx as unknown as Queries, () => work(tx as unknown as Queries)),
-            { isolationLevel: 'serializable' },
-          );
-        } catch (err) {
-          const state = sqlState(err);
-          if (attempt >= MAX_ATTEMPTS || !state || !RETRYABLE.has(state)) throw err;
-          // A random pause, growing, so that the transactions that conflicted do not meet again.
-          const pause = Math.random() * Math.min(MAX_RETRY_PAUSE_MS, 2 ** attempt);
-          await new Promise((resolve) => setTimeout(resolve, pause));
-        }
+      if (!observer) return runTransaction(work);
+      const started = performance.now();
+      let committed = false;
+      try {
+        const result = await runTransaction(work);
+        committed = true;
+        return result;
+      } finally {
+        // Its runs again after conflicts included: the time its caller waited.
+        observer?.((performance.now() - started) / 1000, committed);
       }
     },
     claimer<T extends SQLiteTable>(table: T, claim: Claim<T>): Claimer<T> {
@@ -170,6 +186,15 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
     },
     async ping() {
       await pool.query('SELECT 1');
+    },
+    connections: () => ({
+      max: poolSize,
+      open: pool.totalCount,
+      busy: pool.totalCount - pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
+    observeTransactions(next) {
+      observer = next;
     },
     takeServerSlot: (kind) => takeServerSlot(options.url, kind, options.onIdleError),
     async close() {

@@ -11,7 +11,7 @@ import { insertTemplate } from './prepared-insert.js';
 import { enterSchemaHistory, type SchemaStanding } from './schema-history.js';
 import Database from './sqlite-driver.js';
 import { cacheStatements } from './statement-cache.js';
-import type { Queries, RowInsert, Store } from './store.js';
+import type { Queries, RowInsert, Store, TransactionObserver } from './store.js';
 import { transactionContext } from './transaction-context.js';
 
 function fileBytes(path: string): number {
@@ -82,9 +82,23 @@ export async function openSqliteStore(
     else busy = false;
   }
 
+  let observer: TransactionObserver | undefined;
   async function transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T> {
     const joined = context.current();
     if (joined) return work(joined);
+    if (!observer) return runTransaction(work);
+    const started = performance.now();
+    let committed = false;
+    try {
+      const result = await runTransaction(work);
+      committed = true;
+      return result;
+    } finally {
+      observer?.((performance.now() - started) / 1000, committed);
+    }
+  }
+
+  async function runTransaction<T>(work: (tx: Queries) => Promise<T>): Promise<T> {
     await acquire();
     try {
       writer.$client.exec('BEGIN IMMEDIATE');
@@ -148,6 +162,11 @@ export async function openSqliteStore(
     },
     async ping() {
       readerConnection.prepare('SELECT 1').get();
+    },
+    // The writer: reads outside transactions go to the reader, which never waits.
+    connections: () => ({ max: 1, open: 1, busy: busy ? 1 : 0, waiting: waiting.length }),
+    observeTransactions(next) {
+      observer = next;
     },
     async takeServerSlot() {
       return { release: async () => {} };

@@ -34,6 +34,21 @@ export interface ServerSlot {
   release(): Promise<void>;
 }
 
+/** What the store's connections are doing now (metrics): on SQLite its one writer, on PostgreSQL its pool. */
+export interface StoreConnections {
+  /** Connections that may be open at most. */
+  max: number;
+  /** Open now. */
+  open: number;
+  /** Running a query or a transaction now. */
+  busy: number;
+  /** Callers waiting for one. */
+  waiting: number;
+}
+
+/** Told when a transaction ends: how long it took, from the call (its wait for a connection included) to its end. */
+export type TransactionObserver = (seconds: number, committed: boolean) => void;
+
 export interface Store {
   readonly dialect: Dialect;
   readonly db: Queries;
@@ -62,6 +77,13 @@ export interface Store {
   sizeBytes(): Promise<number>;
   /** Answers when the database answers a trivial query; throws otherwise (`/readyz`). */
   ping(): Promise<void>;
+  /** What its connections are doing now. */
+  connections(): StoreConnections;
+  /**
+   * Tells `observer` about every transaction from now on (not those joined inside another: they are part of it);
+   * undefined stops. One observer at a time: the server's metrics.
+   */
+  observeTransactions(observer: TransactionObserver | undefined): void;
   /**
    * Takes this server's place among the servers on the database, for as long as it runs (or until `release`):
    * `alone` when no other may run beside it, `beside-others` when others may (they share a bus); false when

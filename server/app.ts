@@ -1,4 +1,4 @@
-import express, { type Express, type Request } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import type { Infrastructure } from './context.js';
 import { notFound } from './errors.js';
 import { type AccessLogSetting, accessLog } from './http/access-log.js';
@@ -17,6 +17,8 @@ export interface AppOptions {
   dashboardDir: string;
   /** Which requests get an access log line (server/http/access-log.ts). */
   accessLog: AccessLogSetting;
+  /** Times and counts every request for Prometheus (server/metrics); absent when the server serves no metrics. */
+  requestMetrics?: RequestHandler;
 }
 
 /** `/v1/…`: the paths the API (routes, attachment bytes, backups) answers, or answers 404 for. */
@@ -35,6 +37,7 @@ export function createApp(infra: Infrastructure, runtime: () => Promise<Runtime>
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.set('trust proxy', infra.security.trustProxy);
+  if (options.requestMetrics) app.use(options.requestMetrics);
   app.use(requestId(infra.ids));
   app.use(accessLog(infra.logger, options.accessLog));
   // The API first: its requests then pass no layer of the pages below (each a path to match), and the cross-origin

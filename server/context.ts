@@ -8,6 +8,7 @@ import type { Snapshot } from './data-archive/snapshot.js';
 import type { EventBus } from './events/bus.js';
 import type { IdGenerator } from './ids.js';
 import type { KeyRing } from './key-ring.js';
+import type { MetricSink } from './metrics/sink.js';
 import type { SecuritySettings } from './security/settings.js';
 import type { Services } from './services.js';
 
@@ -40,6 +41,8 @@ export interface Infrastructure {
   /** How costly new password hashes are: `fast` only for a test suite's throw-away server. */
   passwordHashing: PasswordHashing;
   version: string;
+  /** What its parts count for Prometheus; undefined when the server serves no metrics (`--metrics-port`). */
+  metrics?: MetricSink;
 }
 
 export interface AppContext extends Infrastructure {

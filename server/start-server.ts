@@ -21,6 +21,8 @@ import { limitHttpConnections } from './http/connection-limit.js';
 import { routeUpgrades } from './http/upgrade-router.js';
 import { createIdGenerator, type IdGenerator } from './ids.js';
 import type { RtcMediaMode } from './media/media-signaling.js';
+import type { MetricsListenerOptions } from './metrics/metrics-listener.js';
+import type { PrometheusMetrics } from './metrics/prometheus.js';
 import { openServerStore } from './open-store.js';
 import type { Runtime } from './runtime.js';
 import { openFilesWarning, readOpenFileLimit } from './security/open-files.js';
@@ -117,6 +119,11 @@ export interface ServerOptions {
    * docs/architecture.md, "Media: the SFU"); its `publish` and `subscribe_offer` messages are in docs/signaling.md.
    */
   rtc?: { media?: RtcMediaMode };
+  /**
+   * Serve Prometheus metrics (text exposition format) at `/metrics` on a listener of their own: `port` (0 picks a
+   * free one) on `host`, default 127.0.0.1. Off by default; never on the API's port. See docs/deployment.md.
+   */
+  metrics?: { port: number; host?: string };
 }
 
 export interface RunningServer {
@@ -141,6 +148,8 @@ export interface RunningServer {
    * PostgreSQL could hold them (`replaced`, by `table.column`: see db/holdable-text.ts).
    */
   imported?: Manifest & CopyReport;
+  /** With the `metrics` option: where Prometheus scrapes this server, e.g. `http://127.0.0.1:9470/metrics`. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -229,6 +238,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let seeded: SeedOutcome | undefined;
   let imported: RunningServer['imported'];
   let server: Server;
+  let prometheus: PrometheusMetrics | undefined;
+  let scrapes: Awaited<ReturnType<typeof import('./metrics/metrics-listener.js').listenForScrapes>> | undefined;
   try {
     const version = readVersion();
     const opened = await openServerStore({ ...options, serverVersion: version }, files, clock, logger);
@@ -257,6 +268,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       startedAt: clock.now(),
       logger,
     });
+    // prom-client loads only for a server that serves metrics.
+    if (options.metrics) {
+      const { createPrometheusMetrics } = await import('./metrics/prometheus.js');
+      prometheus = createPrometheusMetrics({ store, cluster, events });
+    }
     const infra: Infrastructure = {
       ...opened,
       cluster,
@@ -271,6 +287,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       events,
       passwordHashing,
       version,
+      metrics: prometheus?.sink,
     };
     if (options.importArchive) {
       if (store.dialect !== 'postgres')
@@ -302,11 +319,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const app = createApp(infra, runtime.load, {
       dashboardDir: options.dashboardDir ?? appFiles.dashboardDir(),
       accessLog: options.accessLog ?? 'all',
+      requestMetrics: prometheus?.requests,
     });
     server = createHttpServer(app, infra.security.http, infra.ids).listen(options.port ?? DEFAULT_PORT, host);
     routeUpgrades(server, runtime.load);
     await once(server, 'listening');
+    if (prometheus && options.metrics) {
+      const { listenForScrapes } = await import('./metrics/metrics-listener.js');
+      const at: MetricsListenerOptions = { port: options.metrics.port, host: options.metrics.host ?? DEFAULT_HOST };
+      scrapes = await listenForScrapes(prometheus, at, logger);
+    }
   } catch (err) {
+    await new Promise<void>((resolve) => (server?.listening ? server.close(() => resolve()) : resolve()));
+    prometheus?.close();
     await (await runtime?.stop())?.stop();
     await cluster?.close();
     await store?.close();
@@ -315,6 +340,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
 
   const loader = runtime;
+  const metricsListener = scrapes;
   const early = setTimeout(() => {
     loader.load().catch((err: unknown) => logger.error({ err }, 'the server runtime could not start'));
   }, RUNTIME_START_DELAY_MS);
@@ -345,6 +371,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     seed: seeded,
     imported,
+    metricsUrl: scrapes?.url,
     runDueWebhooks: async () => (await loader.load()).runDueWebhooks(),
     runAttachmentCleanup: async () => (await loader.load()).runAttachmentCleanup(),
     close() {
@@ -354,6 +381,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         // before the database closes under them.
         const running = await loader.stop();
         await running?.stop();
+        await metricsListener?.close();
+        prometheus?.close();
         await new Promise<void>((resolve, reject) => {
           server.close((err) => {
             // Counted metrics are written while the database is still open.

@@ -135,6 +135,8 @@ export interface InternalEvents {
     succeeded: boolean;
     /** The fault injected into the environment that shaped this attempt (server/faults), if any. */
     injectedFault: string | null;
+    /** When the delivery was queued (its `createdAt`), by the same clock as `at`. */
+    queuedAt: number;
     at: number;
   };
   /** A runtime request's error answer was written to the error log (`id` is its `err_` id). */

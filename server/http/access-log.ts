@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 export type AccessLogSetting = 'all' | 'errors' | 'off' | number;
 
 /** The server's own paths outside the API and the dashboard, by the template they are logged under. */
-function serverRoute(path: string): string | undefined {
+export function serverRoute(path: string): string | undefined {
   if (path === '/healthz' || path === '/readyz' || path === '/openapi.json' || path === '/schemas/seed.json')
     return path;
   if (path === '/docs' || path.startsWith('/docs/')) return '/docs';

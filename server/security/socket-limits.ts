@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { type EnvironmentScope, scopeKey } from '../../db/scope.js';
 import type { Clock } from '../clock.js';
+import type { MetricSink } from '../metrics/sink.js';
 import type { WebSocketLimits } from './settings.js';
 
 /**
@@ -19,7 +20,10 @@ const WARN_EVERY_MS = 60_000;
  * until they close. A socket past a limit is closed with 1013 and a reason saying which limit. They count this node's
  * sockets only, also when there are several nodes: they guard its own memory and open files (docs/security.md).
  */
-export function createSocketLimits({ clock, logger }: { clock: Clock; logger: Logger }, limits: WebSocketLimits) {
+export function createSocketLimits(
+  { clock, logger, metrics }: { clock: Clock; logger: Logger; metrics?: MetricSink },
+  limits: WebSocketLimits,
+) {
   let open = 0;
   /** `projectId \0 environment` → that environment's scope and its sockets open now. */
   const inEnvironment = new Map<string, { key: string; scope: EnvironmentScope; open: number }>();
@@ -27,6 +31,7 @@ export function createSocketLimits({ clock, logger }: { clock: Clock; logger: Lo
 
   function refuse(socket: WebSocket, reason: string, limit: string, details: Record<string, unknown>): false {
     socket.close(CLOSE_TRY_AGAIN_LATER, reason);
+    metrics?.webSocketRefused(limit === 'server' ? 'server' : 'environment');
     const now = clock.now();
     const last = warnedAt.get(limit);
     if (last === undefined || now - last >= WARN_EVERY_MS) {

@@ -496,6 +496,7 @@ export function createDeliveryQueue(
       error: outcome.error,
       succeeded: isSuccess(outcome),
       injectedFault: outcome.injectedFault ?? null,
+      queuedAt: delivery.createdAt,
       at: attemptedAt,
     });
   }
@@ -702,6 +703,7 @@ export function createDeliveryQueue(
         error: outcome.error,
         succeeded: isSuccess(outcome),
         injectedFault: outcome.injectedFault ?? null,
+        queuedAt: delivery.createdAt,
         at: outcome.attemptedAt,
       });
     },

@@ -63,12 +63,19 @@ describe('switchboard serve', () => {
   it('takes its settings from SWITCHBOARD_* variables, flags winning over them', async () => {
     const dataDir = makeDataDir();
     dirs.push(dataDir);
-    const { url } = await serve(['--mode', 'production'], {
+    const { url, output } = await serve(['--mode', 'production'], {
       SWITCHBOARD_PORT: '0',
       SWITCHBOARD_DATA_DIR: dataDir,
       SWITCHBOARD_MODE: 'local',
+      SWITCHBOARD_METRICS_PORT: '0',
     });
     expect((await client(url).get('/healthz')).body.mode).toBe('production');
+    // Prometheus metrics on a listener of their own, on 127.0.0.1 by default.
+    const metricsUrl = /Metrics at (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(output())?.[1];
+    expect(metricsUrl, output()).toBeDefined();
+    expect(await (await fetch(metricsUrl as string)).text()).toContain(
+      'switchboard_http_request_duration_seconds_count',
+    );
   });
 
   it('refuses a bad setting with exit code 2 and a message', async () => {

@@ -153,7 +153,8 @@ const RULES: Rule[] = [
     contains: 'npm run build:binary',
     notRun: 'writes a 92 MB executable, then serves on port 4700 until stopped (test/binary)',
   },
-  // docs/deployment/: the files test/cluster/deployment.test.ts and test/support/haproxy.ts run, shown whole.
+  // docs/deployment/: the files test/cluster/deployment.test.ts, test/support/haproxy.ts and test/support/prometheus.ts
+  // run, shown whole.
   ...(
     [
       ['one server, SQLite in its data folder', 'switchboard.service'],
@@ -161,6 +162,8 @@ const RULES: Rule[] = [
       ['SWITCHBOARD_SECRET_KEY=SECRET_KEY', 'cluster.env'],
       ['haproxy.cfg on 10.0.0.10', 'haproxy.cfg'],
       ['CREATE ROLE switchboard', 'prepare-postgres.sql'],
+      ['job_name: switchboard', 'prometheus.yml'],
+      ['alert: SwitchboardBusLost', 'switchboard-alerts.yml'],
     ] as const
   ).map(([contains, file]): Rule => ({ file: 'docs/deployment.md', contains, excerptOf: `docs/deployment/${file}` })),
   {

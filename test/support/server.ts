@@ -40,6 +40,7 @@ export async function startTestServer(
       | 'logger'
       | 'accessLog'
       | 'rtc'
+      | 'metrics'
     >
   > = {},
 ): Promise<TestServer> {

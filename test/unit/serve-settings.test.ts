@@ -66,6 +66,20 @@ describe('serve settings', () => {
     expect(() => resolveServeSettings({ rtcMedia: 'mcu' }, {})).toThrow(/--rtc-media must be "mesh" or "sfu"/);
   });
 
+  it('serves metrics only when given a port, on 127.0.0.1 unless told otherwise', () => {
+    expect(resolveServeSettings({}, {})).not.toHaveProperty('metrics');
+    expect(resolveServeSettings({}, { SWITCHBOARD_METRICS_PORT: '9470' })).toMatchObject({
+      metrics: { port: 9470, host: '127.0.0.1' },
+    });
+    expect(
+      resolveServeSettings({ metricsPort: '0', metricsHost: '10.0.0.11' }, { SWITCHBOARD_METRICS_PORT: '9470' }),
+    ).toMatchObject({ metrics: { port: 0, host: '10.0.0.11' } });
+    expect(() => resolveServeSettings({ metricsPort: 'x' }, {})).toThrow(/--metrics-port must be a port number/);
+    expect(() => resolveServeSettings({}, { SWITCHBOARD_METRICS_HOST: '0.0.0.0' })).toThrow(
+      /SWITCHBOARD_METRICS_HOST needs --metrics-port/,
+    );
+  });
+
   it('takes the data flags: --import with --replace, --export-on-exit, and --seed over SWITCHBOARD_SEED', () => {
     const env = { SWITCHBOARD_SEED: 'env.seed.json' };
     expect(resolveServeSettings({}, env)).toMatchObject({ seedFile: 'env.seed.json' });

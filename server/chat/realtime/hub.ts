@@ -79,7 +79,7 @@ const fromUserKey = (key: string): { scope: EnvironmentScope; userId: string } =
  * (`typing.changed`), each keeping the whole list. Alone, the same events stay in this node, decided in memory.
  */
 export function createRealtimeHub(
-  { clock, ids, events, logger, cluster }: Infrastructure,
+  { clock, ids, events, logger, cluster, metrics }: Infrastructure,
   conversations: ConversationService,
   messages: MessageService,
   engagement: EngagementService,
@@ -95,7 +95,7 @@ export function createRealtimeHub(
   /** Presence across the nodes: none alone, where this node's connections are all there is. */
   const shared = cluster.redis ? createClusterPresence(cluster.redis, cluster.nodeId) : undefined;
 
-  const outbox = createRealtimeOutbox();
+  const outbox = createRealtimeOutbox(metrics);
   const send = (connection: RealtimeConnection, message: RealtimeServerMessage) =>
     outbox.push(connection, outbox.encode(message));
 

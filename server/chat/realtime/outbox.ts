@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { WebSocket } from 'ws';
 import { type SharedFrame, sendShared, sharedFrame } from '../../http/shared-frame.js';
 import { readyToSend } from '../../http/socket-endpoint.js';
+import type { MetricSink } from '../../metrics/sink.js';
 
 /** Where an event can go: a socket, and whose it is (some events skip their own user's sockets). */
 export interface Recipient {
@@ -63,7 +64,7 @@ const joinEvents = (events: EncodedEvent[]) =>
  * into a quiet server, even one that came a moment after the last, leaves at once with no pacing delay.
  * Each socket gets its events in the order they were queued.
  */
-export function createRealtimeOutbox() {
+export function createRealtimeOutbox(metrics?: Pick<MetricSink, 'realtimeFramesSent'>) {
   let runs: Run[] = [];
   /** This wait's open runs, by recipient set, then by the user they skip. */
   let openRuns = new Map<ReadonlySet<Recipient>, Map<string | undefined, Run>>();
@@ -135,9 +136,14 @@ export function createRealtimeOutbox() {
   /** The usual flush (one conversation busy, its audience unchanged): one frame for every recipient. */
   function sendRun(run: Run): void {
     const frame = sharedFrame(joinEvents(run.events));
+    let sent = 0;
     for (const { socket, userId } of run.recipients) {
-      if (userId !== run.except && readyToSend(socket)) sendShared(socket, frame);
+      if (userId !== run.except && readyToSend(socket)) {
+        sendShared(socket, frame);
+        sent++;
+      }
     }
+    metrics?.realtimeFramesSent(sent);
   }
 
   function sendRuns(due: Run[]): void {
@@ -153,8 +159,10 @@ export function createRealtimeOutbox() {
     }
     // Members of the same conversations hear the same runs: each distinct frame is built once.
     const merged = new Map<string, SharedFrame>();
+    let sent = 0;
     for (const [socket, socketRuns] of runsBySocket) {
       if (!readyToSend(socket)) continue;
+      sent++;
       let frame: SharedFrame;
       if (socketRuns.length === 1) {
         const [run] = socketRuns;
@@ -171,6 +179,7 @@ export function createRealtimeOutbox() {
       }
       sendShared(socket, frame);
     }
+    metrics?.realtimeFramesSent(sent);
   }
 
   return {
