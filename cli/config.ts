@@ -6,6 +6,7 @@ import { type AccessLogSetting, parseAccessLog } from '../server/http/access-log
 import { MAKE_A_SECRET_KEY } from '../server/secret-key.js';
 import { parseOrigin, type RegistrationPolicy, type SecurityOptions } from '../server/security/settings.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/start-server.js';
+import { type OtelEnvironment, otelVariables } from '../server/tracing/otel-environment.js';
 import { UsageError } from './errors.js';
 import { defaultDataDir, resolveDataDir } from './user-folders.js';
 
@@ -36,6 +37,8 @@ export interface ServeSettings {
   logLevel: LogLevel;
   /** Which requests get an access log line. */
   accessLog: AccessLogSetting;
+  /** The environment's OTEL_* variables, which configure tracing (none: no tracing). */
+  otelEnvironment?: OtelEnvironment;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -203,6 +206,7 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
   const seed = setting(flags.seed, 'seed', 'SWITCHBOARD_SEED');
   const logLevel = setting(flags.logLevel, 'log-level', 'SWITCHBOARD_LOG_LEVEL');
   const accessLog = setting(flags.accessLog, 'access-log', 'SWITCHBOARD_ACCESS_LOG');
+  const otelEnvironment = otelVariables(env);
   const database = setting(flags.databaseUrl, 'database-url', 'SWITCHBOARD_DATABASE_URL');
   const databaseUrl = database && parseDatabaseUrl(database.value, database.source);
   const secretKey = readSecretKey(flags.secretKeyFile, env);
@@ -219,6 +223,7 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
     ...(flags.import !== undefined && { importFile: flags.import, replace: flags.replace === true }),
     ...(flags.exportOnExit !== undefined && { exportOnExit: flags.exportOnExit }),
     ...(seed && { seedFile: seed.value }),
+    ...(otelEnvironment && { otelEnvironment }),
     port: port ? parsePort(port.value, port.source) : DEFAULT_PORT,
     host: flags.host ?? (env.SWITCHBOARD_HOST || DEFAULT_HOST),
     dataDir: resolveDataDir(flags.dataDir, env),

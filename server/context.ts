@@ -10,6 +10,7 @@ import type { IdGenerator } from './ids.js';
 import type { KeyRing } from './key-ring.js';
 import type { SecuritySettings } from './security/settings.js';
 import type { Services } from './services.js';
+import type { Tracing } from './tracing/tracing.js';
 
 /** `local` allows loopback and private webhook targets; `production` refuses them. */
 export type DeploymentMode = 'local' | 'production';
@@ -40,6 +41,8 @@ export interface Infrastructure {
   /** How costly new password hashes are: `fast` only for a test suite's throw-away server. */
   passwordHashing: PasswordHashing;
   version: string;
+  /** OpenTelemetry spans (server/tracing), or `noTracing` when no OTEL_* variable asks for them. */
+  tracing: Tracing;
 }
 
 export interface AppContext extends Infrastructure {

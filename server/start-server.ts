@@ -26,6 +26,9 @@ import { openFilesWarning, readOpenFileLimit } from './security/open-files.js';
 import { type HttpLimits, resolveSecurity, type SecurityOptions } from './security/settings.js';
 import type { SeedOutcome } from './seeds/apply.js';
 import type { Seed } from './seeds/schema.js';
+import type { OtelEnvironment } from './tracing/otel-environment.js';
+import { tracedStore } from './tracing/traced-store.js';
+import { startTracing, type Tracing } from './tracing/tracing.js';
 import { readVersion } from './version.js';
 
 // Node's own module, not its ES module facade: on Node.js 26 an `import` from 'node:http' reads every export of it,
@@ -105,6 +108,13 @@ export interface ServerOptions {
    * sign-in) would take longer than all the rest of its start. A production-mode server refuses `fast`.
    */
   passwordHashing?: PasswordHashing;
+  /**
+   * The OTEL_* variables that turn on OpenTelemetry tracing and configure it (docs/deployment.md#tracing), as an
+   * environment: `switchboard serve` passes its own. Default none: no tracing, and the SDK is not loaded. The server
+   * reads no OTEL_* variable from the process by itself, and registers no global tracer provider: each server in a
+   * process traces with its own.
+   */
+  otelEnvironment?: OtelEnvironment;
   /**
    * The dashboard's built files, served at `/`. Default: `dist/renderer` of this package, where `npm run build`
    * puts them; a packaged server passes its own folder. Without a build there, `/` says how to make one.
@@ -217,6 +227,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const lock = lockDataDir(options.dataDir, files.nativeBinding);
   removeLeftoverStaging(options.dataDir);
   let store: Store | undefined;
+  let tracing: Tracing | undefined;
   let cluster: Cluster | undefined;
   let runtime: ReturnType<typeof runtimeLoader> | undefined;
   let seeded: SeedOutcome | undefined;
@@ -235,17 +246,25 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const version = readVersion();
     const events = options.events ?? createEventBus();
     const ids = createIdGenerator(clock);
+    const nodeId = ids.next('node');
+    tracing = await startTracing(options.otelEnvironment, logger, {
+      serviceVersion: version,
+      serviceInstanceId: nodeId,
+    });
     cluster = await joinCluster({
       store,
       events,
       redisUrl: options.redisUrl,
-      nodeId: ids.next('node'),
+      nodeId,
       version,
       startedAt: clock.now(),
       logger,
+      tracing,
     });
     const infra: Infrastructure = {
       ...opened,
+      store: tracing.enabled ? tracedStore(store, tracing) : store,
+      tracing,
       cluster,
       clock,
       ids,
@@ -297,11 +316,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await (await runtime?.stop())?.stop();
     await cluster?.close();
     await store?.close();
+    await tracing?.shutdown();
     lock.release();
     throw err;
   }
 
   const loader = runtime;
+  const tracer = tracing;
   const early = setTimeout(() => {
     loader.load().catch((err: unknown) => logger.error({ err }, 'the server runtime could not start'));
   }, RUNTIME_START_DELAY_MS);
@@ -348,6 +369,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
             recorded
               .then(() => cluster?.close())
               .then(() => store?.close())
+              // Last: the spans of what closed are exported too.
+              .then(() =>
+                tracer.shutdown().catch((shutdownErr: unknown) => {
+                  logger.warn({ err: shutdownErr }, 'tracing: the last spans could not be exported');
+                }),
+              )
               .then(
                 () => {
                   lock.release();

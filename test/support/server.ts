@@ -39,6 +39,7 @@ export async function startTestServer(
       | 'importArchive'
       | 'logger'
       | 'accessLog'
+      | 'otelEnvironment'
     >
   > = {},
 ): Promise<TestServer> {
