@@ -24,7 +24,8 @@ export interface BenchConfig {
   relayMessages: number;
   /**
    * Which parts run (BENCH_ONLY): `core` only the first scenarios (key-auth GET, tokens, login, signaling
-   * relay), `chat` only the chat fan-out benchmark, `observability` only the recording-overhead comparison; `dashboard` only the dashboard's bundle size and time to shell;
+   * relay), `chat` only the chat fan-out benchmark, `observability` only the recording-overhead comparison, `tracing`
+   * only tracing's (bench/tracing.ts); `dashboard` only the dashboard's bundle size and time to shell;
    * `sockets10k` only BENCH_MANY_SOCKETS realtime sockets on one node beside raw `ws`; `postgres` only Switchboard on
    * PostgreSQL beside raw Express + `pg` (bench/postgres.ts); `webhook-throughput` only what a subscribed endpoint costs
    * the message POST and how fast deliveries go out, on both stores (bench/webhook-throughput.ts); unset or `all`, every part.
@@ -42,6 +43,7 @@ export interface BenchConfig {
     | 'sockets'
     | 'sockets10k'
     | 'startup'
+    | 'tracing'
     | 'webhooks'
     | 'webhook-throughput';
   /** Realtime subscriber counts of the chat benchmark, ascending (BENCH_CHAT_SUBSCRIBERS, default `100,1000`). */
@@ -100,6 +102,7 @@ const BENCH_PARTS: readonly BenchConfig['only'][] = [
   'sockets',
   'sockets10k',
   'startup',
+  'tracing',
   'webhooks',
   'webhook-throughput',
 ];

@@ -19,11 +19,15 @@ import Database from '../db/sqlite-driver.js';
 import { startServer } from '../server/index.js';
 import { PLAIN_QUERY_PATH, RAW_MESSAGES_PATH, RAW_PING_PATH } from './config.js';
 
-/** `switchboard-unobserved`: the real server with observability recording off (bench/observability.ts). */
+/**
+ * `switchboard-unobserved`: the real server with observability recording off (bench/observability.ts);
+ * `switchboard-traced`: with OpenTelemetry tracing on, exporting to the given OTLP endpoint (bench/tracing.ts).
+ */
 export type ServerKind =
   | 'plain'
   | 'switchboard'
   | 'switchboard-unobserved'
+  | 'switchboard-traced'
   | 'ws-echo'
   | 'raw-insert'
   | 'raw-broadcast'
@@ -226,6 +230,7 @@ function startSwitchboard(
   maxConnections?: number,
   databaseUrl?: string,
   redisUrl?: string,
+  otlpEndpoint?: string,
 ): Promise<Running> {
   const security = maxConnections === undefined ? undefined : { http: { maxConnections } };
   return startServer({
@@ -237,6 +242,7 @@ function startSwitchboard(
     logger: pino({ level: 'silent' }),
     observability,
     security,
+    ...(otlpEndpoint && { otelEnvironment: { OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint } }),
   });
 }
 
@@ -249,6 +255,9 @@ async function main(): Promise<void> {
   else if (kind === 'switchboard' && first)
     running = await startSwitchboard(first, true, second ? Number(second) : undefined);
   else if (kind === 'switchboard-unobserved' && first) running = await startSwitchboard(first, false);
+  // first: the data dir; second: the OTLP endpoint.
+  else if (kind === 'switchboard-traced' && first && second)
+    running = await startSwitchboard(first, true, undefined, undefined, undefined, second);
   else if (kind === 'switchboard-postgres' && first && second)
     running = await startSwitchboard(first, true, undefined, second);
   // A node of several (bench/cluster.ts): first the data dir, second the database URL, third Redis's.
@@ -264,6 +273,7 @@ async function main(): Promise<void> {
   else
     throw new Error(
       'Usage: servers.ts plain | ws-echo | switchboard <dataDir> [maxConnections] | raw-insert <dbFile> | raw-broadcast <dbFile> ' +
+        '| switchboard-traced <dataDir> <otlpEndpoint> ' +
         '| switchboard-postgres <dataDir> <url> | switchboard-cluster <dataDir> <url> <redisUrl> ' +
         '| raw-insert-postgres <url> | plain-postgres <url> ' +
         `(got ${process.argv.slice(2).join(' ')})`,

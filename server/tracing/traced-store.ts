@@ -1,5 +1,4 @@
 import { getTableName } from 'drizzle-orm';
-import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Store } from '../../db/store.js';
 import { SPAN_KIND, type Tracing } from './tracing.js';
 
@@ -15,7 +14,7 @@ export function tracedStore(store: Store, tracing: Tracing): Store {
     kind: SPAN_KIND.client,
     attributes: { 'db.system.name': system, 'db.operation.name': 'transaction' },
   };
-  const insert = (table: SQLiteTable) => {
+  const insert = (table: Parameters<Store['insertRows']>[0]) => {
     const name = getTableName(table);
     return {
       name: `INSERT ${name}`,
