@@ -288,21 +288,25 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     }
     const { seed } = options;
-    runtime = runtimeLoader(async () => {
-      const created = await (await import('./runtime.js')).createRuntime(infra, options);
-      // The seed's changes are not sent to webhooks: the jobs start after it.
-      if (seed) {
-        try {
-          seeded = await (await import('./seeds/apply.js')).applySeed(created.ctx, seed);
-        } catch (err) {
-          await created.stop();
-          await created.stopRecording();
-          throw err;
+    const tracer = tracing;
+    // Loaded outside the trace of the request that asked for it: the timers and loops it starts are no request's.
+    runtime = runtimeLoader(() =>
+      tracer.outside(async () => {
+        const created = await (await import('./runtime.js')).createRuntime(infra, options);
+        // The seed's changes are not sent to webhooks: the jobs start after it.
+        if (seed) {
+          try {
+            seeded = await (await import('./seeds/apply.js')).applySeed(created.ctx, seed);
+          } catch (err) {
+            await created.stop();
+            await created.stopRecording();
+            throw err;
+          }
         }
-      }
-      created.startJobs();
-      return created;
-    });
+        created.startJobs();
+        return created;
+      }),
+    );
     // A seed is written before anyone can connect.
     if (seed) await runtime.load();
     const app = createApp(infra, runtime.load, {

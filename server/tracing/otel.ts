@@ -143,6 +143,7 @@ export function createOtelTracing(
     extract,
     startSpan,
     runIn,
+    outside: (work) => current.exit(work),
     async shutdown() {
       await provider.shutdown();
     },

@@ -49,6 +49,11 @@ export interface Tracing {
   startSpan(name: string, start: SpanStart, parent: Context): Span;
   /** Runs `work` with `span` (child of `parent`) as the current span. */
   runIn<T>(span: Span, parent: Context, work: () => T): T;
+  /**
+   * Runs `work` outside any trace: for what starts background work (timers, a queue's loop) from inside a request,
+   * whose spans would otherwise all be children of that one request.
+   */
+  outside<T>(work: () => T): T;
   /** Sends the spans not yet exported and stops: `close()` calls it last. */
   shutdown(): Promise<void>;
 }
@@ -66,6 +71,7 @@ export const noTracing: Tracing = {
     throw new Error('startSpan is for a server that traces');
   },
   runIn: (_span, _parent, work) => work(),
+  outside: (work) => work(),
   shutdown: async () => {},
 };
 

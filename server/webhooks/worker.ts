@@ -229,12 +229,14 @@ export function createDeliveryWorker(
   function serveSoon(): void {
     if (turnScheduled) return;
     turnScheduled = true;
-    setImmediate(() => {
-      turnScheduled = false;
-      exclusive(serveWaiting).catch((err: unknown) =>
-        logger.error({ err }, 'webhook worker could not serve new deliveries'),
-      );
-    });
+    tracing.outside(() =>
+      setImmediate(() => {
+        turnScheduled = false;
+        exclusive(serveWaiting).catch((err: unknown) =>
+          logger.error({ err }, 'webhook worker could not serve new deliveries'),
+        );
+      }),
+    );
   }
 
   async function serveWaiting(): Promise<void> {
@@ -431,10 +433,14 @@ export function createDeliveryWorker(
   function kick(): void {
     if (!running || passScheduled) return;
     passScheduled = true;
-    setImmediate(() => {
-      passScheduled = false;
-      safePass();
-    });
+    // Outside the trace of whatever asked: a pass serves every endpoint's deliveries (each attempt's span has the
+    // parent its delivery keeps).
+    tracing.outside(() =>
+      setImmediate(() => {
+        passScheduled = false;
+        safePass();
+      }),
+    );
   }
 
   return {

@@ -178,15 +178,19 @@ export function createRealtimeHub(
     if (type === 'member.added' && member !== undefined) join(scope, conversationId, member);
     // The bus carries chat changes loosely typed (`type: string`); the frame is the protocol's event of that type,
     // which the API tests check by parsing every frame they receive with `realtimeServerMessage`. A span inside a
-    // trace (the request that made the change, or its hop from another node): how many sockets this node queued it to.
-    tracing.inChildSpan(
-      'realtime fan-out',
-      { kind: SPAN_KIND.internal, attributes: { 'switchboard.event_type': type } },
-      (span) => {
-        span?.setAttribute('switchboard.recipients', audience.of(conversationId).size);
-        fanOut(conversationId, () => ({ type, conversationId, data: data() }) as RealtimeEvent);
-      },
-    );
+    // trace (the request that made the change, or its hop from another node) when this node has sockets to tell.
+    const recipients = audience.of(conversationId).size;
+    const build = () => ({ type, conversationId, data: data() }) as RealtimeEvent;
+    if (recipients === 0) fanOut(conversationId, build);
+    else
+      tracing.inChildSpan(
+        'realtime fan-out',
+        {
+          kind: SPAN_KIND.internal,
+          attributes: { 'switchboard.event_type': type, 'switchboard.recipients': recipients },
+        },
+        () => fanOut(conversationId, build),
+      );
     if (type === 'member.removed' && member !== undefined) leave(scope, conversationId, member);
   });
 
