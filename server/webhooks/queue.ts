@@ -576,9 +576,9 @@ export function createDeliveryQueue(
     /** Queues a new event for one endpoint only, whatever its subscriptions (the test-event route). */
     async enqueueFor(endpoint: EndpointRow, type: string, data: Record<string, unknown>): Promise<DeliveryRow> {
       const built = envelope(type, endpoint.projectId, endpoint.environment, data, await clocks.now(endpoint));
-      const [delivery] = await store.transaction(() =>
-        insertDeliveries([endpoint], type, built, tracing.traceparent()),
-      );
+      // The request's span, read before the transaction's begins.
+      const traceParent = tracing.traceparent();
+      const [delivery] = await store.transaction(() => insertDeliveries([endpoint], type, built, traceParent));
       return delivery;
     },
 
