@@ -288,10 +288,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     }
     const { seed } = options;
-    const tracer = tracing;
+    const runtimeTracing = tracing;
     // Loaded outside the trace of the request that asked for it: the timers and loops it starts are no request's.
     runtime = runtimeLoader(() =>
-      tracer.outside(async () => {
+      runtimeTracing.outside(async () => {
         const created = await (await import('./runtime.js')).createRuntime(infra, options);
         // The seed's changes are not sent to webhooks: the jobs start after it.
         if (seed) {
@@ -320,7 +320,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await (await runtime?.stop())?.stop();
     await cluster?.close();
     await store?.close();
-    await tracing?.shutdown();
+    await tracing?.shutdown().catch(() => {});
     lock.release();
     throw err;
   }
