@@ -50,7 +50,8 @@ async function measureOnce(config: BenchConfig, load: LoadOptions, observed: boo
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
-function combine(name: string, runs: Measurement[]): Measurement {
+/** Several runs of one scenario as one: their means, and their counts added up. */
+export function combine(name: string, runs: Measurement[]): Measurement {
   return {
     ...runs[0],
     name,

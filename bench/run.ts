@@ -17,7 +17,9 @@
  * BENCH_MANY_SOCKETS (10,000) realtime sockets on one node beside raw `ws` (bench/many-sockets.ts). Last,
  * BENCH_ONLY=postgres: Switchboard on PostgreSQL beside Express + `pg` (bench/postgres.ts, BENCH_POSTGRES_ROUNDS).
  * BENCH_ONLY=metrics: a message POST with 100 online, Prometheus metrics on and off (bench/metrics.ts,
- * BENCH_METRICS_ROUNDS). BENCH_ONLY=cluster: two nodes on PostgreSQL with Redis, across-node latency and throughput (bench/cluster.ts,
+ * BENCH_METRICS_ROUNDS).
+ * BENCH_ONLY=tracing: message POST throughput with OpenTelemetry tracing off and on (bench/tracing.ts).
+ * BENCH_ONLY=cluster: two nodes on PostgreSQL with Redis, across-node latency and throughput (bench/cluster.ts,
  * BENCH_CLUSTER_MEMBERS, BENCH_CLUSTER_ROUNDS, BENCH_CLUSTER_MESSAGES, BENCH_CLUSTER_SOCKETS).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -40,6 +42,7 @@ import { formatLatency, type LatencyResult, measureEcho, measureRelay, measureTo
 import { createCredentials } from './setup.js';
 import { runSocketMemoryBench } from './sockets.js';
 import { runStartupBench } from './startup.js';
+import { runTracingBench } from './tracing.js';
 import { runWebhookThroughputBench } from './webhook-throughput.js';
 import { runWebhookBench } from './webhooks.js';
 
@@ -170,6 +173,11 @@ async function main(): Promise<void> {
     await runMetricsBench(config, load);
     return;
   }
+  // BENCH_ONLY=tracing: only what OpenTelemetry tracing costs (bench/tracing.ts).
+  if (config.only === 'tracing') {
+    await runTracingBench(config, load);
+    return;
+  }
   // BENCH_ONLY=startup: start-up time, memory and the CLI (bench/startup.ts); first in a full run, on a quiet machine.
   if (config.only === 'startup' || config.only === 'all') await runStartupBench(config);
   if (config.only === 'startup') return;
@@ -210,6 +218,7 @@ async function main(): Promise<void> {
     if (config.only === 'all' || config.only === 'reset') await runResetBench(config);
     if (config.only === 'all' || config.only === 'sockets10k') await runManySocketsBench(config);
     if (config.only === 'all') await runObservabilityBench(config, load);
+    if (config.only === 'all') await runTracingBench(config, load);
     if (config.only === 'all' || config.only === 'postgres') await runPostgresBench(config, load);
     if (config.only === 'all' || config.only === 'cluster') await runClusterBench(config, load);
     if (config.cpuProfDir) console.log(`\nServer CPU profiles (.cpuprofile) written to ${config.cpuProfDir}`);

@@ -22,12 +22,14 @@ import { PLAIN_QUERY_PATH, RAW_MESSAGES_PATH, RAW_PING_PATH } from './config.js'
 /**
  * `switchboard-unobserved`: the real server with observability recording off (bench/observability.ts);
  * `switchboard-metrics <dataDir> <metricsPort>`: with Prometheus metrics on that port (bench/metrics.ts).
+ * `switchboard-traced`: with OpenTelemetry tracing on, exporting to the given OTLP endpoint (bench/tracing.ts).
  */
 export type ServerKind =
   | 'plain'
   | 'switchboard'
   | 'switchboard-unobserved'
   | 'switchboard-metrics'
+  | 'switchboard-traced'
   | 'ws-echo'
   | 'raw-insert'
   | 'raw-broadcast'
@@ -231,6 +233,7 @@ function startSwitchboard(
   databaseUrl?: string,
   redisUrl?: string,
   metricsPort?: number,
+  otlpEndpoint?: string,
 ): Promise<Running> {
   const security = maxConnections === undefined ? undefined : { http: { maxConnections } };
   return startServer({
@@ -243,6 +246,7 @@ function startSwitchboard(
     logger: pino({ level: 'silent' }),
     observability,
     security,
+    ...(otlpEndpoint && { otelEnvironment: { OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint } }),
   });
 }
 
@@ -257,6 +261,9 @@ async function main(): Promise<void> {
   else if (kind === 'switchboard-unobserved' && first) running = await startSwitchboard(first, false);
   else if (kind === 'switchboard-metrics' && first && second)
     running = await startSwitchboard(first, true, undefined, undefined, undefined, Number(second));
+  // first: the data dir; second: the OTLP endpoint.
+  else if (kind === 'switchboard-traced' && first && second)
+    running = await startSwitchboard(first, true, undefined, undefined, undefined, undefined, second);
   else if (kind === 'switchboard-postgres' && first && second)
     running = await startSwitchboard(first, true, undefined, second);
   // A node of several (bench/cluster.ts): first the data dir, second the database URL, third Redis's.
@@ -273,6 +280,7 @@ async function main(): Promise<void> {
     throw new Error(
       'Usage: servers.ts plain | ws-echo | switchboard <dataDir> [maxConnections] | raw-insert <dbFile> | raw-broadcast <dbFile> ' +
         '| switchboard-metrics <dataDir> <metricsPort> ' +
+        '| switchboard-traced <dataDir> <otlpEndpoint> ' +
         '| switchboard-postgres <dataDir> <url> | switchboard-cluster <dataDir> <url> <redisUrl> ' +
         '| raw-insert-postgres <url> | plain-postgres <url> ' +
         `(got ${process.argv.slice(2).join(' ')})`,

@@ -7,6 +7,7 @@ import type { RtcMediaMode } from '../server/media/media-signaling.js';
 import { MAKE_A_SECRET_KEY } from '../server/secret-key.js';
 import { parseOrigin, type RegistrationPolicy, type SecurityOptions } from '../server/security/settings.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/start-server.js';
+import { type OtelEnvironment, otelVariables } from '../server/tracing/otel-environment.js';
 import { UsageError } from './errors.js';
 import { defaultDataDir, resolveDataDir } from './user-folders.js';
 
@@ -41,6 +42,8 @@ export interface ServeSettings {
   rtc?: { media: RtcMediaMode };
   /** Where Prometheus metrics are served, on a listener of their own; absent: not served. */
   metrics?: { port: number; host: string };
+  /** The environment's OTEL_* variables, which configure tracing (none: no tracing). */
+  otelEnvironment?: OtelEnvironment;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -218,6 +221,7 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
   const logLevel = setting(flags.logLevel, 'log-level', 'SWITCHBOARD_LOG_LEVEL');
   const accessLog = setting(flags.accessLog, 'access-log', 'SWITCHBOARD_ACCESS_LOG');
   const rtcMedia = setting(flags.rtcMedia, 'rtc-media', 'SWITCHBOARD_RTC_MEDIA');
+  const otelEnvironment = otelVariables(env);
   const database = setting(flags.databaseUrl, 'database-url', 'SWITCHBOARD_DATABASE_URL');
   const databaseUrl = database && parseDatabaseUrl(database.value, database.source);
   const secretKey = readSecretKey(flags.secretKeyFile, env);
@@ -243,6 +247,7 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
     ...(metricsPort && {
       metrics: { port: parsePort(metricsPort.value, metricsPort.source), host: metricsHost?.value ?? DEFAULT_HOST },
     }),
+    ...(otelEnvironment && { otelEnvironment }),
     port: port ? parsePort(port.value, port.source) : DEFAULT_PORT,
     host: flags.host ?? (env.SWITCHBOARD_HOST || DEFAULT_HOST),
     dataDir: resolveDataDir(flags.dataDir, env),

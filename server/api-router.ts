@@ -4,6 +4,7 @@ import { attachmentContentRouter, CONTENT_MOUNT } from './chat/attachments/conte
 import type { AppContext } from './context.js';
 import { registerRoutes } from './http/register-routes.js';
 import { routes } from './routes.js';
+import { resumeRequestTrace } from './tracing/http-spans.js';
 
 /** The `/v1` API: attachment bytes, the backup download, and the route table behind the JSON parser. */
 export function createApiRouter(ctx: AppContext): Router {
@@ -12,6 +13,7 @@ export function createApiRouter(ctx: AppContext): Router {
   api.use(CONTENT_MOUNT, attachmentContentRouter(ctx));
   api.get(BACKUP_PATH, backupHandler(ctx));
   api.use(express.json({ limit: '1mb', type: ['application/json', '+json'] }));
+  if (ctx.tracing.enabled) api.use(resumeRequestTrace(ctx.tracing));
   registerRoutes(api, ctx, routes);
   return api;
 }

@@ -11,6 +11,7 @@ import { requestId } from './http/request-id.js';
 import type { Runtime } from './runtime.js';
 import { crossOriginPolicy } from './security/cross-origin.js';
 import { pageHeaders } from './security/page-headers.js';
+import { traceRequests } from './tracing/http-spans.js';
 
 export interface AppOptions {
   /** The dashboard's built files (index.html and assets/), served at `/`. */
@@ -39,6 +40,7 @@ export function createApp(infra: Infrastructure, runtime: () => Promise<Runtime>
   app.set('trust proxy', infra.security.trustProxy);
   if (options.requestMetrics) app.use(options.requestMetrics);
   app.use(requestId(infra.ids));
+  if (infra.tracing.enabled) app.use(traceRequests(infra.tracing));
   app.use(accessLog(infra.logger, options.accessLog));
   // The API first: its requests then pass no layer of the pages below (each a path to match), and the cross-origin
   // policy acts on API paths only.

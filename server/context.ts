@@ -11,6 +11,7 @@ import type { KeyRing } from './key-ring.js';
 import type { MetricSink } from './metrics/sink.js';
 import type { SecuritySettings } from './security/settings.js';
 import type { Services } from './services.js';
+import type { Tracing } from './tracing/tracing.js';
 
 /** `local` allows loopback and private webhook targets; `production` refuses them. */
 export type DeploymentMode = 'local' | 'production';
@@ -43,6 +44,8 @@ export interface Infrastructure {
   version: string;
   /** What its parts count for Prometheus; undefined when the server serves no metrics (`--metrics-port`). */
   metrics?: MetricSink;
+  /** OpenTelemetry spans (server/tracing), or `noTracing` when no OTEL_* variable asks for them. */
+  tracing: Tracing;
 }
 
 export interface AppContext extends Infrastructure {

@@ -29,6 +29,9 @@ import { openFilesWarning, readOpenFileLimit } from './security/open-files.js';
 import { type HttpLimits, resolveSecurity, type SecurityOptions } from './security/settings.js';
 import type { SeedOutcome } from './seeds/apply.js';
 import type { Seed } from './seeds/schema.js';
+import type { OtelEnvironment } from './tracing/otel-environment.js';
+import { tracedStore } from './tracing/traced-store.js';
+import { startTracing, type Tracing } from './tracing/tracing.js';
 import { readVersion } from './version.js';
 
 // Node's own module, not its ES module facade: on Node.js 26 an `import` from 'node:http' reads every export of it,
@@ -108,6 +111,13 @@ export interface ServerOptions {
    * sign-in) would take longer than all the rest of its start. A production-mode server refuses `fast`.
    */
   passwordHashing?: PasswordHashing;
+  /**
+   * The OTEL_* variables that turn on OpenTelemetry tracing and configure it (docs/deployment.md#tracing), as an
+   * environment: `switchboard serve` passes its own. Default none: no tracing, and the SDK is not loaded. The server
+   * reads no OTEL_* variable from the process by itself, and registers no global tracer provider: each server in a
+   * process traces with its own.
+   */
+  otelEnvironment?: OtelEnvironment;
   /**
    * The dashboard's built files, served at `/`. Default: `dist/renderer` of this package, where `npm run build`
    * puts them; a packaged server passes its own folder. Without a build there, `/` says how to make one.
@@ -233,6 +243,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const lock = lockDataDir(options.dataDir, files.nativeBinding);
   removeLeftoverStaging(options.dataDir);
   let store: Store | undefined;
+  let tracing: Tracing | undefined;
   let cluster: Cluster | undefined;
   let runtime: ReturnType<typeof runtimeLoader> | undefined;
   let seeded: SeedOutcome | undefined;
@@ -259,14 +270,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (tooMany) logger.warn(tooMany);
     const events = options.events ?? createEventBus();
     const ids = createIdGenerator(clock);
+    const nodeId = ids.next('node');
+    tracing = await startTracing(options.otelEnvironment, logger, {
+      serviceVersion: version,
+      serviceInstanceId: nodeId,
+    });
     cluster = await joinCluster({
       store,
       events,
       redisUrl: options.redisUrl,
-      nodeId: ids.next('node'),
+      nodeId,
       version,
       startedAt: clock.now(),
       logger,
+      tracing,
     });
     // prom-client loads only for a server that serves metrics.
     if (options.metrics) {
@@ -275,6 +292,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     const infra: Infrastructure = {
       ...opened,
+      store: tracing.enabled ? tracedStore(store, tracing) : store,
+      tracing,
       cluster,
       clock,
       ids,
@@ -299,21 +318,25 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     }
     const { seed } = options;
-    runtime = runtimeLoader(async () => {
-      const created = await (await import('./runtime.js')).createRuntime(infra, options);
-      // The seed's changes are not sent to webhooks: the jobs start after it.
-      if (seed) {
-        try {
-          seeded = await (await import('./seeds/apply.js')).applySeed(created.ctx, seed);
-        } catch (err) {
-          await created.stop();
-          await created.stopRecording();
-          throw err;
+    const runtimeTracing = tracing;
+    // Loaded outside the trace of the request that asked for it: the timers and loops it starts are no request's.
+    runtime = runtimeLoader(() =>
+      runtimeTracing.outside(async () => {
+        const created = await (await import('./runtime.js')).createRuntime(infra, options);
+        // The seed's changes are not sent to webhooks: the jobs start after it.
+        if (seed) {
+          try {
+            seeded = await (await import('./seeds/apply.js')).applySeed(created.ctx, seed);
+          } catch (err) {
+            await created.stop();
+            await created.stopRecording();
+            throw err;
+          }
         }
-      }
-      created.startJobs();
-      return created;
-    });
+        created.startJobs();
+        return created;
+      }),
+    );
     // A seed is written before anyone can connect.
     if (seed) await runtime.load();
     const app = createApp(infra, runtime.load, {
@@ -335,12 +358,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await (await runtime?.stop())?.stop();
     await cluster?.close();
     await store?.close();
+    await tracing?.shutdown().catch(() => {});
     lock.release();
     throw err;
   }
 
   const loader = runtime;
   const metricsListener = scrapes;
+  const tracer = tracing;
   const early = setTimeout(() => {
     loader.load().catch((err: unknown) => logger.error({ err }, 'the server runtime could not start'));
   }, RUNTIME_START_DELAY_MS);
@@ -390,6 +415,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
             recorded
               .then(() => cluster?.close())
               .then(() => store?.close())
+              // Last: the spans of what closed are exported too.
+              .then(() =>
+                tracer.shutdown().catch((shutdownErr: unknown) => {
+                  logger.warn({ err: shutdownErr }, 'tracing: the last spans could not be exported');
+                }),
+              )
               .then(
                 () => {
                   lock.release();

@@ -60,6 +60,11 @@ export const webhookDeliveries = sqliteTable(
      */
     leaseOwner: text('lease_owner'),
     leaseExpiresAt: timestamp('lease_expires_at'),
+    /**
+     * The W3C `traceparent` of the span that emitted the delivery's event, when the server traces (OpenTelemetry):
+     * each attempt is a child of it, however long the delivery waited in the queue, and sends it on to the receiver.
+     */
+    traceParent: text('trace_parent'),
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
   },

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { ServerSlot, Store } from '../../db/store.js';
 import type { EventBus } from '../events/bus.js';
+import type { Tracing } from '../tracing/tracing.js';
 import { ClusterError } from './cluster-error.js';
 import { createNodeRegistry, type NodeInfo } from './node-registry.js';
 import { relayEvents } from './relay.js';
@@ -41,6 +42,8 @@ export interface ClusterOptions {
   version: string;
   startedAt: number;
   logger: Logger;
+  /** Each event's hop between nodes is a span when the server traces (relay.ts). */
+  tracing: Tracing;
 }
 
 const ALONE_REFUSED =
@@ -56,7 +59,7 @@ const BESIDE_REFUSED =
  * with Redis, its events go to the others and theirs come here (relay.ts), and it appears in the node list.
  */
 export async function joinCluster(options: ClusterOptions): Promise<Cluster> {
-  const { store, events, redisUrl, nodeId, version, startedAt, logger } = options;
+  const { store, events, redisUrl, nodeId, version, startedAt, logger, tracing } = options;
   let counts = (): NodeInfo['connections'] => ({ realtime: 0, signaling: 0 });
   let address = { host: '', port: 0 };
   const self = (): NodeInfo => ({
@@ -127,7 +130,7 @@ export async function joinCluster(options: ClusterOptions): Promise<Cluster> {
     connection.on('close', update);
   }
 
-  const relay = await relayEvents(events, { publisher, subscriber: bus, nodeId, logger });
+  const relay = await relayEvents(events, { publisher, subscriber: bus, nodeId, logger, tracing });
   const registry = createNodeRegistry(publisher, self, { logger });
   await registry.start();
   logger.info({ nodeId }, 'joined the cluster');

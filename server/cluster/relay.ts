@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { EventBus, InternalEventName, InternalEvents } from '../events/bus.js';
+import { SPAN_KIND, type Tracing } from '../tracing/tracing.js';
 
 /** The one channel every node publishes its events on, and listens to. */
 export const EVENTS_CHANNEL = 'switchboard:events';
@@ -9,7 +10,17 @@ interface RelayedEvent {
   node: string;
   event: InternalEventName;
   payload: unknown;
+  /** The W3C `traceparent` of the span that published it, when the emitting node traces: the receiver's joins it. */
+  trace?: string;
 }
+
+/** What a hop's spans are named and marked with (OpenTelemetry's messaging conventions). */
+const hopAttributes = (event: InternalEventName, operation: 'publish' | 'process') => ({
+  'messaging.system': 'redis',
+  'messaging.destination.name': EVENTS_CHANNEL,
+  'messaging.operation.type': operation,
+  'switchboard.event': event,
+});
 
 /** `chat` carries its realtime data as a function, built on demand: it crosses as the data it builds. */
 function encode(event: InternalEventName, payload: unknown): unknown {
@@ -33,7 +44,13 @@ function decode(event: InternalEventName, payload: unknown): never {
  */
 export async function relayEvents(
   bus: EventBus,
-  { publisher, subscriber, nodeId, logger }: { publisher: Redis; subscriber: Redis; nodeId: string; logger: Logger },
+  {
+    publisher,
+    subscriber,
+    nodeId,
+    logger,
+    tracing,
+  }: { publisher: Redis; subscriber: Redis; nodeId: string; logger: Logger; tracing: Tracing },
 ): Promise<{ stop(): void }> {
   subscriber.on('message', (_channel: string, text: string) => {
     let relayed: RelayedEvent;
@@ -45,7 +62,16 @@ export async function relayEvents(
     }
     if (relayed.node === nodeId) return;
     try {
-      bus.receive(relayed.event, decode(relayed.event, relayed.payload));
+      const receive = () => bus.receive(relayed.event, decode(relayed.event, relayed.payload));
+      // A span only for the events of a trace: the others (presence, heartbeats of state) would each start a new one.
+      if (relayed.trace && tracing.enabled)
+        tracing.inSpanFrom(
+          relayed.trace,
+          `process ${EVENTS_CHANNEL}`,
+          { kind: SPAN_KIND.consumer, attributes: hopAttributes(relayed.event, 'process') },
+          receive,
+        );
+      else receive();
     } catch (err) {
       logger.error({ err, event: relayed.event, node: relayed.node }, 'a listener failed on an event of another node');
     }
@@ -53,10 +79,21 @@ export async function relayEvents(
   await subscriber.subscribe(EVENTS_CHANNEL);
   bus.relayTo((event, payload) => {
     if (publisher.status !== 'ready') return;
-    const message = JSON.stringify({ node: nodeId, event, payload: encode(event, payload) });
-    publisher.publish(EVENTS_CHANNEL, message).catch((err: unknown) => {
-      logger.warn({ err, event }, 'an event could not be relayed to the other nodes');
-    });
+    const publish = () => {
+      const relayed: RelayedEvent = { node: nodeId, event, payload: encode(event, payload) };
+      const trace = tracing.traceparent();
+      if (trace) relayed.trace = trace;
+      return publisher.publish(EVENTS_CHANNEL, JSON.stringify(relayed));
+    };
+    tracing
+      .inChildSpan(
+        `publish ${EVENTS_CHANNEL}`,
+        { kind: SPAN_KIND.producer, attributes: hopAttributes(event, 'publish') },
+        publish,
+      )
+      .catch((err: unknown) => {
+        logger.warn({ err, event }, 'an event could not be relayed to the other nodes');
+      });
   });
   return {
     stop() {

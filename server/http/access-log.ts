@@ -18,7 +18,7 @@ export function serverRoute(path: string): string | undefined {
 
 /**
  * One line a request, once its answer is sent (or its connection closed first): its `req_…` id (the `X-Request-Id`
- * its client saw), method, route template (never the path, whose ids or query, such as a socket's access_token, are
+ * its client saw), its trace id when the server traces, method, route template (never the path, whose ids or query, such as a socket's access_token, are
  * not the log's to keep), status and duration. The API's routes and the dashboard's pages set `res.locals.route`.
  */
 export function accessLog(logger: Logger, setting: AccessLogSetting, random: () => number = Math.random) {
@@ -34,6 +34,8 @@ export function accessLog(logger: Logger, setting: AccessLogSetting, random: () 
       logger.info(
         {
           reqId: res.locals.requestId as string,
+          // With tracing on (server/tracing): the trace the request's spans are in.
+          ...(res.locals.traceId !== undefined && { traceId: res.locals.traceId as string }),
           method: req.method,
           route: (res.locals.route as string | undefined) ?? serverRoute(req.path) ?? null,
           status,

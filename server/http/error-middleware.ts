@@ -85,12 +85,20 @@ export function errorMiddleware(
 ) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const requestId = res.locals.requestId as string;
+    // With tracing on: the trace of the request, beside its id.
+    const traceId = res.locals.traceId as string | undefined;
     let error = err instanceof ServiceError ? err : fromKnownCause(err);
     if (!error) {
       // A database error is logged by its query, without the values drizzle's message lists (they may be secrets).
       const query = failedQuery(err);
       logger.error(
-        { ...(query ? { failedQuery: query } : { err }), requestId, method: req.method, url: req.originalUrl },
+        {
+          ...(query ? { failedQuery: query } : { err }),
+          requestId,
+          ...(traceId && { traceId }),
+          method: req.method,
+          url: req.originalUrl,
+        },
         'unhandled error',
       );
       error = new ServiceError('SERVICE_INTERNAL_ERROR', `Something went wrong on our side (request ${requestId}).`);
@@ -98,7 +106,10 @@ export function errorMiddleware(
       // The database refused a text value: an input check missed it, and the query says which.
       const query = failedQuery(err);
       if (query)
-        logger.warn({ query, requestId, method: req.method, url: req.originalUrl }, 'the database refused a value');
+        logger.warn(
+          { query, requestId, ...(traceId && { traceId }), method: req.method, url: req.originalUrl },
+          'the database refused a value',
+        );
     }
     if (res.headersSent) res.end();
     else {

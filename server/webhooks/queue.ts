@@ -53,6 +53,11 @@ type LaunchedDelivery = Pick<
   'id' | 'endpointId' | 'projectId' | 'environment' | 'resends' | 'leaseOwner' | 'nextAttemptAt'
 >;
 
+/** A catalogue event to queue, with the `traceparent` of the span that emitted it when the server traces. */
+export interface QueuedEvent extends CatalogueEvent {
+  traceParent?: string;
+}
+
 /** Whether an endpoint takes events of `type`: an empty list means every type. */
 export const subscribesTo = (endpoint: Pick<EndpointRow, 'events'>, type: string) =>
   endpoint.events.length === 0 || endpoint.events.includes(type);
@@ -68,7 +73,7 @@ const INSERT_CHUNK = 200;
 const MAX_CACHED_SCOPES = 10_000;
 
 export function createDeliveryQueue(
-  { store, clock, ids, logger, events, cluster }: Infrastructure,
+  { store, clock, ids, logger, events, cluster, tracing }: Infrastructure,
   audit: AuditService,
   clocks: EnvironmentClocks,
 ) {
@@ -101,6 +106,7 @@ export function createDeliveryQueue(
     endpoints: Pick<EndpointRow, 'id' | 'projectId' | 'environment'>[],
     type: string,
     event: ReturnType<typeof envelope>,
+    traceParent: string | undefined,
   ): DeliveryRow[] {
     return endpoints.map((endpoint) => ({
       id: ids.next('whd'),
@@ -117,6 +123,7 @@ export function createDeliveryQueue(
       resends: 0,
       leaseOwner: null,
       leaseExpiresAt: null,
+      traceParent: traceParent ?? null,
       createdAt: event.createdAt,
       updatedAt: event.createdAt,
     }));
@@ -127,8 +134,9 @@ export function createDeliveryQueue(
     endpoints: Pick<EndpointRow, 'id' | 'projectId' | 'environment'>[],
     type: string,
     event: ReturnType<typeof envelope>,
+    traceParent: string | undefined,
   ): Promise<DeliveryRow[]> {
-    const rows = deliveryRows(endpoints, type, event);
+    const rows = deliveryRows(endpoints, type, event, traceParent);
     for (const row of rows) await insertDelivery(row);
     return rows;
   }
@@ -520,9 +528,9 @@ export function createDeliveryQueue(
      * deleted fails (its foreign key): the scopes' lists in memory are forgotten, and the worker queues its events again
      * one by one, from the database. Answers the deliveries queued, in the events' order.
      */
-    async enqueueEvents(batch: readonly CatalogueEvent[]): Promise<DeliveryRow[]> {
+    async enqueueEvents(batch: readonly QueuedEvent[]): Promise<DeliveryRow[]> {
       // From memory almost always: most events go to no endpoint.
-      const matchingOf: (readonly [CatalogueEvent, EnabledEndpoint[]])[] = [];
+      const matchingOf: (readonly [QueuedEvent, EnabledEndpoint[]])[] = [];
       for (const event of batch) {
         const endpoints = await enabledEndpointsOf({ projectId: event.projectId, environment: event.environment });
         const matching = endpoints.filter((endpoint) => subscribesTo(endpoint, event.type));
@@ -543,6 +551,7 @@ export function createDeliveryQueue(
             matching,
             event.type,
             envelope(event.type, event.projectId, event.environment, event.data, now),
+            event.traceParent,
           ),
         );
       }
@@ -568,7 +577,9 @@ export function createDeliveryQueue(
     /** Queues a new event for one endpoint only, whatever its subscriptions (the test-event route). */
     async enqueueFor(endpoint: EndpointRow, type: string, data: Record<string, unknown>): Promise<DeliveryRow> {
       const built = envelope(type, endpoint.projectId, endpoint.environment, data, await clocks.now(endpoint));
-      const [delivery] = await store.transaction(() => insertDeliveries([endpoint], type, built));
+      // The request's span, read before the transaction's begins.
+      const traceParent = tracing.traceparent();
+      const [delivery] = await store.transaction(() => insertDeliveries([endpoint], type, built, traceParent));
       return delivery;
     },
 

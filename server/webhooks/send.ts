@@ -11,6 +11,8 @@ export interface Attempt {
   eventType: string;
   /** The stored envelope: the exact bytes to send and sign. */
   payload: string;
+  /** The attempt's span, when the server traces: sent as the W3C `traceparent` header. */
+  traceparent?: string;
 }
 
 /** Raised when the server is stopping: the attempt is abandoned, not recorded, and sent again after a restart. */
@@ -37,6 +39,7 @@ export async function sendAttempt(
     'service-signature': signatureHeader(attempt.secret, Math.floor(attemptedAt / 1000), attempt.payload),
     'service-event-id': attempt.eventId,
     'service-event-type': attempt.eventType,
+    ...(attempt.traceparent && { traceparent: attempt.traceparent }),
   };
   const outcome = (statusCode: number | null, error: string | null, responseBody: string | null): AttemptOutcome => ({
     attemptedAt,

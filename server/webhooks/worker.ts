@@ -3,12 +3,40 @@ import type { CatalogueEvent } from '../events/bus.js';
 import type { FaultRules } from '../faults/rules.js';
 import { DEFAULT_OUT_OF_ORDER_MS, type FaultKind } from '../faults/schemas.js';
 import { heldBy, heldNote, SIMULATED_FAILURE } from '../faults/webhook-faults.js';
+import { SPAN_KIND, SPAN_STATUS_ERROR } from '../tracing/tracing.js';
 import { EVENT_CATALOGUE, isEventType } from './catalogue.js';
 import { DELIVERY_RETENTION_MS, ENDPOINT_CONCURRENCY, RETENTION_SWEEP_INTERVAL_MS } from './policy.js';
-import { type AttemptOutcome, type DeliveryQueue, type DeliveryRow, type EndpointRow, isSuccess } from './queue.js';
+import {
+  type AttemptOutcome,
+  type DeliveryQueue,
+  type DeliveryRow,
+  type EndpointRow,
+  isSuccess,
+  type QueuedEvent,
+} from './queue.js';
 import type { SecretBox } from './secret-box.js';
 import { AttemptAbandoned, sendAttempt } from './send.js';
 import { targetRefusal } from './target.js';
+
+/**
+ * What an attempt's span says of it: ids, the event type, the attempt's number and the target's host and port, never
+ * the URL's path or query (which may hold a token of the receiver's) nor the payload.
+ */
+function attemptAttributes(delivery: DeliveryRow, endpoint: EndpointRow) {
+  const target = URL.parse(endpoint.url);
+  return {
+    'http.request.method': 'POST',
+    ...(target && {
+      'server.address': target.hostname,
+      'server.port': Number(target.port) || (target.protocol === 'https:' ? 443 : 80),
+    }),
+    'switchboard.webhook_id': endpoint.id,
+    'switchboard.delivery_id': delivery.id,
+    'switchboard.event_id': delivery.eventId,
+    'switchboard.event_type': delivery.eventType,
+    'switchboard.attempt': delivery.attempts + 1,
+  };
+}
 
 /** How often the worker looks for retries that have come due (by the injected clock). */
 const POLL_INTERVAL_MS = 1000;
@@ -49,7 +77,7 @@ export interface DeliveryWorker {
  * what it waits for, and a lane it knows is full without asking the store.
  */
 export function createDeliveryWorker(
-  { clock, cluster, events, fetch, logger, mode, version }: Infrastructure,
+  { clock, cluster, events, fetch, logger, mode, version, tracing }: Infrastructure,
   queue: DeliveryQueue,
   secrets: SecretBox,
   faults: FaultRules,
@@ -85,12 +113,15 @@ export function createDeliveryWorker(
    */
   let queueing: Promise<void> = Promise.resolve();
   /** The batch still taking events: written once the batch before it is. */
-  let gathering: CatalogueEvent[] | undefined;
+  let gathering: QueuedEvent[] | undefined;
   /** Catalogue events emitted and not yet queued (their deliveries not yet in the store). */
   let unqueued = 0;
 
-  function gather(event: CatalogueEvent): void {
+  function gather(emitted: CatalogueEvent): void {
     unqueued++;
+    // Emitted inside a trace (a request's, when the server traces): its deliveries' attempts join it.
+    const traceParent = tracing.traceparent();
+    const event: QueuedEvent = traceParent ? { ...emitted, traceParent } : emitted;
     if (gathering) {
       gathering.push(event);
       return;
@@ -198,12 +229,14 @@ export function createDeliveryWorker(
   function serveSoon(): void {
     if (turnScheduled) return;
     turnScheduled = true;
-    setImmediate(() => {
-      turnScheduled = false;
-      exclusive(serveWaiting).catch((err: unknown) =>
-        logger.error({ err }, 'webhook worker could not serve new deliveries'),
-      );
-    });
+    tracing.outside(() =>
+      setImmediate(() => {
+        turnScheduled = false;
+        exclusive(serveWaiting).catch((err: unknown) =>
+          logger.error({ err }, 'webhook worker could not serve new deliveries'),
+        );
+      }),
+    );
   }
 
   async function serveWaiting(): Promise<void> {
@@ -226,7 +259,7 @@ export function createDeliveryWorker(
    * Queues the deliveries of a batch of catalogue events; a failure is logged, never thrown. A batch that cannot be
    * written is tried again an event at a time, so that one event's failure costs no other its deliveries.
    */
-  async function enqueue(batch: CatalogueEvent[]): Promise<void> {
+  async function enqueue(batch: QueuedEvent[]): Promise<void> {
     try {
       queuedDeliveries(batch, await queue.enqueueEvents(batch));
     } catch (err) {
@@ -359,17 +392,35 @@ export function createDeliveryWorker(
     if (faults.pick(rules, 'webhook.failure')) {
       return { outcome: { ...refused(SIMULATED_FAILURE), injectedFault: 'webhook.failure' } };
     }
+    // A span each, child of the one that emitted the event (carried in the delivery's row), whose `traceparent` the
+    // receiver gets: its own trace joins the sender's.
     const send = () =>
-      sendAttempt(
-        { fetch, clock, userAgent },
-        {
-          url: endpoint.url,
-          secret,
-          eventId: delivery.eventId,
-          eventType: delivery.eventType,
-          payload: delivery.payload,
+      tracing.inSpanFrom(
+        delivery.traceParent,
+        'webhook attempt',
+        { kind: SPAN_KIND.client, attributes: tracing.enabled ? attemptAttributes(delivery, endpoint) : undefined },
+        async (span) => {
+          const outcome = await sendAttempt(
+            { fetch, clock, userAgent },
+            {
+              url: endpoint.url,
+              secret,
+              eventId: delivery.eventId,
+              eventType: delivery.eventType,
+              payload: delivery.payload,
+              traceparent: tracing.traceparent(),
+            },
+            stopping.signal,
+          );
+          if (span) {
+            if (outcome.statusCode !== null) span.setAttribute('http.response.status_code', outcome.statusCode);
+            if (!isSuccess(outcome)) {
+              span.setAttribute('error.type', outcome.statusCode === null ? 'no_response' : String(outcome.statusCode));
+              span.setStatus({ code: SPAN_STATUS_ERROR });
+            }
+          }
+          return outcome;
         },
-        stopping.signal,
       );
     const outcome = await send();
     const duplicate = faults.pick(rules, 'webhook.duplicate');
@@ -382,10 +433,14 @@ export function createDeliveryWorker(
   function kick(): void {
     if (!running || passScheduled) return;
     passScheduled = true;
-    setImmediate(() => {
-      passScheduled = false;
-      safePass();
-    });
+    // Outside the trace of whatever asked: a pass serves every endpoint's deliveries (each attempt's span has the
+    // parent its delivery keeps).
+    tracing.outside(() =>
+      setImmediate(() => {
+        passScheduled = false;
+        safePass();
+      }),
+    );
   }
 
   return {

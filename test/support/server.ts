@@ -41,6 +41,7 @@ export async function startTestServer(
       | 'accessLog'
       | 'rtc'
       | 'metrics'
+      | 'otelEnvironment'
     >
   > = {},
 ): Promise<TestServer> {

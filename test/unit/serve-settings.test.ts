@@ -80,6 +80,15 @@ describe('serve settings', () => {
     );
   });
 
+  it('hands the server the environment’s OTEL_* variables, which configure tracing, and none when it has none', () => {
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SERVICE_NAME: 'sb', HOME: '/home/u' };
+    expect(resolveServeSettings({}, env).otelEnvironment).toEqual({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_SERVICE_NAME: 'sb',
+    });
+    expect(resolveServeSettings({}, { HOME: '/home/u' })).not.toHaveProperty('otelEnvironment');
+  });
+
   it('takes the data flags: --import with --replace, --export-on-exit, and --seed over SWITCHBOARD_SEED', () => {
     const env = { SWITCHBOARD_SEED: 'env.seed.json' };
     expect(resolveServeSettings({}, env)).toMatchObject({ seedFile: 'env.seed.json' });

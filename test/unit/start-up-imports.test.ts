@@ -77,6 +77,17 @@ describe('what the runtime loads before the first API answer', () => {
   });
 });
 
+describe('what a server that does not trace loads of OpenTelemetry', () => {
+  // The SDK loads only when an OTEL_* variable turns tracing on (server/tracing/tracing.ts): ≈100 ms of imports here.
+  it('nothing, before listening or with its runtime', async () => {
+    const graphs = [await staticGraph('server/start-server.ts'), await staticGraph('server/runtime.ts')];
+    const loaded = graphs.flatMap((graph) =>
+      [...graph].filter((file) => packageOf(file)?.startsWith('@opentelemetry/')),
+    );
+    expect(loaded).toEqual([]);
+  });
+});
+
 describe('what the runtime makes of zod before the first API answer', () => {
   // Node.js 20 parses every byte the runtime loads after listening (it has no compile cache), and zod was the largest
   // part: a namespace import (`import * as z from 'zod'`) lets the bundle leave out what no code calls, 391 → 210 KB.

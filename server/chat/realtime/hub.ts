@@ -7,6 +7,7 @@ import { ServiceError } from '../../errors.js';
 import type { ConnectionInfo } from '../../events/bus.js';
 import { sendJson } from '../../http/socket-endpoint.js';
 import { encodeCursor } from '../../shared/pagination.js';
+import { SPAN_KIND } from '../../tracing/tracing.js';
 import type { ChatCaller } from '../caller.js';
 import type { ConversationService } from '../conversations/service.js';
 import type { EngagementService } from '../engagement/service.js';
@@ -79,7 +80,7 @@ const fromUserKey = (key: string): { scope: EnvironmentScope; userId: string } =
  * (`typing.changed`), each keeping the whole list. Alone, the same events stay in this node, decided in memory.
  */
 export function createRealtimeHub(
-  { clock, ids, events, logger, cluster, metrics }: Infrastructure,
+  { clock, ids, events, logger, cluster, metrics, tracing }: Infrastructure,
   conversations: ConversationService,
   messages: MessageService,
   engagement: EngagementService,
@@ -176,8 +177,20 @@ export function createRealtimeHub(
     // A new member hears of their own arrival; a removed one hears of their removal, then nothing more.
     if (type === 'member.added' && member !== undefined) join(scope, conversationId, member);
     // The bus carries chat changes loosely typed (`type: string`); the frame is the protocol's event of that type,
-    // which the API tests check by parsing every frame they receive with `realtimeServerMessage`.
-    fanOut(conversationId, () => ({ type, conversationId, data: data() }) as RealtimeEvent);
+    // which the API tests check by parsing every frame they receive with `realtimeServerMessage`. A span inside a
+    // trace (the request that made the change, or its hop from another node) when this node has sockets to tell.
+    const recipients = audience.of(conversationId).size;
+    const build = () => ({ type, conversationId, data: data() }) as RealtimeEvent;
+    if (recipients === 0) fanOut(conversationId, build);
+    else
+      tracing.inChildSpan(
+        'realtime fan-out',
+        {
+          kind: SPAN_KIND.internal,
+          attributes: { 'switchboard.event_type': type, 'switchboard.recipients': recipients },
+        },
+        () => fanOut(conversationId, build),
+      );
     if (type === 'member.removed' && member !== undefined) leave(scope, conversationId, member);
   });
 
