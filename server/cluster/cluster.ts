@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { ServerSlot, Store } from '../../db/store.js';
 import type { EventBus } from '../events/bus.js';
+import type { SecretKeys } from '../key-ring.js';
 import { ClusterError } from './cluster-error.js';
 import { createNodeRegistry, type NodeInfo } from './node-registry.js';
 import { relayEvents } from './relay.js';
@@ -41,6 +42,8 @@ export interface ClusterOptions {
   version: string;
   startedAt: number;
   logger: Logger;
+  /** The keys this node holds and seals with, which its record shows the others (a secret key rotation waits on it). */
+  secretKeys: SecretKeys;
 }
 
 const ALONE_REFUSED =
@@ -56,7 +59,7 @@ const BESIDE_REFUSED =
  * with Redis, its events go to the others and theirs come here (relay.ts), and it appears in the node list.
  */
 export async function joinCluster(options: ClusterOptions): Promise<Cluster> {
-  const { store, events, redisUrl, nodeId, version, startedAt, logger } = options;
+  const { store, events, redisUrl, nodeId, version, startedAt, logger, secretKeys } = options;
   let counts = (): NodeInfo['connections'] => ({ realtime: 0, signaling: 0 });
   let address = { host: '', port: 0 };
   const self = (): NodeInfo => ({
@@ -66,6 +69,10 @@ export async function joinCluster(options: ClusterOptions): Promise<Cluster> {
     startedAt: new Date(startedAt).toISOString(),
     heartbeatAt: new Date().toISOString(),
     connections: counts(),
+    secretKeys: {
+      held: [secretKeys.current, secretKeys.previous].filter((id) => id !== undefined),
+      sealing: secretKeys.sealing,
+    },
   });
   const listeningOn = ({ host, port }: { host: string; port: number }) => {
     // Bound to every address, the node is best named by its machine's name.
