@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import { action } from '../context.js';
 import { CommandError } from '../errors.js';
@@ -47,33 +45,15 @@ export function registerSecretKeyCommands(program: Command, io: CliIo): void {
       action(io, async (ctx, flags: { dataDir?: string }) => {
         const dataDir = resolveDataDir(flags.dataDir, io.env, io.platform);
         // Loaded here: the database layer is not needed by the API commands and slows their start.
-        const [{ lockDataDir, DataDirInUseError }, { appDatabaseFiles }, box] = await Promise.all([
-          import('../../db/data-dir-lock.js'),
-          import('../../server/app-files/database-files.js'),
+        const [{ rotateDataDirKey, RotationRefusedError }, box] = await Promise.all([
+          import('../../server/secret-key-rotation/rotate-data-dir.js'),
           import('../../server/webhooks/secret-box.js'),
         ]);
-        const current = join(dataDir, box.SECRET_KEY_FILE);
-        const previous = join(dataDir, box.PREVIOUS_SECRET_KEY_FILE);
-        if (!existsSync(current))
-          throw new CommandError(`${dataDir} has no ${box.SECRET_KEY_FILE}: there is no key to rotate`);
-        if (existsSync(previous))
-          throw new CommandError(
-            `a rotation of ${dataDir} is under way: start the server and let it finish (it deletes ` +
-              `${box.PREVIOUS_SECRET_KEY_FILE} when nothing needs it any more)`,
-          );
-        let lock: { release(): void };
         try {
-          lock = lockDataDir(dataDir, appDatabaseFiles().nativeBinding);
+          rotateDataDirKey(dataDir);
         } catch (err) {
-          if (err instanceof DataDirInUseError)
-            throw new CommandError(`a running server is using ${dataDir}: stop it first, then rotate`);
+          if (err instanceof RotationRefusedError) throw new CommandError(err.message);
           throw err;
-        }
-        try {
-          renameSync(current, previous);
-          writeFileSync(current, box.newKeyFileBytes(), { mode: 0o600, flag: 'wx' });
-        } finally {
-          lock.release();
         }
         ctx.out.result({ dataDir, key: box.SECRET_KEY_FILE, previous: box.PREVIOUS_SECRET_KEY_FILE }, () =>
           [

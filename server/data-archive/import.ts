@@ -13,8 +13,8 @@ import {
   isArchivePath,
   MANIFEST_ENTRY,
   type Manifest,
-  parseManifest,
   PREVIOUS_WEBHOOK_KEY_ENTRY,
+  parseManifest,
   WEBHOOK_KEY_ENTRY,
 } from './manifest.js';
 import { removeLeftoverStaging, STAGING_PREFIX } from './staging.js';
@@ -122,9 +122,14 @@ export function checkSchema(staging: string, manifest: Manifest, switchboardVers
 
 /** Removes the data folder's state (not its lock) and moves the staged one in. */
 function swapIn(dataDir: string, staging: string, manifest: Manifest): void {
-  const state = [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, SECRET_KEY_FILE, PREVIOUS_SECRET_KEY_FILE];
-  for (const name of [...state, 'attachments'])
-    rmSync(join(dataDir, name), { recursive: true, force: true });
+  const state = [
+    DATABASE_FILE,
+    `${DATABASE_FILE}-wal`,
+    `${DATABASE_FILE}-shm`,
+    SECRET_KEY_FILE,
+    PREVIOUS_SECRET_KEY_FILE,
+  ];
+  for (const name of [...state, 'attachments']) rmSync(join(dataDir, name), { recursive: true, force: true });
   const moved = new Set<string>();
   for (const { path } of manifest.entries) {
     const top = targetOf(path).split('/')[0];

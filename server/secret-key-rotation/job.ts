@@ -6,6 +6,7 @@ import {
   deleteSecret,
   KEY_IN_USE,
   KEY_REPLACED,
+  KEY_RETIRED,
   notSealedWith,
   ROTATION_LEASE,
   readSecret,
@@ -135,6 +136,7 @@ export function createSecretKeyRotationJob({
     await store.transaction(async (tx) => {
       await deleteSecret(tx, KEY_REPLACED);
       await deleteSecret(tx, ROTATION_LEASE);
+      await writeSecret(tx, clock, KEY_RETIRED, previous);
     });
     // Nothing more to look at: the timer stops (a node restarted with the previous key again logs this once more).
     clearInterval(timer);

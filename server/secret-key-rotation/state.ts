@@ -12,6 +12,8 @@ import { shortKeyId } from '../secret-key.js';
 export const KEY_IN_USE = 'secret-key-fingerprint';
 /** The id of the key a rotation replaced, from its switch until no row needs that key any more. */
 export const KEY_REPLACED = 'secret-key-previous-fingerprint';
+/** The id of the key the last rotation replaced, once done: so that a server given it alone is told what happened. */
+export const KEY_RETIRED = 'secret-key-retired-fingerprint';
 /** `<node id> <until, ms>`: the node re-sealing rows, so that one node at a time does. */
 export const ROTATION_LEASE = 'secret-key-rotation-lease';
 
