@@ -27,6 +27,8 @@ export interface Cluster {
   self(): NodeInfo;
   /** Where this node listens, once it does: its record says so from then on. */
   listeningOn(address: { host: string; port: number }): void;
+  /** Writes this node's record now rather than at the next heartbeat (its sealing key changed). */
+  announce(): Promise<void>;
   /** How this node counts its open sockets, for its heartbeats and the node list: set by the runtime. */
   countConnections(count: () => NodeInfo['connections']): void;
   /** Redis, shared by the parts that keep state for the whole cluster (limits, presence); none when alone. */
@@ -91,6 +93,7 @@ export async function joinCluster(options: ClusterOptions): Promise<Cluster> {
       nodes: async () => [self()],
       self,
       listeningOn,
+      announce: async () => {},
       countConnections(count) {
         counts = count;
       },
@@ -152,6 +155,7 @@ export async function joinCluster(options: ClusterOptions): Promise<Cluster> {
       listeningOn(at);
       registry.beat().catch((err: unknown) => logger.warn({ err }, 'cluster heartbeat failed'));
     },
+    announce: () => registry.beat(),
     countConnections(count) {
       counts = count;
     },

@@ -64,10 +64,18 @@ export function createSecretKeyRotationJob({
     });
   }
 
+  async function releaseLease(): Promise<void> {
+    await store.transaction(async (tx) => {
+      const held = await readSecret(tx, ROTATION_LEASE);
+      if (held?.startsWith(`${cluster.nodeId} `)) await deleteSecret(tx, ROTATION_LEASE);
+    });
+  }
+
   /** Seals again every row not sealed with the key in use; the number of rows this node could not open. */
   async function resealAll(): Promise<number> {
     let after = '';
     let unreadable = 0;
+    let resealed = 0;
     for (;;) {
       const rows = await store.db
         .select({ id: webhookEndpoints.id, sealed: webhookEndpoints.secretCiphertext })
@@ -75,25 +83,36 @@ export function createSecretKeyRotationJob({
         .where(and(notSealedWith(current), gt(webhookEndpoints.id, after)))
         .orderBy(asc(webhookEndpoints.id))
         .limit(BATCH);
-      if (rows.length === 0) return unreadable;
+      if (rows.length === 0) {
+        if (resealed > 0)
+          logger.info({ resealed }, 'secret key rotation: webhook secrets sealed again with the new key');
+        return unreadable;
+      }
       after = rows[rows.length - 1].id;
-      await store.transaction(async (tx) => {
+      // Counted once committed: PostgreSQL may run a transaction again.
+      const batch = await store.transaction(async (tx) => {
+        const counts = { sealed: 0, unreadable: 0 };
         await writeSecret(tx, clock, ROTATION_LEASE, `${cluster.nodeId} ${clock.now() + LEASE_MS}`);
         for (const { id, sealed } of rows) {
           let secret: string;
           try {
             secret = webhookSecrets.open(sealed, id);
           } catch {
-            unreadable++;
+            counts.unreadable++;
             continue;
           }
           const again = webhookSecrets.seal(secret, id);
+          counts.sealed++;
+          // Unless changed meanwhile (deleted, or sealed again by a node whose lease this one took over).
           await tx
             .update(webhookEndpoints)
             .set({ secretCiphertext: again.sealed, secretKeyId: again.keyId })
             .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.secretCiphertext, sealed)));
         }
+        return counts;
       });
+      resealed += batch.sealed;
+      unreadable += batch.unreadable;
     }
   }
 
@@ -109,24 +128,33 @@ export function createSecretKeyRotationJob({
         });
         return;
       }
-      inUse = await store.transaction(async (tx) => {
-        const now = await readSecret(tx, KEY_IN_USE);
-        if (now !== previous) return now;
+      const switched = await store.transaction(async (tx) => {
+        if ((await readSecret(tx, KEY_IN_USE)) !== previous) return false; // another node switched first
         await recordUnnamedKeys(tx, previous);
         await writeSecret(tx, clock, KEY_IN_USE, current);
         await writeSecret(tx, clock, KEY_REPLACED, previous);
-        return current;
+        return true;
       });
-      if (inUse === current)
+      if (switched)
         logger.info(
           { key: shortKeyId(current), replaced: shortKeyId(previous) },
           'secret key rotation: every node holds the new key, which seals from now on',
         );
+      inUse = await readSecret(store.db, KEY_IN_USE);
     }
     if (inUse !== current) return;
-    secretKeys.sealing = current;
+    if (secretKeys.sealing !== current) {
+      secretKeys.sealing = current;
+      // The others wait for every node's record to say so before they call the rotation done.
+      await cluster.announce();
+    }
     if (!(await takeLease())) return;
-    const unreadable = await resealAll();
+    let unreadable: number;
+    try {
+      unreadable = await resealAll();
+    } finally {
+      await releaseLease();
+    }
     if (unreadable > 0) {
       once(`secret key rotation: ${unreadable} webhook secrets open with neither key; they stay as they are`);
       return;
@@ -135,7 +163,6 @@ export function createSecretKeyRotationJob({
     if (sealingOld.length > 0) return;
     await store.transaction(async (tx) => {
       await deleteSecret(tx, KEY_REPLACED);
-      await deleteSecret(tx, ROTATION_LEASE);
       await writeSecret(tx, clock, KEY_RETIRED, previous);
     });
     // Nothing more to look at: the timer stops (a node restarted with the previous key again logs this once more).

@@ -14,6 +14,7 @@ import { rotateDataDirKey } from '../../server/secret-key-rotation/rotate-data-d
 import { createProject, registerUser, registerWebhook, type TestUser } from '../support/factories.js';
 import { type Client, client } from '../support/http.js';
 import { type PostgresServer, postgresMissing, startPostgres } from '../support/postgres.js';
+import { type RedisServer, redisMissing, startRedis } from '../support/redis.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 const OLD_KEY = 'the-old-secret-key-of-the-rotation-test-0123456789';
@@ -186,5 +187,99 @@ describe.skipIf(missing !== undefined)('on PostgreSQL: SWITCHBOARD_SECRET_KEY be
     await expect(start(url, { secretKey: NEW_KEY })).rejects.toThrow(
       /^Webhook secrets of this database are still sealed with the previous secret key \(.{12}\): start with it as the previous key as well \(--previous-secret-key-file or SWITCHBOARD_PREVIOUS_SECRET_KEY\) until `switchboard status` says the secret key rotation is done\.$/,
     );
+  });
+});
+
+const noCluster = missing ?? redisMissing();
+if (noCluster) console.warn(`Skipping the secret key rotation test of two nodes: ${noCluster}`);
+
+describe.skipIf(noCluster !== undefined)('on two nodes sharing PostgreSQL and Redis', () => {
+  let postgres: PostgresServer;
+  let redis: RedisServer;
+  const dataDirs: string[] = [];
+  beforeAll(async () => {
+    [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+  }, 60_000);
+  afterAll(async () => {
+    postgres?.stop();
+    await redis?.stop();
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The log lines of every node, by message. */
+  const lines: { msg: string; node: number; [field: string]: unknown }[] = [];
+  const startNode = (
+    node: number,
+    databaseUrl: string,
+    keys: Pick<ServerOptions, 'secretKey' | 'previousSecretKey'>,
+  ) => {
+    const dataDir = mkdtempSync(join(tmpdir(), `switchboard-rotate-node-${node}-`));
+    dataDirs.push(dataDir);
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push({ ...JSON.parse(line), node }) });
+    return startServer({
+      dataDir,
+      databaseUrl,
+      redisUrl: redis.url,
+      ...keys,
+      port: 0,
+      logger,
+      passwordHashing: 'fast',
+    });
+  };
+  const said = (msg: string) => lines.filter((line) => line.msg.startsWith(msg));
+
+  it('switches once both nodes hold the new key, seals again once, and never writes what a node cannot read', async () => {
+    const url = postgres.url(postgres.createDatabase());
+    let a = await startNode(1, url, { secretKey: OLD_KEY });
+    let b = await startNode(2, url, { secretKey: OLD_KEY });
+    const world = await registerWorld(client(a.url), receiver);
+
+    // B restarts with both keys first: A holds the old one alone, so nothing switches, and what B writes A reads.
+    await b.close();
+    b = await startNode(2, url, { secretKey: NEW_KEY, previousSecretKey: OLD_KEY });
+    await b.runSecretKeyRotation();
+    expect(said('secret key rotation: waiting for every node to hold the new key')).toHaveLength(1);
+    expect(await secretKeyStatus(b, world.owner)).toMatchObject({ rotation: 'waiting', pending: 0 });
+    const onB = await registerWorld(client(b.url), receiver);
+    expect(await deliversSigned(a, onB, receiver)).toBe(true);
+    expect((await client(a.url).get('/v1/whoami', { token: onB.owner.token })).status).toBe(200);
+
+    // A restarts with both keys too: the two look at once, one switches and seals again, both say it is done.
+    await a.close();
+    a = await startNode(1, url, { secretKey: NEW_KEY, previousSecretKey: OLD_KEY });
+    await Promise.all([a.runSecretKeyRotation(), b.runSecretKeyRotation()]);
+    // Each says it is done at its next look (its timer's, every 2 s), the two claims to re-seal taking turns.
+    await a.runSecretKeyRotation();
+    await b.runSecretKeyRotation();
+    expect(said('secret key rotation: every node holds the new key')).toHaveLength(1);
+    const resealed = said('secret key rotation: webhook secrets sealed again');
+    expect(resealed.map((line) => line.resealed)).toEqual([2]);
+    expect(
+      said('secret key rotation done')
+        .map((line) => line.node)
+        .sort(),
+    ).toEqual([1, 2]);
+    expect(await secretKeyStatus(a, world.owner)).toMatchObject({ replaced: null, pending: 0, rotation: 'done' });
+    for (const [from, endpoint] of [
+      [a, onB],
+      [b, world],
+    ] as const)
+      expect(await deliversSigned(from, endpoint, receiver)).toBe(true);
+
+    // A node with the old key alone cannot join any more.
+    await expect(startNode(3, url, { secretKey: OLD_KEY })).rejects.toThrow(
+      'This database has moved to a new secret key',
+    );
+
+    // Both on the new key alone.
+    await Promise.all([a.close(), b.close()]);
+    a = await startNode(1, url, { secretKey: NEW_KEY });
+    b = await startNode(2, url, { secretKey: NEW_KEY });
+    const signedIn = await client(b.url).post('/v1/auth/login', {
+      body: { email: world.owner.email, password: 'correct horse battery' },
+    });
+    world.owner = { ...world.owner, token: signedIn.body.token };
+    expect(await deliversSigned(a, world, receiver)).toBe(true);
+    await Promise.all([a.close(), b.close()]);
   });
 });
