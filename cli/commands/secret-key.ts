@@ -1,12 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { action } from '../context.js';
 import { CommandError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { resolveDataDir } from '../user-folders.js';
 
-/** What a new key is made of: as `openssl rand -base64 48`, 64 characters (the server asks for 32 at least). */
-const newSecretKey = () => randomBytes(48).toString('base64');
+/**
+ * What a new key is made of: as `openssl rand -base64 48`, 64 characters (the server asks for 32 at least). Node's
+ * crypto is loaded here, not at the top: the API commands start without it (test/unit/start-up-imports.test.ts).
+ */
+const newSecretKey = async () => (await import('node:crypto')).randomBytes(48).toString('base64');
 
 /** The steps of a rotation on PostgreSQL (docs/deployment.md, "Rotating the secret key"). */
 const POSTGRES_STEPS = [
@@ -29,7 +31,7 @@ export function registerSecretKeyCommands(program: Command, io: CliIo): void {
     .description('Print a new secret key for SWITCHBOARD_SECRET_KEY or --secret-key-file, and how to rotate to it')
     .action(
       action(io, async (ctx) => {
-        const key = newSecretKey();
+        const key = await newSecretKey();
         ctx.out.result({ secretKey: key }, () => key);
         ctx.out.note(POSTGRES_STEPS);
       }),

@@ -164,7 +164,8 @@ describe('backup → import round trip', () => {
       restored = await started(startTestServer({ clock, importArchive: { file: archive, replace: false } }));
       expect(restored.imported).toMatchObject({ format: 'switchboard-archive', version: 1 });
       expect(restored.imported?.copied.get('attachment_chunks')).toBe(1);
-      // Every row, but the server's own keys (not copied) and the endpoints' secrets (sealed again with its key).
+      // Every row, but the server's own keys (not copied) and the endpoints' secrets (sealed again with its key, whose id
+      // they record).
       expect(comparable(await tableContents(restored), ['server_secrets'])).toEqual(
         comparable(before, ['server_secrets']),
       );
@@ -220,7 +221,11 @@ function comparable(contents: Record<string, string[]>, without: string[]): Reco
       .map(([table, rows]) => [
         table,
         table === 'webhook_endpoints'
-          ? rows.map((row) => JSON.stringify({ ...JSON.parse(row), secret_ciphertext: 'sealed' })).sort()
+          ? rows
+              .map((row) =>
+                JSON.stringify({ ...JSON.parse(row), secret_ciphertext: 'sealed', secret_key_id: 'its key' }),
+              )
+              .sort()
           : rows,
       ]),
   );
