@@ -21,6 +21,8 @@ export interface ServeSettings {
   databaseUrl?: string;
   /** The secret the keys of a PostgreSQL-backed server derive from. */
   secretKey?: string;
+  /** During a rotation of the secret key, the key `secretKey` replaces. */
+  previousSecretKey?: string;
   /** Redis, the bus between several servers on one PostgreSQL database. */
   redisUrl?: string;
   mode: DeploymentMode;
@@ -70,6 +72,7 @@ export interface ServeFlags {
   dataDir?: string;
   databaseUrl?: string;
   secretKeyFile?: string;
+  previousSecretKeyFile?: string;
   redisUrl?: string;
   mode?: string;
   allowedOrigins?: string;
@@ -163,13 +166,13 @@ function parseRedisUrl(value: string, source: string): string {
   return value;
 }
 
-/** The secret key: the file's contents (trimmed) for the flag, else the variable. */
-function readSecretKey(file: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
-  if (file === undefined) return env.SWITCHBOARD_SECRET_KEY || undefined;
+/** A secret key: the file's contents (trimmed) for the flag, else the variable. */
+function readSecretKey(file: string | undefined, flag: string, variable: string | undefined): string | undefined {
+  if (file === undefined) return variable || undefined;
   try {
     return readFileSync(file, 'utf8').trim();
   } catch (err) {
-    throw new UsageError(`--secret-key-file: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+    throw new UsageError(`--${flag}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
   }
 }
 
@@ -224,7 +227,7 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
   const otelEnvironment = otelVariables(env);
   const database = setting(flags.databaseUrl, 'database-url', 'SWITCHBOARD_DATABASE_URL');
   const databaseUrl = database && parseDatabaseUrl(database.value, database.source);
-  const secretKey = readSecretKey(flags.secretKeyFile, env);
+  const secretKey = readSecretKey(flags.secretKeyFile, 'secret-key-file', env.SWITCHBOARD_SECRET_KEY);
   if (databaseUrl && !secretKey)
     throw new UsageError(
       `a server on PostgreSQL needs a secret key in SWITCHBOARD_SECRET_KEY or --secret-key-file: ${MAKE_A_SECRET_KEY}`,
@@ -235,12 +238,25 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
     throw new UsageError(
       `${metricsHost.source} needs --metrics-port (or SWITCHBOARD_METRICS_PORT): metrics are off without it`,
     );
+  const previousSecretKey = readSecretKey(
+    flags.previousSecretKeyFile,
+    'previous-secret-key-file',
+    env.SWITCHBOARD_PREVIOUS_SECRET_KEY,
+  );
+  if (previousSecretKey && !databaseUrl)
+    throw new UsageError(
+      'a previous secret key is for a server on PostgreSQL; on SQLite, `switchboard secret-key rotate --data-dir` ' +
+        "replaces the data folder's key",
+    );
+  if (previousSecretKey && previousSecretKey === secretKey)
+    throw new UsageError('the previous secret key is the secret key itself: give the new key and the one it replaces');
   const redis = setting(flags.redisUrl, 'redis-url', 'SWITCHBOARD_REDIS_URL');
   const redisUrl = redis && parseRedisUrl(redis.value, redis.source);
   return {
     ...(databaseUrl && { databaseUrl }),
     ...(redisUrl && { redisUrl }),
     ...(secretKey && { secretKey }),
+    ...(previousSecretKey && { previousSecretKey }),
     ...(flags.import !== undefined && { importFile: flags.import, replace: flags.replace === true }),
     ...(flags.exportOnExit !== undefined && { exportOnExit: flags.exportOnExit }),
     ...(seed && { seedFile: seed.value }),

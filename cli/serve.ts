@@ -50,6 +50,11 @@ export function registerServeCommand(program: Command): void {
       'file holding the secret the keys derive from, required with --database-url (env SWITCHBOARD_SECRET_KEY)',
     )
     .option(
+      '--previous-secret-key-file <file>',
+      'while rotating the secret key: file holding the key --secret-key-file replaces, until `switchboard status` ' +
+        'says the rotation is done (env SWITCHBOARD_PREVIOUS_SECRET_KEY)',
+    )
+    .option(
       '--redis-url <url>',
       'Redis between several servers on one PostgreSQL database, the same on each: redis://host:port, ' +
         'rediss:// for TLS (env SWITCHBOARD_REDIS_URL)',

@@ -38,6 +38,7 @@ export const sqliteMigrations: Record<string, MigrationCompatibility> = {
   '0017_live_stream_room_unique': 'breaking',
   '0018_schema_history': 'expand',
   '0019_delivery_trace_parent': 'expand',
+  '0020_webhook_secret_key_id': 'expand',
 };
 
 /** db/postgres-migrations (PostgreSQL), by the journal's tag. */
@@ -51,4 +52,5 @@ export const postgresMigrations: Record<string, MigrationCompatibility> = {
   '0006_live_stream_room_unique': 'breaking',
   '0007_schema_history': 'expand',
   '0008_delivery_trace_parent': 'expand',
+  '0009_webhook_secret_key_id': 'expand',
 };

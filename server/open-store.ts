@@ -8,7 +8,8 @@ import type { Clock } from './clock.js';
 import type { Snapshot } from './data-archive/snapshot.js';
 import { createKeyRing, type KeyRing } from './key-ring.js';
 import { deriveKeys, MAKE_A_SECRET_KEY, SecretKeyError } from './secret-key.js';
-import { checkSecretKey } from './secret-key-check.js';
+import { checkSecretKeys } from './secret-key-check.js';
+import { SECRET_KEY_FILE } from './webhooks/secret-box.js';
 
 export interface OpenedStore {
   store: Store;
@@ -25,19 +26,33 @@ export interface OpenedStore {
  * database's; attachment bytes in the database).
  */
 export async function openServerStore(
-  options: { dataDir: string; databaseUrl?: string; secretKey?: string; serverVersion: string },
+  options: {
+    dataDir: string;
+    databaseUrl?: string;
+    secretKey?: string;
+    serverVersion: string;
+    previousSecretKey?: string;
+  },
   files: DatabaseFiles,
   clock: Clock,
   logger: Logger,
 ): Promise<OpenedStore> {
-  const { dataDir, databaseUrl, secretKey, serverVersion } = options;
+  const { dataDir, databaseUrl, secretKey, serverVersion, previousSecretKey } = options;
   if (!databaseUrl) {
-    if (secretKey)
+    if (secretKey || previousSecretKey)
       logger.warn('The secret key is not used on SQLite: a server on SQLite keeps its keys in its data folder.');
     const store = await openSqliteStore(dataDir, files, serverVersion);
+    let keys: KeyRing;
+    try {
+      keys = createKeyRing(store, clock, dataDir, undefined);
+      await checkSecretKeys(store, keys.secretKeys, clock, `webhook-secrets key (${SECRET_KEY_FILE})`);
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
     return {
       store,
-      keys: createKeyRing(store, clock, dataDir, undefined),
+      keys,
       attachmentStorage: createAttachmentStorage(dataDir),
       snapshot: async () => (await import('./data-archive/snapshot.js')).takeSnapshot(store.writer.$client, dataDir),
     };
@@ -46,7 +61,10 @@ export async function openServerStore(
     throw new SecretKeyError(
       `A server on PostgreSQL needs a secret key (SWITCHBOARD_SECRET_KEY): ${MAKE_A_SECRET_KEY}.`,
     );
-  const derived = deriveKeys(secretKey);
+  const derived = {
+    current: deriveKeys(secretKey),
+    ...(previousSecretKey && { previous: deriveKeys(previousSecretKey, 'previous secret key') }),
+  };
   // Imported only here: a server on SQLite (the desktop app, `npm start`) never loads the PostgreSQL driver.
   const { openPostgresStore } = await import('../db/postgres-store.js');
   const store = await openPostgresStore({
@@ -55,13 +73,13 @@ export async function openServerStore(
     serverVersion,
     onIdleError: (err) => logger.warn({ err }, 'a pooled PostgreSQL connection failed; it will be replaced'),
   });
+  const keys = createKeyRing(store, clock, dataDir, derived);
   try {
-    await checkSecretKey(store, derived, clock);
+    await checkSecretKeys(store, keys.secretKeys, clock, 'secret key');
   } catch (err) {
     await store.close();
     throw err;
   }
-  const keys = createKeyRing(store, clock, dataDir, derived);
   return {
     store,
     keys,

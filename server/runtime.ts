@@ -23,6 +23,7 @@ export interface Runtime {
   startJobs(): void;
   runDueWebhooks(): Promise<void>;
   runAttachmentCleanup(): Promise<number>;
+  runSecretKeyRotation(): Promise<void>;
   /**
    * Stops the jobs, ends live event streams and closes the WebSocket endpoints; webhook attempts in flight are
    * abandoned (and sent again after a restart). The HTTP server and the database are the caller's to close after.
@@ -62,11 +63,14 @@ export async function createRuntime(
     startJobs() {
       services.webhooks.worker.start();
       services.attachmentCleanup.start();
+      services.secretKeyRotation.start();
     },
     runDueWebhooks: () => services.webhooks.worker.runDue(),
     runAttachmentCleanup: () => services.attachmentCleanup.runDue(),
+    runSecretKeyRotation: () => services.secretKeyRotation.runDue(),
     async stop() {
       await services.attachmentCleanup.stop();
+      await services.secretKeyRotation.stop();
       // Live event streams end at once, so that they do not hold the HTTP server open.
       services.liveEvents.close();
       await services.webhooks.worker.stop();

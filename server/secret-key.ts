@@ -22,17 +22,17 @@ export interface DerivedKeys {
   /** The key of one purpose: `webhook-secrets`, or a token key's name. 32 bytes. */
   key(purpose: string): Buffer;
   /**
-   * A value that tells whether a database was written with this secret key: stored at first start, compared at
-   * every later one. It reveals nothing of the key.
+   * The key's id: a value that tells whether a database was written with this secret key, stored at first start and
+   * compared at every later one, and recorded beside each value sealed with it. It reveals nothing of the key.
    */
   fingerprint: string;
 }
 
-export function deriveKeys(secretKey: string): DerivedKeys {
+export function deriveKeys(secretKey: string, which = 'secret key'): DerivedKeys {
   const trimmed = secretKey.trim();
   if (trimmed.length < MIN_SECRET_KEY_LENGTH)
     throw new SecretKeyError(
-      `The secret key has ${trimmed.length} characters; it needs at least ${MIN_SECRET_KEY_LENGTH}: ${MAKE_A_SECRET_KEY}.`,
+      `The ${which} has ${trimmed.length} characters; it needs at least ${MIN_SECRET_KEY_LENGTH}: ${MAKE_A_SECRET_KEY}.`,
     );
   const key = (purpose: string) =>
     Buffer.from(hkdfSync('sha256', trimmed, 'switchboard', `switchboard ${purpose}`, 32));
@@ -41,3 +41,10 @@ export function deriveKeys(secretKey: string): DerivedKeys {
     fingerprint: createHmac('sha256', key('fingerprint')).update('switchboard secret key').digest('base64url'),
   };
 }
+
+/** The id of a key kept as bytes (the data folder's webhook-secrets key on SQLite), computed as a fingerprint is. */
+export const keyIdOf = (key: Buffer): string =>
+  createHmac('sha256', key).update('switchboard secret key').digest('base64url');
+
+/** How a key id is shown: enough of it to tell two keys apart. */
+export const shortKeyId = (id: string): string => id.slice(0, 12);

@@ -25,6 +25,7 @@ import { createProjectService } from './projects/service.js';
 import { createRoomService } from './rooms/service.js';
 import { createSignalingHub } from './rtc/hub.js';
 import { createRtcTokenService } from './rtc/token-service.js';
+import { createSecretKeyRotationJob } from './secret-key-rotation/job.js';
 import { createLimitWindows } from './security/limit-windows.js';
 import { createSocketLimits } from './security/socket-limits.js';
 import { createTelemetryService } from './telemetry/service.js';
@@ -91,6 +92,7 @@ export function createServices(
       liveStreams,
     }),
     attachmentCleanup: createAttachmentCleanupJob(infra, attachments),
+    secretKeyRotation: createSecretKeyRotationJob(infra),
     faults: createFaultService(infra, audit, faultRules, { realtime, signaling }),
     webhooks: createWebhookService(infra, audit, clocks, faultRules),
     observability: recorder,

@@ -53,6 +53,12 @@ export interface ServerOptions {
    */
   secretKey?: string;
   /**
+   * During a rotation of the secret key (docs/deployment.md, "Rotating the secret key"): the key `secretKey` replaces.
+   * The server opens and verifies with either, seals and signs with the new one once every node holds it, seals the
+   * database's webhook secrets again, then logs that it may go. Not used on SQLite, whose keys are in its data folder.
+   */
+  previousSecretKey?: string;
+  /**
    * `redis://[:password@]host:port[/db]` (`rediss://` for TLS, `?tls-ca-cert-file=/path/ca.pem` to trust a CA of
    * one's own): the bus between several servers on one PostgreSQL database (realtime events, presence, shared limits,
    * the node list). Every server on the database needs the same one; a server without it refuses to start beside
@@ -151,6 +157,11 @@ export interface RunningServer {
    * itself every minute) and resolves to how many; tests that move a manual clock call it.
    */
   runAttachmentCleanup(): Promise<number>;
+  /**
+   * One look of the secret key rotation (server/secret-key-rotation/job.ts), which a server given a previous key
+   * takes by itself every 2 s: tests call it to wait for none.
+   */
+  runSecretKeyRotation(): Promise<void>;
   /** What the `seed` option did; undefined without one. */
   seed?: SeedOutcome;
   /**
@@ -281,6 +292,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       redisUrl: options.redisUrl,
       nodeId,
       version,
+      secretKeys: opened.keys.secretKeys,
       startedAt: clock.now(),
       logger,
       tracing,
@@ -399,6 +411,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     metricsUrl: scrapes?.url,
     runDueWebhooks: async () => (await loader.load()).runDueWebhooks(),
     runAttachmentCleanup: async () => (await loader.load()).runAttachmentCleanup(),
+    runSecretKeyRotation: async () => (await loader.load()).runSecretKeyRotation(),
     close() {
       clearTimeout(early);
       closing ??= (async () => {

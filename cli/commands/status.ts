@@ -84,9 +84,22 @@ function freshness(node: ServerNodeList['data'][number], now: number): string {
   return `${seconds} s ago`;
 }
 
+/** Where a secret key rotation stands (docs/deployment.md, "Rotating the secret key"). */
+function describeSecretKey({ secretKey }: ServerNodeList): string {
+  const { inUse, replaced, pending, rotation } = secretKey;
+  const what = {
+    none: '',
+    waiting: ': rotation waiting for every node to hold the new key',
+    rotating: `: rotation under way${replaced ? ` from ${replaced}` : ''}, ${pending} webhook secrets left to seal again`,
+    done: ': rotation done, nothing needs the previous key (restart without it)',
+  };
+  return `Secret key:     ${inUse}${what[rotation]}`;
+}
+
 function describeNodes(list: ServerNodeList, now: number): string[] {
   const bus = { none: 'one server, no Redis', up: 'connected through Redis', down: 'Redis lost: only this node seen' };
   return [
+    describeSecretKey(list),
     `Nodes:          ${list.data.length} live (${bus[list.bus]})`,
     ...list.data.map(
       (node) =>

@@ -12,8 +12,16 @@ export const webhookEndpoints = sqliteTable(
     url: text('url').notNull(),
     /** Subscribed catalogue types; empty means every type. */
     events: text('events', { mode: 'json' }).$type<string[]>().notNull(),
-    /** The signing secret, AES-256-GCM encrypted with the key file in the data folder (server/webhooks/secret-box.ts). */
+    /**
+     * The signing secret, AES-256-GCM encrypted with the server's webhook-secrets key: the data folder's key file on
+     * SQLite, derived from the secret key on PostgreSQL (server/webhooks/secret-box.ts).
+     */
     secretCiphertext: text('secret_ciphertext').notNull(),
+    /**
+     * The id of the key that sealed it (a fingerprint, never the key): what a secret key rotation seals again
+     * (server/secret-key-rotation/). Null in rows from before key ids, which the server fills at start.
+     */
+    secretKeyId: text('secret_key_id'),
     enabled: integer('enabled', { mode: 'boolean' }).notNull(),
     /** Failed attempts since the last success, across all the endpoint's deliveries; 50 disables it. */
     consecutiveFailures: integer('consecutive_failures').notNull(),

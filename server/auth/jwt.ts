@@ -10,26 +10,44 @@ export type VerifiedJwt = { ok: true; payload: JWTPayload } | { ok: false; reaso
 export type JwtSecret = Uint8Array | (() => Promise<Uint8Array>);
 
 /**
+ * During a secret key rotation, the key a kind of token had before (server/key-ring.ts): tokens it signed are still
+ * good, and it signs new ones until every node holds the new key (`signsNow`), so that every node accepts them.
+ */
+export interface PreviousJwtSecret {
+  key: () => Promise<Uint8Array>;
+  signsNow(): boolean;
+}
+
+/**
  * The time a token is checked at, from its claims (not yet verified: only to find the environment whose clock
  * counts); a forged claim still fails the signature.
  */
 export type TimeOfClaims = (claims: JWTPayload) => Promise<number>;
 
 /**
- * HS256 JWTs of one kind (its own key and audience, so that a token of one kind never passes for
- * another), timed by the injected clock, or by the time the caller gives (an environment's test clock).
+ * A CryptoKey, imported once: given raw bytes or a KeyObject, jose imports the key into WebCrypto again on every sign
+ * and verify (≈66 µs of each socket's handshake in a profile of 10,000 opening, about 6% of its server CPU).
  */
-export function createJwtCodec(secret: JwtSecret, clock: Clock, audience: string) {
-  // A CryptoKey, imported once: given raw bytes or a KeyObject, jose imports the key into WebCrypto again on every sign
-  // and verify (≈66 µs of each socket's handshake in a profile of 10,000 opening, about 6% of its server CPU).
+function cryptoKeyOf(secret: JwtSecret): () => Promise<webcrypto.CryptoKey> {
   let key: Promise<webcrypto.CryptoKey> | undefined;
-  const cryptoKey = () => {
+  return () => {
     key ??= (typeof secret === 'function' ? secret() : Promise.resolve(secret)).then(importHmacKey).catch((err) => {
       key = undefined; // a secret that failed to load is asked for again next time
       throw err;
     });
     return key;
   };
+}
+
+/**
+ * HS256 JWTs of one kind (its own key and audience, so that a token of one kind never passes for
+ * another), timed by the injected clock, or by the time the caller gives (an environment's test clock).
+ * During a secret key rotation, `previous` is the key the kind had before: tokens it signed are still good, and
+ * new ones are signed with the new key.
+ */
+export function createJwtCodec(secret: JwtSecret, clock: Clock, audience: string, previous?: PreviousJwtSecret) {
+  const cryptoKey = cryptoKeyOf(secret);
+  const previousKey = previous && cryptoKeyOf(previous.key);
   return {
     async sign(
       claims: Record<string, unknown>,
@@ -46,19 +64,20 @@ export function createJwtCodec(secret: JwtSecret, clock: Clock, audience: string
         .setIssuedAt(Math.floor(issuedAt / 1000))
         .setExpirationTime(Math.floor(expiresAt / 1000));
       if (tokenId) jwt.setJti(tokenId);
-      return jwt.sign(await cryptoKey());
+      return jwt.sign(await (previous?.signsNow() && previousKey ? previousKey() : cryptoKey()));
     },
 
     async verify(token: string, timeOf?: TimeOfClaims): Promise<VerifiedJwt> {
       try {
         const now = timeOf ? await timeOf(decodeJwt(token)) : clock.now();
-        const { payload } = await jwtVerify(token, await cryptoKey(), {
-          algorithms: ['HS256'],
-          issuer: ISSUER,
-          audience,
-          currentDate: new Date(now),
-        });
-        return { ok: true, payload };
+        const options = { algorithms: ['HS256'], issuer: ISSUER, audience, currentDate: new Date(now) };
+        try {
+          return { ok: true, payload: (await jwtVerify(token, await cryptoKey(), options)).payload };
+        } catch (err) {
+          // Signed with the previous key during a rotation: as good as a token signed with this one.
+          if (!(previousKey && err instanceof joseErrors.JWSSignatureVerificationFailed)) throw err;
+          return { ok: true, payload: (await jwtVerify(token, await previousKey(), options)).payload };
+        }
       } catch (err) {
         if (err instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired' };
         if (err instanceof joseErrors.JOSEError) return { ok: false, reason: 'invalid' };

@@ -30,7 +30,11 @@ export function createAuthService(
   limits: AttemptLimits,
 ) {
   const { db } = store;
-  const tokens = createSessionTokens(keys.signingKey('session-signing-key'), clock);
+  const tokens = createSessionTokens(
+    keys.signingKey('session-signing-key'),
+    clock,
+    keys.previousSigningKey('session-signing-key'),
+  );
   let decoyHash: Promise<string> | undefined;
   /** A hash to check passwords against when there is no account, made once. */
   const decoy = () => {

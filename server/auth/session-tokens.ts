@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { createJwtCodec, type JwtSecret } from './jwt.js';
+import { createJwtCodec, type JwtSecret, type PreviousJwtSecret } from './jwt.js';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -9,8 +9,8 @@ export interface SessionClaims {
 }
 
 /** Dashboard session JWTs. The `sid` claim names the session row that logout revokes. */
-export function createSessionTokens(secret: JwtSecret, clock: Clock) {
-  const codec = createJwtCodec(secret, clock, 'switchboard:dashboard');
+export function createSessionTokens(secret: JwtSecret, clock: Clock, previous?: PreviousJwtSecret) {
+  const codec = createJwtCodec(secret, clock, 'switchboard:dashboard', previous);
   return {
     sign(claims: SessionClaims, expiresAt: number): Promise<string> {
       return codec.sign({ sid: claims.sessionId }, claims.userId, expiresAt);

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { ServerSlot, Store } from '../../db/store.js';
 import type { EventBus } from '../events/bus.js';
+import type { SecretKeys } from '../key-ring.js';
 import type { Tracing } from '../tracing/tracing.js';
 import { ClusterError } from './cluster-error.js';
 import { createNodeRegistry, type NodeInfo } from './node-registry.js';
@@ -27,6 +28,8 @@ export interface Cluster {
   self(): NodeInfo;
   /** Where this node listens, once it does: its record says so from then on. */
   listeningOn(address: { host: string; port: number }): void;
+  /** Writes this node's record now rather than at the next heartbeat (its sealing key changed). */
+  announce(): Promise<void>;
   /** How this node counts its open sockets, for its heartbeats and the node list: set by the runtime. */
   countConnections(count: () => NodeInfo['connections']): void;
   /** Redis, shared by the parts that keep state for the whole cluster (limits, presence); none when alone. */
@@ -44,6 +47,8 @@ export interface ClusterOptions {
   logger: Logger;
   /** Each event's hop between nodes is a span when the server traces (relay.ts). */
   tracing: Tracing;
+  /** The keys this node holds and seals with, which its record shows the others (a secret key rotation waits on it). */
+  secretKeys: SecretKeys;
 }
 
 const ALONE_REFUSED =
@@ -59,7 +64,7 @@ const BESIDE_REFUSED =
  * with Redis, its events go to the others and theirs come here (relay.ts), and it appears in the node list.
  */
 export async function joinCluster(options: ClusterOptions): Promise<Cluster> {
-  const { store, events, redisUrl, nodeId, version, startedAt, logger, tracing } = options;
+  const { store, events, redisUrl, nodeId, version, startedAt, logger, tracing, secretKeys } = options;
   let counts = (): NodeInfo['connections'] => ({ realtime: 0, signaling: 0 });
   let address = { host: '', port: 0 };
   const self = (): NodeInfo => ({
@@ -69,6 +74,10 @@ export async function joinCluster(options: ClusterOptions): Promise<Cluster> {
     startedAt: new Date(startedAt).toISOString(),
     heartbeatAt: new Date().toISOString(),
     connections: counts(),
+    secretKeys: {
+      held: [secretKeys.current, secretKeys.previous].filter((id) => id !== undefined),
+      sealing: secretKeys.sealing,
+    },
   });
   const listeningOn = ({ host, port }: { host: string; port: number }) => {
     // Bound to every address, the node is best named by its machine's name.
@@ -87,6 +96,7 @@ export async function joinCluster(options: ClusterOptions): Promise<Cluster> {
       nodes: async () => [self()],
       self,
       listeningOn,
+      announce: async () => {},
       countConnections(count) {
         counts = count;
       },
@@ -148,6 +158,7 @@ export async function joinCluster(options: ClusterOptions): Promise<Cluster> {
       listeningOn(at);
       registry.beat().catch((err: unknown) => logger.warn({ err }, 'cluster heartbeat failed'));
     },
+    announce: () => registry.beat(),
     countConnections(count) {
       counts = count;
     },

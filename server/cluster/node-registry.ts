@@ -15,6 +15,11 @@ export interface NodeInfo {
   heartbeatAt: string;
   /** Its realtime and signaling sockets open at `heartbeatAt`. */
   connections: { realtime: number; signaling: number };
+  /**
+   * The ids of the secret keys it holds (two during a rotation) and of the one it seals with. Absent from the record
+   * of a node of a version before rotations, which a rotation takes for one without the new key.
+   */
+  secretKeys?: { held: string[]; sealing: string };
 }
 
 /** What a log line says of another node. */

@@ -20,6 +20,13 @@ export const nodeSchema = z.lazy(() =>
           signaling: z.number().int().meta({ description: 'Signaling sockets (`/v1/rtc`) open on it.' }),
         })
         .meta({ description: "As of `heartbeatAt`; the answering node's own, as of now." }),
+      secretKeys: z
+        .object({
+          held: z.array(z.string()).meta({ description: 'The ids (first characters) of the secret keys it holds.' }),
+          sealing: z.string().meta({ description: 'The id of the key it seals webhook secrets with.' }),
+        })
+        .optional()
+        .meta({ description: 'Absent for a node of a version before secret key rotations.' }),
       self: z.boolean().meta({ description: 'Whether this is the node that answered.' }),
     })
     .meta({ id: 'ServerNode' }),
@@ -34,6 +41,24 @@ export const nodeListSchema = z.lazy(() =>
           '`none`: one server alone, without Redis; `up`: the nodes hear each other through Redis; `down`: Redis is ' +
           'lost, and this node sees only itself.',
       }),
+      secretKey: secretKeyStatusSchema,
     })
     .meta({ id: 'ServerNodeList' }),
 );
+
+export const secretKeyStatusSchema = z
+  .object({
+    inUse: z.string().meta({ description: 'The id (first characters, never the key) of the key the database uses.' }),
+    replaced: z
+      .string()
+      .nullable()
+      .meta({ description: 'During a rotation, the id of the key it replaces, until no stored value needs it.' }),
+    pending: z.number().int().meta({ description: 'Webhook signing secrets not yet sealed with the key in use.' }),
+    rotation: z.enum(['none', 'waiting', 'rotating', 'done']).meta({
+      description:
+        '`none`: the server runs on one key; `waiting`: the answering node holds a new key, which the database ' +
+        'switches to once every node holds it; `rotating`: stored secrets are being sealed again with the new key; ' +
+        '`done`: nothing needs the previous key any more: restart every node without it.',
+    }),
+  })
+  .meta({ id: 'SecretKeyStatus' });

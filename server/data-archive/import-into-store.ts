@@ -9,9 +9,10 @@ import { webhookEndpoints } from '../../db/schema/webhooks.js';
 import type { Queries, Store } from '../../db/store.js';
 import { appDatabaseFiles } from '../app-files/database-files.js';
 import type { KeyRing } from '../key-ring.js';
-import { createSecretBox } from '../webhooks/secret-box.js';
+import { dataFolderSecretBox } from '../webhooks/secret-box.js';
 import { checkSchema, ImportRefusedError, unpack } from './import.js';
 import type { Manifest } from './manifest.js';
+import { sealedRow } from './sealed-row.js';
 import { describeStoreContents } from './store-contents.js';
 
 /** Writes an archive's attachment files as chunks of the attachments it has rows for; answers how many. */
@@ -61,7 +62,7 @@ export async function importArchiveIntoStore(
   try {
     const manifest = await unpack(file, staging, options.switchboardVersion);
     checkSchema(staging, manifest, options.switchboardVersion);
-    const archiveSecrets = createSecretBox(staging);
+    const archiveSecrets = dataFolderSecretBox(staging);
     const report = await server.store.transaction(async (tx) => {
       const contents = await describeStoreContents(tx);
       if (contents && !options.replace)
@@ -76,9 +77,11 @@ export async function importArchiveIntoStore(
           table === webhookEndpoints
             ? {
                 ...row,
-                secretCiphertext: server.keys.webhookSecrets.seal(
-                  archiveSecrets.open(row.secretCiphertext as string, row.id as string),
-                  row.id as string,
+                ...sealedRow(
+                  server.keys.webhookSecrets.seal(
+                    archiveSecrets.open(row.secretCiphertext as string, row.id as string),
+                    row.id as string,
+                  ),
                 ),
               }
             : row,

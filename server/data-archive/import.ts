@@ -6,7 +6,7 @@ import { DATABASE_FILE, latestAppliedMigration, openSqliteFile } from '../../db/
 import { lockDataDir } from '../../db/data-dir-lock.js';
 import { latestKnownMigration } from '../../db/migration-journal.js';
 import { appDatabaseFiles } from '../app-files/database-files.js';
-import { SECRET_KEY_FILE } from '../webhooks/secret-box.js';
+import { PREVIOUS_SECRET_KEY_FILE, SECRET_KEY_FILE } from '../webhooks/secret-box.js';
 import { describeDataDir } from './data-dir.js';
 import {
   ArchiveRefusedError,
@@ -14,6 +14,7 @@ import {
   isArchivePath,
   MANIFEST_ENTRY,
   type Manifest,
+  PREVIOUS_WEBHOOK_KEY_ENTRY,
   parseManifest,
   WEBHOOK_KEY_ENTRY,
 } from './manifest.js';
@@ -26,7 +27,11 @@ export class ImportRefusedError extends Error {}
 const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 
 /** What an archive's entries are called in the data folder. */
-const TARGETS: Record<string, string> = { [DATABASE_ENTRY]: DATABASE_FILE, [WEBHOOK_KEY_ENTRY]: SECRET_KEY_FILE };
+const TARGETS: Record<string, string> = {
+  [DATABASE_ENTRY]: DATABASE_FILE,
+  [WEBHOOK_KEY_ENTRY]: SECRET_KEY_FILE,
+  [PREVIOUS_WEBHOOK_KEY_ENTRY]: PREVIOUS_SECRET_KEY_FILE,
+};
 const targetOf = (path: string) => TARGETS[path] ?? path;
 
 /** Unpacks and checks every entry against the manifest into `staging`; returns the manifest. */
@@ -118,8 +123,14 @@ export function checkSchema(staging: string, manifest: Manifest, switchboardVers
 
 /** Removes the data folder's state (not its lock) and moves the staged one in. */
 function swapIn(dataDir: string, staging: string, manifest: Manifest): void {
-  for (const name of [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, SECRET_KEY_FILE, 'attachments'])
-    rmSync(join(dataDir, name), { recursive: true, force: true });
+  const state = [
+    DATABASE_FILE,
+    `${DATABASE_FILE}-wal`,
+    `${DATABASE_FILE}-shm`,
+    SECRET_KEY_FILE,
+    PREVIOUS_SECRET_KEY_FILE,
+  ];
+  for (const name of [...state, 'attachments']) rmSync(join(dataDir, name), { recursive: true, force: true });
   const moved = new Set<string>();
   for (const { path } of manifest.entries) {
     const top = targetOf(path).split('/')[0];

@@ -13,10 +13,15 @@ export const MANIFEST_ENTRY = 'manifest.json';
 /** The paths an archive may hold besides its manifest: server-made names only, never a client's. */
 export const DATABASE_ENTRY = 'switchboard.db';
 export const WEBHOOK_KEY_ENTRY = 'webhook-secrets.key';
+/** The key a rotation replaced, in an archive of a data folder taken before the rotation was done. */
+export const PREVIOUS_WEBHOOK_KEY_ENTRY = 'webhook-secrets.previous.key';
 export const ATTACHMENT_ENTRY = /^attachments\/prj_[0-9A-Za-z]+\/att_[0-9A-Za-z]+$/;
 
 export const isArchivePath = (path: string) =>
-  path === DATABASE_ENTRY || path === WEBHOOK_KEY_ENTRY || ATTACHMENT_ENTRY.test(path);
+  path === DATABASE_ENTRY ||
+  path === WEBHOOK_KEY_ENTRY ||
+  path === PREVIOUS_WEBHOOK_KEY_ENTRY ||
+  ATTACHMENT_ENTRY.test(path);
 
 /** What an archive's first entry says: enough to refuse a newer format before reading anything else. */
 const formatHeader = z.lazy(() => z.object({ format: z.literal(ARCHIVE_FORMAT), version: z.int().positive() }));

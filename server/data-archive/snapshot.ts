@@ -10,8 +10,8 @@ import {
   withoutWriteAheadLog,
 } from '../../db/sqlite-files.js';
 import { appDatabaseFiles } from '../app-files/database-files.js';
-import { SECRET_KEY_FILE } from '../webhooks/secret-box.js';
-import { DATABASE_ENTRY, type ManifestEntry, WEBHOOK_KEY_ENTRY } from './manifest.js';
+import { PREVIOUS_SECRET_KEY_FILE, SECRET_KEY_FILE } from '../webhooks/secret-box.js';
+import { DATABASE_ENTRY, type ManifestEntry, PREVIOUS_WEBHOOK_KEY_ENTRY, WEBHOOK_KEY_ENTRY } from './manifest.js';
 import { STAGING_PREFIX } from './staging.js';
 
 /** A file of the snapshot and where it goes in the archive. */
@@ -76,12 +76,18 @@ export async function takeSnapshot(source: SqliteFile, dataDir: string): Promise
       copy.close();
     }
 
-    try {
-      copyFileSync(join(dataDir, SECRET_KEY_FILE), join(staging, WEBHOOK_KEY_ENTRY));
-      files.push({ path: WEBHOOK_KEY_ENTRY, file: join(staging, WEBHOOK_KEY_ENTRY) });
-    } catch (err) {
-      // No webhook was ever registered: there is no key yet.
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    // During a key rotation the previous key too: rows it sealed may not have been sealed again yet.
+    for (const [file, entry] of [
+      [SECRET_KEY_FILE, WEBHOOK_KEY_ENTRY],
+      [PREVIOUS_SECRET_KEY_FILE, PREVIOUS_WEBHOOK_KEY_ENTRY],
+    ]) {
+      try {
+        copyFileSync(join(dataDir, file), join(staging, entry));
+        files.push({ path: entry, file: join(staging, entry) });
+      } catch (err) {
+        // A data folder of an older version where no webhook was ever registered has no key; most have no previous.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
     }
 
     const entries: SnapshotEntry[] = [];

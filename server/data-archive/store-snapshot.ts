@@ -9,8 +9,9 @@ import { webhookEndpoints } from '../../db/schema/webhooks.js';
 import type { Store } from '../../db/store.js';
 import { appDatabaseFiles } from '../app-files/database-files.js';
 import type { KeyRing } from '../key-ring.js';
-import { createSecretBox, SECRET_KEY_FILE } from '../webhooks/secret-box.js';
+import { dataFolderSecretBox, SECRET_KEY_FILE } from '../webhooks/secret-box.js';
 import { DATABASE_ENTRY, WEBHOOK_KEY_ENTRY } from './manifest.js';
+import { sealedRow } from './sealed-row.js';
 import { type Snapshot, type SnapshotEntry, sha256OfFile } from './snapshot.js';
 
 /**
@@ -24,7 +25,7 @@ export async function takeStoreSnapshot(store: Store, keys: KeyRing): Promise<Sn
   const staging = mkdtempSync(join(tmpdir(), 'switchboard-snapshot-'));
   const dispose = () => rmSync(staging, { recursive: true, force: true });
   try {
-    const archiveSecrets = createSecretBox(staging);
+    const archiveSecrets = dataFolderSecretBox(staging);
     const files: { path: string; file: string }[] = [];
     await store.transaction(async (tx) => {
       await copyIntoSqlite(tx, staging, appDatabaseFiles(), {
@@ -33,9 +34,11 @@ export async function takeStoreSnapshot(store: Store, keys: KeyRing): Promise<Sn
           table === webhookEndpoints
             ? {
                 ...row,
-                secretCiphertext: archiveSecrets.seal(
-                  keys.webhookSecrets.open(row.secretCiphertext as string, row.id as string),
-                  row.id as string,
+                ...sealedRow(
+                  archiveSecrets.seal(
+                    keys.webhookSecrets.open(row.secretCiphertext as string, row.id as string),
+                    row.id as string,
+                  ),
                 ),
               }
             : row,

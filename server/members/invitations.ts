@@ -36,7 +36,12 @@ const isRole = (value: unknown): value is ProjectRole =>
  */
 export function createInvitationService({ store, keys, clock }: Infrastructure, audit: AuditService) {
   const { db } = store;
-  const codec = createJwtCodec(keys.signingKey('invitation-signing-key'), clock, 'switchboard:invitation');
+  const codec = createJwtCodec(
+    keys.signingKey('invitation-signing-key'),
+    clock,
+    'switchboard:invitation',
+    keys.previousSigningKey('invitation-signing-key'),
+  );
 
   return {
     async invite(acting: ActingMember, input: { email: string; role: ProjectRole; ttlHours?: number }) {

@@ -19,7 +19,9 @@ export function createRtcTokenService(
   audit: AuditService,
   clocks: EnvironmentClocks,
 ) {
-  const tokens = madeFromKey(keys.signingKey('rtc-signing-key'), (key) => createRtcTokens(key, clock));
+  const tokens = madeFromKey(keys.signingKey('rtc-signing-key'), (key) =>
+    createRtcTokens(key, clock, keys.previousSigningKey('rtc-signing-key')),
+  );
   const timeOf = environmentTimeOf(clocks.now, clock);
   return {
     verify: async (token: string) => (await tokens()).verify(token, timeOf),

@@ -1,5 +1,5 @@
 import type { Environment } from '../../db/schema/environment.js';
-import { createJwtCodec, isEnvironmentClaim, type TimeOfClaims } from '../auth/jwt.js';
+import { createJwtCodec, isEnvironmentClaim, type PreviousJwtSecret, type TimeOfClaims } from '../auth/jwt.js';
 import type { Clock } from '../clock.js';
 import type { RtcPermissions } from './permissions.js';
 
@@ -18,8 +18,8 @@ export interface RtcTokenClaims extends RtcPermissions {
  * RTC tokens. Claims: `prj`, `env`, `room`, `identity` (also `sub`), `name`, the four publish flags
  * and `subscribe`, `jti`, `iat`, `exp`.
  */
-export function createRtcTokens(secret: Uint8Array, clock: Clock) {
-  const codec = createJwtCodec(secret, clock, 'switchboard:rtc');
+export function createRtcTokens(secret: Uint8Array, clock: Clock, previous?: PreviousJwtSecret) {
+  const codec = createJwtCodec(secret, clock, 'switchboard:rtc', previous);
   return {
     /** Issued at `issuedAt`: the environment's now. */
     sign(claims: RtcTokenClaims, issuedAt: number): Promise<string> {

@@ -5,6 +5,7 @@ import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
 import type { Actor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
 import type { Infrastructure } from '../context.js';
+import { sealedRow } from '../data-archive/sealed-row.js';
 import { ServiceError } from '../errors.js';
 import type { FaultRules } from '../faults/rules.js';
 import type { EnvironmentClocks } from '../test-clock/clocks.js';
@@ -47,7 +48,7 @@ export function createWebhookService(
   return {
     worker,
 
-    /** The signing secret is returned here only; the row keeps it sealed with the data folder's key. */
+    /** The signing secret is returned here only; the row keeps it sealed (secret-box.ts), with its key's id. */
     async register(
       actor: Actor,
       projectId: string,
@@ -63,7 +64,7 @@ export function createWebhookService(
         ...scopeValues({ projectId, environment: input.environment }),
         url: input.url,
         events: input.events,
-        secretCiphertext: secrets.seal(secret, id),
+        ...sealedRow(secrets.seal(secret, id)),
         enabled: true,
         consecutiveFailures: 0,
         disabledAt: null,

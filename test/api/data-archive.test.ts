@@ -165,8 +165,8 @@ describe('backup → import round trip', () => {
       restored = await started(startTestServer({ clock, importArchive: { file: archive, replace: false } }));
       expect(restored.imported).toMatchObject({ format: 'switchboard-archive', version: 1 });
       expect(restored.imported?.copied.get('attachment_chunks')).toBe(1);
-      // Every row, but the server's own keys (not copied), the endpoints' secrets (sealed again with its key) and the
-      // history of the database's schema (its own).
+      // Every row, but the server's own keys (not copied), the endpoints' secrets (sealed again with its key, whose id
+      // they record) and the history of the database's schema (its own).
       const notCopied = ['server_secrets', ...ABOUT_THE_DATABASE];
       expect(comparable(await tableContents(restored), notCopied)).toEqual(comparable(before, notCopied));
     }
@@ -224,7 +224,11 @@ function comparable(contents: Record<string, string[]>, without: string[]): Reco
       .map(([table, rows]) => [
         table,
         table === 'webhook_endpoints'
-          ? rows.map((row) => JSON.stringify({ ...JSON.parse(row), secret_ciphertext: 'sealed' })).sort()
+          ? rows
+              .map((row) =>
+                JSON.stringify({ ...JSON.parse(row), secret_ciphertext: 'sealed', secret_key_id: 'its key' }),
+              )
+              .sort()
           : rows,
       ]),
   );

@@ -79,8 +79,11 @@ describe.concurrent('switchboard status', () => {
       ),
     );
     expect(text).toMatch(/\d+ realtime, \d+ signaling as of now {2}\(answered\)$/m);
+    // The key in use by its id's first characters, no rotation under way (docs/deployment.md).
+    expect(text).toMatch(/^Secret key: +\S{12}$/m);
     const { nodes } = await owner.json('status');
     expect(nodes.data).toMatchObject([{ host: '127.0.0.1', port: Number(port), self: true }]);
+    expect(nodes.secretKey).toMatchObject({ replaced: null, pending: 0, rotation: 'none' });
     // Signed in, owning no project: no nodes.
     const member = await cli.signedIn();
     expect(ok(await member.run('status'))).not.toContain('Nodes:');

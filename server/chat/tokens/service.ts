@@ -20,7 +20,12 @@ export interface ChatTokenClaims extends EnvironmentScope {
  * environment's clock, so that advancing a test clock past `exp` expires them.
  */
 export function createChatTokenService({ keys, clock }: Infrastructure, clocks: EnvironmentClocks) {
-  const codec = createJwtCodec(keys.signingKey('chat-signing-key'), clock, 'switchboard:chat');
+  const codec = createJwtCodec(
+    keys.signingKey('chat-signing-key'),
+    clock,
+    'switchboard:chat',
+    keys.previousSigningKey('chat-signing-key'),
+  );
   const timeOf = environmentTimeOf(clocks.now, clock);
   return {
     async mint(claims: ChatTokenClaims, ttlSeconds = CHAT_TOKEN_DEFAULT_TTL_SECONDS) {
