@@ -91,6 +91,14 @@ export interface ServeFlags {
   rtcMedia?: string;
   metricsPort?: string;
   metricsHost?: string;
+  oidcIssuer?: string;
+  oidcClientId?: string;
+  oidcClientSecretFile?: string;
+  oidcName?: string;
+  oidcAllowedDomains?: string;
+  publicUrl?: string;
+  /** False with `--no-password-sign-in`; commander sets true otherwise. */
+  passwordSignIn?: boolean;
 }
 
 function parseRtcMedia(value: string, source: string): RtcMediaMode {
@@ -176,6 +184,90 @@ function readSecretKey(file: string | undefined, flag: string, variable: string 
   }
 }
 
+/** The client secret: the file's contents (trimmed) for the flag, else the variable; never a flag's own value. */
+function readClientSecret(file: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (file === undefined) return env.SWITCHBOARD_OIDC_CLIENT_SECRET || undefined;
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw new UsageError(
+      `--oidc-client-secret-file: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`,
+    );
+  }
+}
+
+function parseHttpUrl(value: string, source: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    // refused below
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new UsageError(`${source} must be an http:// or https:// URL, not "${value}"`);
+  return value;
+}
+
+/** `--password-sign-in`'s variable: on or off. */
+function parseOnOff(value: string, source: string): boolean {
+  const setting = value.toLowerCase();
+  if (['on', 'true', '1'].includes(setting)) return true;
+  if (['off', 'false', '0'].includes(setting)) return false;
+  throw new UsageError(`${source} must be on or off, not "${value}"`);
+}
+
+/** The single sign-on provider and whether passwords sign in, from their flags and variables. */
+function resolveSingleSignOn(
+  flags: ServeFlags,
+  env: NodeJS.ProcessEnv,
+  setting: (flag: string | undefined, name: string, variable: string) => { value: string; source: string } | undefined,
+): Pick<SecurityOptions, 'singleSignOn' | 'passwordSignIn'> {
+  const issuer = setting(flags.oidcIssuer, 'oidc-issuer', 'SWITCHBOARD_OIDC_ISSUER');
+  const clientId = setting(flags.oidcClientId, 'oidc-client-id', 'SWITCHBOARD_OIDC_CLIENT_ID');
+  const name = setting(flags.oidcName, 'oidc-name', 'SWITCHBOARD_OIDC_NAME');
+  const domains = setting(flags.oidcAllowedDomains, 'oidc-allowed-domains', 'SWITCHBOARD_OIDC_ALLOWED_DOMAINS');
+  const publicUrl = setting(flags.publicUrl, 'public-url', 'SWITCHBOARD_PUBLIC_URL');
+  const passwords = setting(
+    flags.passwordSignIn === false ? 'off' : undefined,
+    'no-password-sign-in',
+    'SWITCHBOARD_PASSWORD_SIGN_IN',
+  );
+  const passwordSignIn = passwords ? parseOnOff(passwords.value, passwords.source) : true;
+  const clientSecret = readClientSecret(flags.oidcClientSecretFile, env);
+  if (!issuer) {
+    const orphan = clientId ?? name ?? domains ?? (clientSecret && { source: 'the client secret' });
+    if (orphan) throw new UsageError(`${orphan.source} needs a single sign-on provider: --oidc-issuer <url>`);
+    if (!passwordSignIn)
+      throw new UsageError(
+        'password sign-in can be turned off only with single sign-on (--oidc-issuer): no one could sign in',
+      );
+    return {};
+  }
+  if (!clientId)
+    throw new UsageError('--oidc-issuer needs the client id the provider gave this server: --oidc-client-id');
+  if (!clientSecret)
+    throw new UsageError(
+      '--oidc-issuer needs the client secret the provider gave this server, in SWITCHBOARD_OIDC_CLIENT_SECRET or a ' +
+        'file named by --oidc-client-secret-file (never on the command line, where process lists show it)',
+    );
+  return {
+    singleSignOn: {
+      issuer: parseHttpUrl(issuer.value, issuer.source),
+      clientId: clientId.value,
+      clientSecret,
+      ...(name && { name: name.value }),
+      ...(domains && {
+        allowedDomains: domains.value
+          .split(',')
+          .map((domain) => domain.trim())
+          .filter((domain) => domain !== ''),
+      }),
+      ...(publicUrl && { publicUrl: parseHttpUrl(publicUrl.value, publicUrl.source) }),
+    },
+    passwordSignIn,
+  };
+}
+
 /**
  * The config layer: the only place that reads the environment. A flag wins over its variable,
  * which wins over the default.
@@ -216,6 +308,7 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
       ...(perEnvironment && { perEnvironment: parseCount(perEnvironment.value, perEnvironment.source) }),
     };
   }
+  Object.assign(security, resolveSingleSignOn(flags, env, setting));
   if (flags.replace && flags.import === undefined)
     throw new UsageError(
       '--replace only applies to --import <file>: it lets the import replace a data folder that holds data',

@@ -71,6 +71,35 @@ export function registerServeCommand(program: Command): void {
         '(env SWITCHBOARD_REGISTRATION; default open in local mode, first-only in production)',
     )
     .option(
+      '--oidc-issuer <url>',
+      'sign in with this OpenID Connect provider (its issuer URL) on the dashboard and with `switchboard login --sso`; ' +
+        'register <public URL>/auth/sso/callback as the redirect URI there (env SWITCHBOARD_OIDC_ISSUER)',
+    )
+    .option('--oidc-client-id <id>', 'the client id the provider gave this server (env SWITCHBOARD_OIDC_CLIENT_ID)')
+    .option(
+      '--oidc-client-secret-file <file>',
+      'file holding the client secret the provider gave this server (env SWITCHBOARD_OIDC_CLIENT_SECRET)',
+    )
+    .option(
+      '--oidc-name <name>',
+      'the provider’s name on the sign-in button (env SWITCHBOARD_OIDC_NAME, default its host)',
+    )
+    .option(
+      '--oidc-allowed-domains <domains>',
+      'comma-separated email domains that may sign in with the provider, e.g. example.com (env ' +
+        'SWITCHBOARD_OIDC_ALLOWED_DOMAINS, default any verified address)',
+    )
+    .option(
+      '--public-url <url>',
+      'the address browsers reach this server at, e.g. https://switchboard.example.com: the redirect URI is made from ' +
+        'it (env SWITCHBOARD_PUBLIC_URL, default the address each request came to)',
+    )
+    .option(
+      '--no-password-sign-in',
+      'with --oidc-issuer: sign in with the provider only; the password form and routes are gone ' +
+        '(env SWITCHBOARD_PASSWORD_SIGN_IN=off)',
+    )
+    .option(
       '--key-rate-limit <per-minute>',
       'requests a minute per API key, 0 for no limit (env SWITCHBOARD_KEY_RATE_LIMIT; default 6000 in production, ' +
         'none in local mode)',

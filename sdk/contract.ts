@@ -7,6 +7,7 @@
  * imports: no server code reaches a bundle.
  */
 import type * as z from 'zod';
+import type { ssoRefusalSchema } from '../server/auth/sso/schemas.js';
 import type {
   realtimeClientMessage,
   realtimeMessageSchema,
@@ -31,6 +32,8 @@ export type ProjectRole = z.output<typeof roleSchema>;
 export type EnvironmentInput = RequestOf<ReturnType<typeof environmentQuery>>;
 /** A member's role in a conversation. */
 export type ConversationRole = z.output<typeof conversationRoleSchema>;
+/** Why a single sign-on was refused: the `error` its return address carries (`describeSsoRefusal` says it). */
+export type SsoRefusal = z.output<typeof ssoRefusalSchema>;
 /** A webhook event type of the catalogue. */
 export type WebhookEventType = z.output<typeof eventTypeSchema>;
 /** One record of the live event stream (`streamEvents`): `type`, `at`, `environment` and `data` (metadata only). */

@@ -11,6 +11,8 @@ export const OPERATIONS = {
   login: { method: 'post', path: '/v1/auth/login' },
   logout: { method: 'post', path: '/v1/auth/logout' },
   whoami: { method: 'get', path: '/v1/whoami' },
+  signInMethods: { method: 'get', path: '/v1/auth/methods' },
+  redeemSignInGrant: { method: 'post', path: '/v1/auth/sso/redeem' },
   createProject: { method: 'post', path: '/v1/projects' },
   listProjects: { method: 'get', path: '/v1/projects' },
   getProject: { method: 'get', path: '/v1/projects/{id}' },

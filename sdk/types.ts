@@ -19,6 +19,7 @@ export type {
   RealtimeServerFrame,
   SignalingClientFrame,
   SignalingServerFrame,
+  SsoRefusal,
   WebhookEventType,
 } from './contract.js';
 
@@ -46,6 +47,10 @@ export type RegisterInput = BodyOf<'register'>;
 export type LoginInput = BodyOf<'login'>;
 export type Session = ResponseOf<'login'>;
 export type User = Session['user'];
+/** Whether the server takes passwords, and its single sign-on provider, if any (`GET /v1/auth/methods`). */
+export type SignInMethods = ResponseOf<'signInMethods'>;
+/** The `grant` a single sign-on returned with, and the CLI's verifier (`POST /v1/auth/sso/redeem`). */
+export type RedeemSignInGrantInput = BodyOf<'redeemSignInGrant'>;
 /** The credential of the request: a signed-in user, or an API key's id, project and environment. */
 export type Whoami = ResponseOf<'whoami'>;
 /** `whoami` with a session token. */

@@ -90,6 +90,15 @@ export function createApp(infra: Infrastructure, runtime: () => Promise<Runtime>
     htmlPage,
     lazyHandler(async () => (await import('./openapi/docs.js')).docsRouter()),
   );
+  if (infra.security.singleSignOn) {
+    app.use(
+      '/auth/sso',
+      lazyHandler(async () => {
+        const [{ singleSignOnPages }, { ctx }] = await Promise.all([import('./auth/sso/pages.js'), runtime()]);
+        return singleSignOnPages(ctx.services.singleSignOn);
+      }),
+    );
+  }
   // After the API: its catch-all GET would otherwise make Express answer every OPTIONS itself (200, Allow: GET),
   // before the CORS policy could answer a browser's preflight.
   app.use(dashboardRouter(options.dashboardDir, htmlPage));

@@ -26,6 +26,10 @@ export const ERROR_CODES = {
     status: 403,
     when: 'Registering without an invitation on a server whose registration policy is `first-only`',
   },
+  SERVICE_PASSWORD_SIGN_IN_DISABLED: {
+    status: 403,
+    when: 'Signing in or registering with a password on a server that signs in with single sign-on only',
+  },
   SERVICE_ORIGIN_NOT_ALLOWED: {
     status: 403,
     when: 'A cross-origin request from a browser origin the server does not allow; the message says how to allow it',

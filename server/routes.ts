@@ -1,5 +1,6 @@
 import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { singleSignOnRoutes } from './auth/sso/routes.js';
 import { attachmentRoutes } from './chat/attachments/routes.js';
 import { conversationRoutes } from './chat/conversations/routes.js';
 import { readRoutes } from './chat/engagement/routes.js';
@@ -28,6 +29,7 @@ import { webhookRoutes } from './webhooks/routes.js';
  */
 export const routes = [
   ...authRoutes,
+  ...singleSignOnRoutes,
   ...projectRoutes,
   ...environmentResetRoutes,
   ...testClockRoutes,

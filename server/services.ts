@@ -1,6 +1,7 @@
 import { createAuditService } from './audit/service.js';
 import { createAttemptLimits } from './auth/attempt-limits.js';
 import { createAuthService } from './auth/service.js';
+import { createSingleSignOnService } from './auth/sso/service.js';
 import { createBackupService } from './backups/service.js';
 import { createAttachmentCleanupJob } from './chat/attachments/cleanup-job.js';
 import { createAttachmentService } from './chat/attachments/service.js';
@@ -59,12 +60,14 @@ export function createServices(
   const limitWindows = createLimitWindows(infra, infra.cluster.redis);
   const realtime = createRealtimeHub(infra, conversations, messages, engagement);
   const faultRules = createFaultRules(infra, random);
+  const auth = createAuthService(infra, invitations, createAttemptLimits(limitWindows, infra.mode));
   const liveStreams = createLiveStreamService(infra, { audit, rooms, conversations, rtcTokens, chatTokens, signaling });
   return {
     audit,
     clocks,
     testClock: createTestClockService(infra, audit, clocks),
-    auth: createAuthService(infra, invitations, createAttemptLimits(limitWindows, infra.mode)),
+    auth,
+    singleSignOn: createSingleSignOnService(infra, auth),
     invitations,
     projects: createProjectService(infra, audit),
     members: createMemberService(infra, audit),

@@ -3,6 +3,7 @@ import { action, type CliContext, isRefusedCredential } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { canPrompt, prompt } from '../prompt.js';
+import { signInWithBrowser } from '../sso-login.js';
 
 /** A value from its flag, else asked for on the terminal, else a usage error (no one to ask). */
 async function flagOrPrompt(
@@ -23,11 +24,18 @@ export function registerAuthCommands(program: Command, io: CliIo): void {
     .description('Sign in to the server and keep the session in your config folder (asks for what is missing)')
     .option('--email <email>', 'your account’s address')
     .option('--password <password>', 'your password (prefer the prompt: flags can show up in process lists)')
+    .option('--sso', 'sign in with the server’s single sign-on provider, in your browser')
+    .option('--no-browser', 'with --sso: only print the address to open, do not open a browser')
     .action(
-      action(io, async (ctx, flags: { email?: string; password?: string }) => {
-        const email = await flagOrPrompt(ctx, flags.email, '--email', 'Email: ');
-        const password = await flagOrPrompt(ctx, flags.password, '--password', 'Password: ', true);
-        const session = await ctx.anonymousClient().auth.login({ email, password });
+      action(io, async (ctx, flags: { email?: string; password?: string; sso?: boolean; browser: boolean }) => {
+        if (flags.sso && (flags.email !== undefined || flags.password !== undefined))
+          throw new UsageError('--sso signs in through the browser: leave out --email and --password');
+        const session = flags.sso
+          ? await signInWithBrowser(ctx, { openBrowser: flags.browser && canPrompt(ctx.io) })
+          : await ctx.anonymousClient().auth.login({
+              email: await flagOrPrompt(ctx, flags.email, '--email', 'Email: '),
+              password: await flagOrPrompt(ctx, flags.password, '--password', 'Password: ', true),
+            });
         ctx.folder.saveSession(ctx.url, { token: session.token, email: session.user.email });
         // The token stays in the credentials file: scripts get who signed in, not the secret.
         ctx.out.result(

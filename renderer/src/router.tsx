@@ -19,6 +19,7 @@ import {
   projectSearch,
   registerSearch,
   signInSearch,
+  singleSignOnSearch,
   usageSearch,
   webhookLogSearch,
 } from './search';
@@ -43,6 +44,13 @@ const signInRoute = createRoute({
   path: '/sign-in',
   validateSearch: signInSearch,
   component: SignInPage,
+});
+
+const singleSignOnRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sign-in/sso',
+  validateSearch: singleSignOnSearch,
+  component: lazyRouteComponent(() => import('./pages/sign-in-sso'), 'SingleSignOnPage'),
 });
 
 const registerRoute = createRoute({
@@ -236,6 +244,7 @@ const observabilityRoutes = [
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
+  singleSignOnRoute,
   registerRoute,
   signedInRoute.addChildren([
     projectsRoute,

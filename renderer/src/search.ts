@@ -26,6 +26,21 @@ export interface SignInSearch {
 
 export const signInSearch = (raw: Raw): SignInSearch => ({ redirect: text(raw.redirect) });
 
+/** Where a single sign-on returns (`/sign-in/sso`): a grant to redeem, or why it was refused. */
+export interface SingleSignOnSearch extends SignInSearch {
+  grant?: string;
+  error?: string;
+  /** The provider's error code, or the refused domain. */
+  detail?: string;
+}
+
+export const singleSignOnSearch = (raw: Raw): SingleSignOnSearch => ({
+  ...signInSearch(raw),
+  grant: text(raw.grant),
+  error: text(raw.error),
+  detail: text(raw.detail),
+});
+
 export interface RegisterSearch extends SignInSearch {
   /** An invitation token (from a project's Members page) and the address it was made for. */
   invitation?: string;

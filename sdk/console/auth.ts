@@ -1,5 +1,12 @@
 import type { Transport } from '../transport.js';
-import type { LoginInput, RegisterInput, Session, SessionWhoami } from '../types.js';
+import type {
+  LoginInput,
+  RedeemSignInGrantInput,
+  RegisterInput,
+  Session,
+  SessionWhoami,
+  SignInMethods,
+} from '../types.js';
 
 /**
  * Accounts and dashboard sessions. `register` and `login` make the client use the new session
@@ -14,6 +21,19 @@ export class AuthResource {
 
   async login(input: LoginInput): Promise<Session> {
     return this.adopt(await this.transport.call('login', { body: input }));
+  }
+
+  /** Whether the server takes passwords, and its single sign-on provider, if any. Needs no credential. */
+  methods(): Promise<SignInMethods> {
+    return this.transport.call('signInMethods');
+  }
+
+  /**
+   * Finishes a single sign-on: the `grant` it returned with (and, for a sign-in the CLI started, its verifier) for
+   * a session, which the client then uses. A grant works once, within two minutes.
+   */
+  async redeemGrant(input: RedeemSignInGrantInput): Promise<Session> {
+    return this.adopt(await this.transport.call('redeemSignInGrant', { body: input }));
   }
 
   async logout(): Promise<void> {

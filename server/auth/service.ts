@@ -24,6 +24,19 @@ const registrationClosed = () =>
       '(switchboard members invite <email>), then register with the invitation.',
   );
 
+const passwordSignInDisabled = (what: string) =>
+  new ServiceError(
+    'SERVICE_PASSWORD_SIGN_IN_DISABLED',
+    `This server does not ${what} with a password: use single sign-on ("Sign in with …" on the dashboard, ` +
+      'or switchboard login --sso).',
+  );
+
+/**
+ * How long the session a single sign-on made waits for its grant to be redeemed (server/auth/sso/grants.ts): until
+ * then no one holds a token for it, and redeeming gives it its full life, once.
+ */
+export const PENDING_SESSION_MS = 2 * 60 * 1000;
+
 export function createAuthService(
   { store, keys, clock, ids, security, passwordHashing }: Infrastructure,
   invitations: InvitationService,
@@ -93,6 +106,7 @@ export function createAuthService(
       /** The client's address, for the per-client attempt limit. */
       client: string,
     ) {
+      if (!security.passwordSignIn) throw passwordSignInDisabled('create accounts');
       await limits.beforeRegistration(client);
       const email = normalizeEmail(input.email);
       const taken = () => conflict('SERVICE_EMAIL_TAKEN', `An account already uses ${email}.`);
@@ -128,6 +142,7 @@ export function createAuthService(
 
     /** Signs in, unless this address or client failed too often lately (429); failures are counted. */
     async login(input: { email: string; password: string }, client: string) {
+      if (!security.passwordSignIn) throw passwordSignInDisabled('sign in');
       const email = normalizeEmail(input.email);
       await limits.beforeLogin(email, client);
       const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
@@ -140,6 +155,72 @@ export function createAuthService(
       }
       await limits.loginSucceeded(email);
       return sessionToken(user, await store.transaction((tx) => insertSession(tx, user)));
+    },
+
+    /**
+     * The account of an address a single sign-on provider verified (made on its first sign-in, whatever the
+     * registration policy: the provider and its allowed domains decide who gets in; a password account of that
+     * address is the same account), with a pending session for it (PENDING_SESSION_MS).
+     */
+    async signInVerifiedEmail(verifiedEmail: string, name: string | undefined) {
+      const email = normalizeEmail(verifiedEmail);
+      const [existing] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+      // A password no one knows: the account signs in through the provider (or after a password reset, were there one).
+      // Hashed before the transaction, which awaits nothing but the database.
+      const unusableHash = existing ? null : await hashPassword(randomBytes(32).toString('base64url'), passwordHashing);
+      const now = clock.now();
+      const pending = {
+        id: ids.next('ses'),
+        createdAt: now,
+        expiresAt: wholeSeconds(now + PENDING_SESSION_MS),
+      };
+      return store.transaction(async (tx) => {
+        let [user] = existing ? [existing] : await tx.select().from(users).where(eq(users.email, email)).limit(1);
+        if (!user) {
+          if (unusableHash === null)
+            throw conflict('SERVICE_CONFLICT', 'The account changed during sign-in; try again.');
+          const created: UserRow = {
+            id: ids.next('usr'),
+            email,
+            name: name?.trim().slice(0, 100) || null,
+            passwordHash: unusableHash,
+            createdAt: now,
+          };
+          // Another first sign-in of the address may land meanwhile: then that account is this one.
+          await tx.insert(users).values(created).onConflictDoNothing();
+          [user] = await tx.select().from(users).where(eq(users.email, email)).limit(1);
+          if (!user) throw conflict('SERVICE_CONFLICT', 'The account changed during sign-in; try again.');
+        }
+        await tx.insert(sessions).values({ ...pending, userId: user.id });
+        return { userId: user.id, sessionId: pending.id, pendingUntil: pending.expiresAt };
+      });
+    },
+
+    /**
+     * Gives a pending session its full life and its token, once: the update matches only while the session still
+     * has its pending expiry, so a second redemption (or one after it lapsed) finds nothing and gets null.
+     */
+    async activatePendingSession(pending: { userId: string; sessionId: string; pendingUntil: number }) {
+      const now = clock.now();
+      const expiresAt = wholeSeconds(now + SESSION_TTL_MS);
+      const [activated] = await store.transaction((tx) =>
+        tx
+          .update(sessions)
+          .set({ expiresAt })
+          .where(
+            and(
+              eq(sessions.id, pending.sessionId),
+              eq(sessions.userId, pending.userId),
+              eq(sessions.expiresAt, pending.pendingUntil),
+              gt(sessions.expiresAt, now),
+              isNull(sessions.revokedAt),
+            ),
+          )
+          .returning({ id: sessions.id }),
+      );
+      if (!activated) return null;
+      const [user] = await db.select().from(users).where(eq(users.id, pending.userId)).limit(1);
+      return user ? sessionToken(user, { id: activated.id, expiresAt }) : null;
     },
 
     async logout(sessionId: string): Promise<void> {

@@ -8,6 +8,7 @@ import { addRoute, createRouter, findRoute } from 'rou3';
 export const DASHBOARD_ROUTES = [
   '/',
   '/sign-in',
+  '/sign-in/sso',
   '/register',
   '/projects/$projectId',
   '/projects/$projectId/connect',

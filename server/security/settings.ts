@@ -1,3 +1,4 @@
+import { resolveSingleSignOn, type SingleSignOnSettings } from '../auth/sso/settings.js';
 import type { DeploymentMode } from '../context.js';
 import { fitAllowances } from './open-files.js';
 
@@ -61,6 +62,10 @@ export interface SecuritySettings {
   trustProxy: boolean | number | string;
   http: HttpLimits;
   webSockets: WebSocketLimits;
+  /** An OpenID Connect provider to sign in with (dashboard and CLI), or null for none (the default). */
+  singleSignOn: SingleSignOnSettings | null;
+  /** Whether accounts sign in and register with a password; false only beside `singleSignOn`. Default true. */
+  passwordSignIn: boolean;
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
@@ -118,6 +123,8 @@ export function resolveSecurity(
     { http: DEFAULT_HTTP_LIMITS.maxConnections, webSockets: DEFAULT_MAX_WEBSOCKETS },
     { http: options.http?.maxConnections, webSockets: options.webSockets?.max },
   );
+  if (options.passwordSignIn === false && !options.singleSignOn)
+    throw new RangeError('password sign-in can be turned off only with single sign-on: no one could sign in');
   const perEnvironment =
     options.webSockets?.perEnvironment ?? (production ? Math.ceil(allowances.webSockets / 2) : allowances.webSockets);
   return {
@@ -134,6 +141,8 @@ export function resolveSecurity(
     trustProxy: options.trustProxy ?? false,
     http: { ...DEFAULT_HTTP_LIMITS, ...options.http, maxConnections: allowances.http },
     webSockets: { max: allowances.webSockets, perEnvironment: Math.min(perEnvironment, allowances.webSockets) },
+    singleSignOn: options.singleSignOn ? resolveSingleSignOn(mode, options.singleSignOn) : null,
+    passwordSignIn: options.passwordSignIn ?? true,
   };
 }
 

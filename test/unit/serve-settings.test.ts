@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDataDir, resolveServeSettings, UsageError } from '../../cli/config.js';
 import { parseEnvironmentAlias } from '../../server/environments.js';
@@ -106,6 +109,50 @@ describe('serve settings', () => {
       importFile: 'in.tar.gz',
       replace: false,
     });
+  });
+
+  it('reads single sign-on from flags and variables, the client secret only from a variable or a file', () => {
+    const secretFile = join(mkdtempSync(join(tmpdir(), 'sb-oidc-')), 'secret');
+    writeFileSync(secretFile, 'from the file\n');
+    const flags = {
+      oidcIssuer: 'https://id.example.com',
+      oidcClientId: 'switchboard',
+      oidcClientSecretFile: secretFile,
+      oidcAllowedDomains: 'example.com, example.org',
+      passwordSignIn: false,
+    };
+    expect(resolveServeSettings(flags, {}).security).toEqual({
+      singleSignOn: {
+        issuer: 'https://id.example.com',
+        clientId: 'switchboard',
+        clientSecret: 'from the file',
+        allowedDomains: ['example.com', 'example.org'],
+      },
+      passwordSignIn: false,
+    });
+    const env = {
+      SWITCHBOARD_OIDC_ISSUER: 'https://id.example.com',
+      SWITCHBOARD_OIDC_CLIENT_ID: 'switchboard',
+      SWITCHBOARD_OIDC_CLIENT_SECRET: 'from the variable',
+      SWITCHBOARD_OIDC_NAME: 'Acme SSO',
+      SWITCHBOARD_PUBLIC_URL: 'https://switchboard.example.com',
+      SWITCHBOARD_PASSWORD_SIGN_IN: 'on',
+    };
+    expect(resolveServeSettings({}, env).security).toEqual({
+      singleSignOn: {
+        issuer: 'https://id.example.com',
+        clientId: 'switchboard',
+        clientSecret: 'from the variable',
+        name: 'Acme SSO',
+        publicUrl: 'https://switchboard.example.com',
+      },
+      passwordSignIn: true,
+    });
+    expect(() => resolveServeSettings({ oidcIssuer: 'https://id.example.com', oidcClientId: 'x' }, {})).toThrow(
+      /client secret.*never on the command line/,
+    );
+    expect(() => resolveServeSettings({ passwordSignIn: false }, {})).toThrow(/only with single sign-on/);
+    expect(() => resolveServeSettings({ oidcClientId: 'x' }, {})).toThrow(/--oidc-client-id needs/);
   });
 
   it.each([{ port: '-1' }, { port: '70000' }, { port: 'http' }, { mode: 'dev' }, { replace: true }])(

@@ -3,6 +3,7 @@ import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { SHOWN_INLINE } from '../api/query-client';
+import { useSignInMethods } from '../api/sign-in-methods';
 import { ErrorAlert } from '../components/error-alert';
 import { AnchorLink } from '../components/links';
 import { useSessionStore } from '../session/session-context';
@@ -24,6 +25,21 @@ export function RegisterPage() {
       }),
     onSuccess: () => navigate({ href: safeRedirect(search.redirect), replace: true }),
   });
+  const methods = useSignInMethods();
+  if (methods.data && !methods.data.password) {
+    return (
+      <AuthLayout title="Create an account">
+        <Alert color="blue" title="Accounts come from single sign-on">
+          This server makes your account the first time you sign in with {methods.data.singleSignOn?.name}.
+        </Alert>
+        <Text size="sm">
+          <AnchorLink to="/sign-in" search={{ redirect: search.redirect }}>
+            Go to sign-in
+          </AnchorLink>
+        </Text>
+      </AuthLayout>
+    );
+  }
   return (
     <AuthLayout title="Create an account">
       {search.invitation ? (

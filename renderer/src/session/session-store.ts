@@ -60,6 +60,13 @@ export class SessionStore {
     this.adopt(client, session.user);
   }
 
+  /** Finishes a single sign-on: the grant the server sent the browser back with, for a session. */
+  async redeemGrant(grant: string): Promise<void> {
+    const client = this.newClient();
+    const session = await client.auth.redeemGrant({ grant });
+    this.adopt(client, session.user);
+  }
+
   async register(input: RegisterInput): Promise<void> {
     const client = this.newClient();
     const session = await client.auth.register(input);
