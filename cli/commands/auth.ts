@@ -3,7 +3,6 @@ import { action, type CliContext, isRefusedCredential } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { canPrompt, prompt } from '../prompt.js';
-import { signInWithBrowser } from '../sso-login.js';
 
 /** A value from its flag, else asked for on the terminal, else a usage error (no one to ask). */
 async function flagOrPrompt(
@@ -31,7 +30,10 @@ export function registerAuthCommands(program: Command, io: CliIo): void {
         if (flags.sso && (flags.email !== undefined || flags.password !== undefined))
           throw new UsageError('--sso signs in through the browser: leave out --email and --password');
         const session = flags.sso
-          ? await signInWithBrowser(ctx, { openBrowser: flags.browser && canPrompt(ctx.io) })
+          ? // Loaded when asked for: its loopback HTTP server and crypto are no other command's start-up cost.
+            await (await import('../sso-login.js')).signInWithBrowser(ctx, {
+              openBrowser: flags.browser && canPrompt(ctx.io),
+            })
           : await ctx.anonymousClient().auth.login({
               email: await flagOrPrompt(ctx, flags.email, '--email', 'Email: '),
               password: await flagOrPrompt(ctx, flags.password, '--password', 'Password: ', true),
