@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, getTableColumns } from 'drizzle-orm';
 import { insertInBatches } from '../../db/copy-tables.js';
 import { environmentSnapshots } from '../../db/schema/test-tools.js';
 import { webhookEndpoints } from '../../db/schema/webhooks.js';
@@ -28,7 +28,7 @@ export interface SnapshotRestore {
   restored: ResetCounts;
 }
 
-const { content: _content, ...summaryColumns } = environmentSnapshots._.columns;
+const { content: _content, ...summaryColumns } = getTableColumns(environmentSnapshots);
 
 /**
  * Named snapshots of an environment's runtime data, for tests that start from a known state: a snapshot holds exactly
