@@ -1,5 +1,4 @@
 import { inArray, type SQL } from 'drizzle-orm';
-import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { attachments } from '../../db/schema/attachments.js';
 import { conversationMembers, conversations, messages, reactions, readStates } from '../../db/schema/chat.js';
 import { liveStreamParticipants, liveStreams } from '../../db/schema/live-streams.js';
@@ -34,7 +33,7 @@ export const SNAPSHOT_TABLES = {
   telemetryEvents,
   metrics: metricBuckets,
   errors: errorLog,
-} as const satisfies Record<SnapshotKind, SQLiteTable>;
+} as const satisfies Record<SnapshotKind, unknown>;
 
 export const SNAPSHOT_KINDS = Object.keys(SNAPSHOT_TABLES) as SnapshotKind[];
 
