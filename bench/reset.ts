@@ -26,7 +26,7 @@ const PARALLEL = 16;
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
-interface Env {
+export interface Env {
   name: 'development' | 'staging';
   key: string;
 }
@@ -40,7 +40,7 @@ async function inParallel<T>(items: T[], run: (item: T) => Promise<void>): Promi
 }
 
 /** Conversations, messages, reactions and read positions, all through the API with the environment's key. */
-async function fill(url: string, env: Env): Promise<void> {
+export async function fill(url: string, env: Env): Promise<void> {
   const conversations = await Promise.all(
     Array.from({ length: CONVERSATIONS }, (_, c) =>
       call<{ id: string }>(
