@@ -116,8 +116,3 @@ export async function copyIntoSqlite(
   }
   return copied;
 }
-
-/** Inserts `rows` into `table` through `tx`, in as many statements as the parameters of each allow. */
-export async function insertInBatches(tx: Queries, table: SQLiteTable, rows: Record<string, unknown>[]): Promise<void> {
-  for (const batch of batches(rows)) await tx.insert(table).values(batch as never);
-}

@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import { asc, eq, getTableColumns } from 'drizzle-orm';
-import { insertInBatches } from '../../db/copy-tables.js';
 import { environmentSnapshots } from '../../db/schema/test-tools.js';
 import { webhookEndpoints } from '../../db/schema/webhooks.js';
 import { type EnvironmentScope, inScope, scopeValues } from '../../db/scope.js';
 import type { Queries } from '../../db/store.js';
 import type { UserActor } from '../audit/actor.js';
 import type { AuditService } from '../audit/service.js';
+import type { StagedFile } from '../chat/attachments/storage.js';
 import type { Infrastructure } from '../context.js';
 import type { EnvironmentResetService, ResetCounts } from '../environment-reset/service.js';
 import { conflict, notFound } from '../errors.js';
@@ -143,30 +143,39 @@ export function createEnvironmentSnapshotService(
       if (!saved) throw snapshotNotFound(scope, name);
       const document = decodeSnapshot(saved.content);
       const restoredAt = clock.now();
-      const { removed, restored, removeFiles } = await store.transaction(async (tx) => {
-        const deleted = await reset.deleteRuntimeDataIn(tx, scope);
-        const rows = await withoutDeletedEndpoints(tx, scope, document.rows);
-        for (const kind of SNAPSHOT_KINDS) await insertInBatches(tx, SNAPSHOT_TABLES[kind], rows[kind]);
-        // The bytes last, once their rows are in (PostgreSQL's chunks refer to them).
-        for (const [id, bytes] of Object.entries(document.files)) {
-          const staged = await attachmentStorage.stage(
-            { projectId: scope.projectId, id },
-            Readable.from([bytes]),
-            bytes.length,
+      // The bytes are received before the transaction (a file beside SQLite, memory for PostgreSQL) and put in place
+      // inside it, after their rows (PostgreSQL's chunks refer to them), as an upload's are.
+      const staged: StagedFile[] = [];
+      try {
+        for (const [id, bytes] of Object.entries(document.files))
+          staged.push(
+            await attachmentStorage.stage({ projectId: scope.projectId, id }, Readable.from([bytes]), bytes.length),
           );
-          await staged.place();
-        }
-        const restored = countsOf(rows);
-        await audit.record(tx, {
-          projectId: scope.projectId,
-          actor,
-          action: 'environment.snapshot_restored',
-          target: { type: 'environment_snapshot', id: name },
-          environment: scope.environment,
-          details: { name, removed: deleted.removed, restored },
+      } catch (err) {
+        for (const file of staged) file.discard();
+        throw err;
+      }
+      const { removed, restored, removeFiles } = await store
+        .transaction(async (tx) => {
+          const deleted = await reset.deleteRuntimeDataIn(tx, scope);
+          const rows = await withoutDeletedEndpoints(tx, scope, document.rows);
+          for (const kind of SNAPSHOT_KINDS) await store.copyRows(SNAPSHOT_TABLES[kind], rows[kind] as never);
+          for (const file of staged) await file.place();
+          const restored = countsOf(rows);
+          await audit.record(tx, {
+            projectId: scope.projectId,
+            actor,
+            action: 'environment.snapshot_restored',
+            target: { type: 'environment_snapshot', id: name },
+            environment: scope.environment,
+            details: { name, removed: deleted.removed, restored },
+          });
+          return { removed: deleted.removed, restored, removeFiles: deleted.removeFiles };
+        })
+        .catch((err: unknown) => {
+          for (const file of staged) file.discard();
+          throw err;
         });
-        return { removed: deleted.removed, restored, removeFiles: deleted.removeFiles };
-      });
       events.emit('environment.reset', { ...scope, removed, snapshot: name });
       try {
         removeFiles(new Set(Object.keys(document.files)));
