@@ -41,16 +41,20 @@ async function inParallel<T>(items: T[], run: (item: T) => Promise<void>): Promi
 
 /** Conversations, messages, reactions and read positions, all through the API with the environment's key. */
 export async function fill(url: string, env: Env): Promise<void> {
-  const conversations = await Promise.all(
-    Array.from({ length: CONVERSATIONS }, (_, c) =>
-      call<{ id: string }>(
+  // As many at once as the messages below: 100 at once made PostgreSQL's serializable transactions conflict past
+  // their retries (503) on a busy machine.
+  const conversations: { id: string }[] = [];
+  await inParallel(
+    Array.from({ length: CONVERSATIONS }, (_, c) => c),
+    async (c) => {
+      conversations[c] = await call<{ id: string }>(
         url,
         'POST',
         '/v1/chat/conversations',
         { name: `bench-${Date.now()}-${c}`, members: [{ userId: 'alice' }, { userId: 'bob' }] },
         env.key,
-      ),
-    ),
+      );
+    },
   );
   const sends = conversations.flatMap((c) => Array.from({ length: MESSAGES_PER_CONVERSATION }, (_, m) => ({ c, m })));
   await inParallel(sends, async ({ c, m }) => {
