@@ -28,7 +28,8 @@ export interface BenchConfig {
    * a message POST with 100 online (bench/metrics.ts); `tracing` only what tracing costs (bench/tracing.ts); `dashboard` only the dashboard's bundle size and time to shell;
    * `sockets10k` only BENCH_MANY_SOCKETS realtime sockets on one node beside raw `ws`; `postgres` only Switchboard on
    * PostgreSQL beside raw Express + `pg` (bench/postgres.ts); `webhook-throughput` only what a subscribed endpoint costs
-   * the message POST and how fast deliveries go out, on both stores (bench/webhook-throughput.ts); unset or `all`, every part.
+   * the message POST and how fast deliveries go out, on both stores (bench/webhook-throughput.ts); `snapshots` only saving
+   * and restoring an environment of 10,000 messages on both stores (bench/snapshots.ts); unset or `all`, every part.
    */
   only:
     | 'all'
@@ -41,6 +42,7 @@ export interface BenchConfig {
     | 'observability'
     | 'postgres'
     | 'reset'
+    | 'snapshots'
     | 'sockets'
     | 'sockets10k'
     | 'startup'
@@ -101,6 +103,7 @@ const BENCH_PARTS: readonly BenchConfig['only'][] = [
   'observability',
   'postgres',
   'reset',
+  'snapshots',
   'sockets',
   'sockets10k',
   'startup',

@@ -26,7 +26,7 @@ const PARALLEL = 16;
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
-interface Env {
+export interface Env {
   name: 'development' | 'staging';
   key: string;
 }
@@ -39,22 +39,38 @@ async function inParallel<T>(items: T[], run: (item: T) => Promise<void>): Promi
   await Promise.all(Array.from({ length: PARALLEL }, worker));
 }
 
+/** `call`, again after a pause when the server answers 503 (a busy database: PostgreSQL on a loaded machine). */
+async function callPatiently<T>(...args: Parameters<typeof call>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call<T>(...args);
+    } catch (err) {
+      if (attempt >= 5 || !String((err as Error).message).includes('answered 503')) throw err;
+      await sleep(200 * attempt);
+    }
+  }
+}
+
 /** Conversations, messages, reactions and read positions, all through the API with the environment's key. */
-async function fill(url: string, env: Env): Promise<void> {
-  const conversations = await Promise.all(
-    Array.from({ length: CONVERSATIONS }, (_, c) =>
-      call<{ id: string }>(
+export async function fill(url: string, env: Env): Promise<void> {
+  // As many at once as the messages below: 100 at once made PostgreSQL's serializable transactions conflict past
+  // their retries (503) on a busy machine.
+  const conversations: { id: string }[] = [];
+  await inParallel(
+    Array.from({ length: CONVERSATIONS }, (_, c) => c),
+    async (c) => {
+      conversations[c] = await callPatiently<{ id: string }>(
         url,
         'POST',
         '/v1/chat/conversations',
         { name: `bench-${Date.now()}-${c}`, members: [{ userId: 'alice' }, { userId: 'bob' }] },
         env.key,
-      ),
-    ),
+      );
+    },
   );
   const sends = conversations.flatMap((c) => Array.from({ length: MESSAGES_PER_CONVERSATION }, (_, m) => ({ c, m })));
   await inParallel(sends, async ({ c, m }) => {
-    const message = await call<{ id: string }>(
+    const message = await callPatiently<{ id: string }>(
       url,
       'POST',
       `/v1/chat/conversations/${c.id}/messages`,
@@ -62,9 +78,15 @@ async function fill(url: string, env: Env): Promise<void> {
       env.key,
     );
     if (m % 10 === 0)
-      await call(url, 'POST', `/v1/chat/messages/${message.id}/reactions`, { userId: 'bob', emoji: '👍' }, env.key);
+      await callPatiently(
+        url,
+        'POST',
+        `/v1/chat/messages/${message.id}/reactions`,
+        { userId: 'bob', emoji: '👍' },
+        env.key,
+      );
     if (m === MESSAGES_PER_CONVERSATION - 1)
-      await call(url, 'POST', `/v1/chat/messages/${message.id}/read`, { userId: 'bob' }, env.key);
+      await callPatiently(url, 'POST', `/v1/chat/messages/${message.id}/read`, { userId: 'bob' }, env.key);
   });
 }
 

@@ -13,7 +13,8 @@
  * BENCH_OBSERVABILITY_ROUNDS, BENCH_RESET_ROUNDS, BENCH_CPU_PROF, BENCH_PIN, BENCH_STARTUP_RUNS (see bench/config.ts). Start-up
  * (bench/startup.ts, BENCH_ONLY=startup) runs first, then the single executable (bench/binary.ts, BENCH_ONLY=binary)
  * and the dashboard's size and time to shell (bench/dashboard.ts, BENCH_ONLY=dashboard). Environment reset
- * (bench/reset.ts, BENCH_ONLY=reset) times emptying an environment of 10,000 messages. BENCH_ONLY=sockets10k:
+ * (bench/reset.ts, BENCH_ONLY=reset) times emptying an environment of 10,000 messages; snapshots (bench/snapshots.ts,
+ * BENCH_ONLY=snapshots) saving and restoring one, on both stores. BENCH_ONLY=sockets10k:
  * BENCH_MANY_SOCKETS (10,000) realtime sockets on one node beside raw `ws` (bench/many-sockets.ts). Last,
  * BENCH_ONLY=postgres: Switchboard on PostgreSQL beside Express + `pg` (bench/postgres.ts, BENCH_POSTGRES_ROUNDS).
  * BENCH_ONLY=metrics: a message POST with 100 online, Prometheus metrics on and off (bench/metrics.ts,
@@ -40,6 +41,7 @@ import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './repor
 import { runResetBench } from './reset.js';
 import { formatLatency, type LatencyResult, measureEcho, measureRelay, measureTokenMinting } from './rtc.js';
 import { createCredentials } from './setup.js';
+import { runSnapshotBench } from './snapshots.js';
 import { runSocketMemoryBench } from './sockets.js';
 import { runStartupBench } from './startup.js';
 import { runTracingBench } from './tracing.js';
@@ -216,6 +218,7 @@ async function main(): Promise<void> {
       await runWebhookThroughputBench(config.cpuProfDir);
     if (config.only === 'all' || config.only === 'sockets') await runSocketMemoryBench(config);
     if (config.only === 'all' || config.only === 'reset') await runResetBench(config);
+    if (config.only === 'all' || config.only === 'snapshots') await runSnapshotBench(config);
     if (config.only === 'all' || config.only === 'sockets10k') await runManySocketsBench(config);
     if (config.only === 'all') await runObservabilityBench(config, load);
     if (config.only === 'all') await runTracingBench(config, load);

@@ -39,6 +39,7 @@ export const sqliteMigrations: Record<string, MigrationCompatibility> = {
   '0018_schema_history': 'expand',
   '0019_delivery_trace_parent': 'expand',
   '0020_webhook_secret_key_id': 'expand',
+  '0021_environment_snapshots': 'expand',
 };
 
 /** db/postgres-migrations (PostgreSQL), by the journal's tag. */
@@ -53,4 +54,5 @@ export const postgresMigrations: Record<string, MigrationCompatibility> = {
   '0007_schema_history': 'expand',
   '0008_delivery_trace_parent': 'expand',
   '0009_webhook_secret_key_id': 'expand',
+  '0010_environment_snapshots': 'expand',
 };

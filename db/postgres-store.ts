@@ -170,6 +170,31 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
       const queries = (tx ?? base) as unknown as Queries;
       await queries.insert(table).values(rows);
     },
+    async copyRows(table, rows) {
+      if (rows.length === 0) return;
+      const template = insertTemplate(base, table);
+      // `insert into "t" ("a", "b") values ($1, $2)`: the head, then as many rows of parameters as one statement takes.
+      const head = template.sql.slice(0, template.sql.lastIndexOf(' values ('));
+      const width = template.values(rows[0]).length;
+      const perStatement = Math.max(1, Math.min(1_000, Math.floor(MAX_PARAMETERS / width)));
+      const copy = async (tx: unknown) => {
+        // The transaction's own connection, under drizzle's session: the text is ours, the values bound by `pg`.
+        const client = (tx as { session: { client: pg.ClientBase } }).session.client;
+        for (let start = 0; start < rows.length; start += perStatement) {
+          const values: unknown[] = [];
+          const tuples: string[] = [];
+          for (const row of rows.slice(start, start + perStatement)) {
+            const first = values.length;
+            values.push(...template.values(row));
+            tuples.push(`(${Array.from({ length: width }, (_, i) => `$${first + i + 1}`).join(', ')})`);
+          }
+          await client.query(`${head} values ${tuples.join(', ')}`, values);
+        }
+      };
+      const joined = context.current();
+      if (joined) await copy(joined);
+      else await base.transaction(copy, { isolationLevel: 'serializable' });
+    },
     rowInsert<T extends SQLiteTable>(table: T): RowInsert<T> {
       // Alone, a named statement run on the pool: each connection parses and plans it once.
       const template = insertTemplate(base, table);
@@ -202,6 +227,9 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
     },
   };
 }
+
+/** The most parameters one statement of PostgreSQL's protocol can carry. */
+const MAX_PARAMETERS = 65_535;
 
 /** Any number: the advisory lock that every server on the database holds while it runs (see takeServerSlot). */
 const SERVER_SLOT_LOCK = 4_700_025;

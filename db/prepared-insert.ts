@@ -33,7 +33,8 @@ export function insertTemplate<T extends SQLiteTable>(db: InsertBuilder, table: 
     sql: query.sql,
     values(row: T['$inferSelect']): unknown[] {
       const fields = row as Record<string, unknown>;
-      return parameters.map(({ key, encoder }) => encoder.mapToDriverValue(fields[key]));
+      // NULL stays NULL, as drizzle's own inserts leave it: a JSON column's encoder would store the text `null`.
+      return parameters.map(({ key, encoder }) => (fields[key] == null ? null : encoder.mapToDriverValue(fields[key])));
     },
   };
 }

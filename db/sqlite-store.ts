@@ -57,6 +57,11 @@ export async function openSqliteStore(
     writer.$client.close();
     throw err;
   }
+  /** The statements of `copyRows`, one per table, prepared on the writer when first used. */
+  const copyStatements = new Map<
+    SQLiteTable,
+    { template: ReturnType<typeof insertTemplate>; statement: ReturnType<Db['$client']['prepare']> }
+  >();
   const readerConnection = new Database(join(dataDir, DATABASE_FILE), {
     readonly: true,
     nativeBinding: files.nativeBinding,
@@ -135,6 +140,18 @@ export async function openSqliteStore(
       // On the writer, after the transaction under way: a statement of its own is a transaction of its own here.
       await transaction(async (tx) => {
         await tx.insert(table).values(rows);
+      });
+    },
+    async copyRows(table, rows) {
+      let prepared = copyStatements.get(table);
+      if (!prepared) {
+        const template = insertTemplate(writer, table);
+        prepared = { template, statement: writer.$client.prepare(template.sql) };
+        copyStatements.set(table, prepared);
+      }
+      const { template, statement } = prepared;
+      await transaction(async () => {
+        for (const row of rows) statement.run(template.values(row));
       });
     },
     rowInsert<T extends SQLiteTable>(table: T): RowInsert<T> {

@@ -65,6 +65,13 @@ export interface Store {
    */
   insertRows<T extends SQLiteTable>(table: T, rows: T['$inferInsert'][]): Promise<void>;
   /**
+   * Inserts many whole rows (every column given, as a select read them) in the transaction under way, or in one of
+   * their own: for copying thousands of rows back (a snapshot's restore). The statement is written once per table, not
+   * built by drizzle per batch, which cost more than the database's work (≈20 ms of JavaScript per 500 messages): on
+   * SQLite one prepared insert run per row, on PostgreSQL multi-row inserts of up to 1,000 rows.
+   */
+  copyRows<T extends SQLiteTable>(table: T, rows: T['$inferSelect'][]): Promise<void>;
+  /**
    * A claim of rows of a work queue (see `Claim`), prepared once: each run takes rows for this server and answers them
    * as updated. A row is taken by one claim only, on every server on the database, and a group never holds more than
    * the claim's `limit`. On PostgreSQL, a short READ COMMITTED transaction: `pg_advisory_xact_lock` on the group (its

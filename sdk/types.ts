@@ -66,6 +66,13 @@ export type ProjectList = ResponseOf<'listProjects'>;
 export type Capability = Project['capabilities'][number];
 /** What `environments.reset` removed: `{environment, resetAt, removed: {rooms, conversations, messages, …}}`. */
 export type EnvironmentReset = ResponseOf<'resetEnvironment'>;
+/** A snapshot of an environment: `{name, environment, createdAt, createdBy, sizeBytes, counts: {rooms, messages, …}}`. */
+export type EnvironmentSnapshot = ResponseOf<'saveEnvironmentSnapshot'>;
+export type EnvironmentSnapshotList = ResponseOf<'listEnvironmentSnapshots'>;
+/** What `snapshots.save` sends: `{name, replace?}`. */
+export type SaveSnapshotInput = BodyOf<'saveEnvironmentSnapshot'>;
+/** What `snapshots.restore` did: `{environment, snapshot, restoredAt, removed, restored}`, counted as a reset counts. */
+export type EnvironmentSnapshotRestore = ResponseOf<'restoreEnvironmentSnapshot'>;
 /**
  * An environment's test clock: `{environment, now, offsetMs, advancedAt}`, `now` being real time plus `offsetMs`
  * (`environments.clock`, `advanceClock`, `resetClock`).

@@ -41,7 +41,7 @@ export const ERROR_CODES = {
   SERVICE_URL_EXPIRED: { status: 403, when: 'An attachment upload or download URL past its expiry' },
   SERVICE_PRODUCTION_ENVIRONMENT: {
     status: 403,
-    when: 'A testing tool asked of the production environment, which they never touch (environment reset, test clock, fault injection, triggers)',
+    when: 'A testing tool asked of the production environment, which they never touch (environment reset, snapshots, test clock, fault injection, triggers)',
   },
   SERVICE_PROJECT_NOT_FOUND: { status: 404, when: 'No such project, or the caller is not a member' },
   SERVICE_USER_NOT_FOUND: { status: 404, when: 'Adding a member whose address has no account' },
@@ -69,6 +69,7 @@ export const ERROR_CODES = {
   SERVICE_HOST_NOT_FOUND: { status: 404, when: 'Removing an identity that is not a host of the live stream' },
   SERVICE_PARTICIPANT_NOT_FOUND: { status: 404, when: 'Leaving a live stream the identity is not in' },
   SERVICE_FAULT_NOT_FOUND: { status: 404, when: 'No injected fault in force with that id in the environment' },
+  SERVICE_SNAPSHOT_NOT_FOUND: { status: 404, when: 'No snapshot of that name in the environment' },
   SERVICE_ROUTE_NOT_FOUND: { status: 404, when: 'No such route' },
   SERVICE_EMAIL_TAKEN: { status: 409, when: 'Registering an address that has an account' },
   SERVICE_ACCOUNT_EXISTS: {
@@ -79,6 +80,10 @@ export const ERROR_CODES = {
   SERVICE_ROOM_EXISTS: { status: 409, when: 'A room of that name exists in the environment' },
   SERVICE_CONVERSATION_EXISTS: { status: 409, when: 'A conversation of that name exists in the environment' },
   SERVICE_MESSAGE_DELETED: { status: 409, when: 'Editing a deleted message' },
+  SERVICE_SNAPSHOT_EXISTS: {
+    status: 409,
+    when: 'Saving an environment snapshot under a name it has, without `replace`',
+  },
   SERVICE_CONFLICT: { status: 409, when: 'A concurrent change won a race; retry' },
   SERVICE_WEBHOOK_DISABLED: { status: 409, when: 'Resending or testing on a disabled webhook endpoint' },
   SERVICE_ATTACHMENT_NOT_UPLOADED: { status: 409, when: 'Completing an attachment before its bytes were uploaded' },

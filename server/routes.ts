@@ -10,6 +10,7 @@ import { liveRoutes } from './chat/presence/routes.js';
 import { chatTokenRoutes } from './chat/tokens/routes.js';
 import { clusterRoutes } from './cluster/routes.js';
 import { environmentResetRoutes } from './environment-reset/routes.js';
+import { environmentSnapshotRoutes } from './environment-snapshots/routes.js';
 import { faultRoutes } from './faults/routes.js';
 import type { AnyRoute } from './http/route.js';
 import { keyRoutes } from './keys/routes.js';
@@ -32,6 +33,7 @@ export const routes = [
   ...singleSignOnRoutes,
   ...projectRoutes,
   ...environmentResetRoutes,
+  ...environmentSnapshotRoutes,
   ...testClockRoutes,
   ...faultRoutes,
   ...triggerRoutes,

@@ -12,6 +12,7 @@ import { createRealtimeHub } from './chat/realtime/hub.js';
 import { createChatTokenService } from './chat/tokens/service.js';
 import type { Infrastructure } from './context.js';
 import { createEnvironmentResetService } from './environment-reset/service.js';
+import { createEnvironmentSnapshotService } from './environment-snapshots/service.js';
 import { createFaultRules } from './faults/rules.js';
 import { createFaultService } from './faults/service.js';
 import { createKeyRateLimits } from './keys/rate-limit.js';
@@ -62,6 +63,7 @@ export function createServices(
   const faultRules = createFaultRules(infra, random);
   const auth = createAuthService(infra, invitations, createAttemptLimits(limitWindows, infra.mode));
   const liveStreams = createLiveStreamService(infra, { audit, rooms, conversations, rtcTokens, chatTokens, signaling });
+  const environmentReset = createEnvironmentResetService(infra, audit, attachments);
   return {
     audit,
     clocks,
@@ -85,7 +87,8 @@ export function createServices(
     realtime,
     liveStreams,
     attachments,
-    environmentReset: createEnvironmentResetService(infra, audit, attachments),
+    environmentReset,
+    environmentSnapshots: createEnvironmentSnapshotService(infra, audit, environmentReset, () => recorder.flush()),
     triggers: createTriggerService(infra, audit, {
       conversations,
       messages,

@@ -133,6 +133,7 @@ export const {
   connectionLog,
   environmentClocks,
   environmentFaults,
+  environmentSnapshots,
   errorLog,
   metricBuckets,
   projectMembers,

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { timestamp } from './columns.js';
 import { environmentScoped } from './environment-scoped.js';
 
@@ -37,4 +37,27 @@ export const environmentFaults = sqliteTable(
     expiresAt: timestamp('expires_at').notNull(),
   },
   (t) => [index('environment_faults_scope_idx').on(t.projectId, t.environment, t.expiresAt)],
+);
+
+/**
+ * A named snapshot of an environment's runtime data (server/environment-snapshots): what an environment reset
+ * removes, kept as one compressed document, so that a restore gives it all back as it was. Never production's.
+ */
+export const environmentSnapshots = sqliteTable(
+  'environment_snapshots',
+  {
+    ...environmentScoped(),
+    /** Chosen by whoever saves it; unique in the environment. */
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    /** The address of the user who saved it, as the audit log keeps it (kept when the account goes). */
+    createdBy: text('created_by'),
+    /** How many rows of each kind it holds, by the names of an environment reset's counts. */
+    counts: text('counts', { mode: 'json' }).$type<Record<string, number>>().notNull(),
+    /** The size of `content`, for lists that do not read it. */
+    sizeBytes: integer('size_bytes').notNull(),
+    /** The rows and attachment bytes: gzip-compressed JSON (server/environment-snapshots/document.ts). */
+    content: blob('content', { mode: 'buffer' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.environment, t.name] })],
 );

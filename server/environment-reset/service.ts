@@ -14,7 +14,7 @@ import type { Infrastructure } from '../context.js';
 import { refuseProduction } from '../testing-tools.js';
 
 /** What a reset removed, by kind, in the order the API shows it. */
-export interface ResetCounts {
+export type ResetCounts = {
   rooms: number;
   conversations: number;
   conversationMembers: number;
@@ -30,7 +30,7 @@ export interface ResetCounts {
   telemetryEvents: number;
   metrics: number;
   errors: number;
-}
+};
 
 export interface EnvironmentReset {
   scope: EnvironmentScope;
@@ -57,7 +57,7 @@ export function createEnvironmentResetService(
   async function deleteRuntimeData(
     tx: Queries,
     scope: EnvironmentScope,
-  ): Promise<{ removed: ResetCounts; removeFiles(): void }> {
+  ): Promise<{ removed: ResetCounts; removeFiles(keep?: ReadonlySet<string>): void }> {
     const scopeConversations = tx
       .select({ id: conversations.id })
       .from(conversations)
@@ -121,6 +121,12 @@ export function createEnvironmentResetService(
   }
 
   return {
+    /**
+     * What a reset deletes, in the caller's transaction (a snapshot's restore, which puts its own rows back): answers
+     * the counts and the removal of the attachment files, to call after the commit.
+     */
+    deleteRuntimeDataIn: deleteRuntimeData,
+
     async reset(actor: Actor, scope: EnvironmentScope): Promise<EnvironmentReset> {
       refuseProduction(
         scope,

@@ -26,10 +26,17 @@ export interface CatalogueEvent {
 export interface InternalEvents {
   'project.deleted': { projectId: string };
   /**
-   * The runtime data of one project environment was deleted (`POST /v1/projects/{id}/environment/reset`): what is
+   * The runtime data of one project environment was deleted (`POST /v1/projects/{id}/environment/reset`, or a
+   * snapshot's restore, which replaced it with the snapshot's): what is
    * kept in memory for it (sockets, presence, typing, participants, cached rows, unflushed counts) goes too.
    */
-  'environment.reset': { projectId: string; environment: Environment; removed: ResetCounts };
+  'environment.reset': {
+    projectId: string;
+    environment: Environment;
+    removed: ResetCounts;
+    /** Set when a snapshot's restore emptied it (server/environment-snapshots), and its rows were put back. */
+    snapshot?: string;
+  };
   /**
    * An environment's test clock was advanced (`advancedByMs` > 0) or reset to real time (`offsetMs` 0): the copies of
    * the clocks in memory are dropped, the webhook worker looks for the retries that came due, typing indicators

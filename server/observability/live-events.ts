@@ -125,8 +125,12 @@ export function createLiveEventFeed({ events, clock, logger }: Infrastructure) {
     })),
   );
   // The environment's streams stay open: what happens in it next is news to whoever watches.
-  events.on('environment.reset', ({ removed, ...scope }) =>
-    publish(scope, () => ({ type: 'environment.reset', at: toIso(clock.now()), data: { removed } })),
+  events.on('environment.reset', ({ removed, snapshot, ...scope }) =>
+    publish(scope, () => ({
+      type: 'environment.reset',
+      at: toIso(clock.now()),
+      data: { removed, snapshot: snapshot ?? null },
+    })),
   );
   events.on('environment.clock_changed', ({ offsetMs, advancedByMs, ...scope }) =>
     publish(scope, () => ({

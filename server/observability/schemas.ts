@@ -239,9 +239,15 @@ export const liveEventSchema = z.lazy(() =>
       ),
       liveEvent(
         z.literal('environment.reset'),
-        z.object({ removed: environmentResetSchema.unwrap().shape.removed }),
-        'The environment was reset (`POST /v1/projects/{id}/environment/reset`): what it held is gone, its sockets ' +
-          'closed; `removed` counts what went.',
+        z.object({
+          removed: environmentResetSchema.unwrap().shape.removed,
+          snapshot: z.string().nullable().meta({
+            description: 'The snapshot restored, whose data replaced what went; null for a reset.',
+          }),
+        }),
+        'The environment was reset (`POST /v1/projects/{id}/environment/reset`) or a snapshot of it restored ' +
+          '(`…/environment/snapshots/{name}/restore`): what it held is gone, its sockets closed; `removed` counts ' +
+          'what went, `snapshot` names the snapshot restored in its place.',
       ),
       liveEvent(
         z.literal('environment.clock_changed'),

@@ -178,6 +178,17 @@ describe.skipIf(sqliteOnly("query plans (SQLite's EXPLAIN QUERY PLAN)"))(
     });
 
     // Last: it empties the environment the tests above read.
+    it('saves a snapshot of an environment reading each table from an index', async () => {
+      const statements = await recorder.record(async () => {
+        const res = await t.api.post(`/v1/projects/${projectId}/environment/snapshots?environment=development`, {
+          token: owner.token,
+          body: { name: 'plans' },
+        });
+        expect(res.body.counts).toMatchObject({ messages: CONVERSATIONS * MESSAGES_PER_CONVERSATION });
+      });
+      expect(wholeTableReads(statements)).toEqual([]);
+    });
+
     it('resets an environment with set-based deletes, each reaching its rows from an index', async () => {
       const statements = await recorder.record(async () => {
         const res = await t.api.post(`/v1/projects/${projectId}/environment/reset?environment=development`, {

@@ -225,6 +225,11 @@ const seed = { user: { email: 'dev@example.com', password: 'development only' },
   },
   {
     file: 'docs/testing-your-app.md',
+    contains: 'snapshots.restore',
+    preamble: `${testingTypes}declare const switchboard: TestServer<'Test'>;`,
+  },
+  {
+    file: 'docs/testing-your-app.md',
     contains: 'faults.dropSockets',
     preamble: `${testingTypes}declare const switchboard: TestServer<'Test'>; declare const projectId: string;`,
   },

@@ -272,13 +272,20 @@ export function createAttachmentService(
      * An environment reset takes every attachment of the scope: the rows go in the caller's transaction (found through
      * the scope's conversations, whose index they share), the function returned deletes their files after the commit.
      */
-    async deleteInScopeIn(tx: Queries, scope: EnvironmentScope): Promise<{ removed: number; removeFiles(): void }> {
+    async deleteInScopeIn(
+      tx: Queries,
+      scope: EnvironmentScope,
+    ): Promise<{ removed: number; removeFiles(keep?: ReadonlySet<string>): void }> {
       const ofScope = inArray(
         attachments.conversationId,
         tx.select({ id: conversationsTable.id }).from(conversationsTable).where(inScope(conversationsTable, scope)),
       );
       const files = await tx.delete(attachments).where(ofScope).returning(deletedFiles);
-      return { removed: files.length, removeFiles: fileRemover(files) };
+      // `keep`: the ids whose bytes were put back meanwhile (a snapshot's restore), whose files are not the old ones.
+      return {
+        removed: files.length,
+        removeFiles: (keep) => fileRemover(keep ? files.filter((file) => !keep.has(file.id)) : files)(),
+      };
     },
 
     /**

@@ -37,7 +37,8 @@ export function summaryOf(event: LiveEvent, endpointUrl?: string): string {
     case 'environment.reset': {
       const found = resetCounts(event.data.removed).filter(([, count]) => count > 0);
       const what = found.map(([label, count]) => `${label} ${count.toLocaleString('en-US')}`);
-      return `removed: ${what.length ? what.join(' · ') : 'nothing'}`;
+      const removed = `removed: ${what.length ? what.join(' · ') : 'nothing'}`;
+      return event.data.snapshot ? `snapshot ${event.data.snapshot} restored · ${removed}` : removed;
     }
     case 'environment.clock_changed':
       return event.data.offsetMs === 0

@@ -4,13 +4,14 @@ import type { Environment, Project } from '../../sdk';
 import { environmentLabel, useProjectRoute } from '../../shell/project-page';
 import { ResetEnvironment } from '../reset-environment';
 import { Faults } from './faults';
+import { Snapshots } from './snapshots';
 import { TestClock } from './test-clock';
 
 const TESTABLE: Environment[] = ['development', 'staging'];
 
 /**
  * The tools for testing an app against development or staging, for one of them at a time: its clock, the faults
- * injected into it, and resetting it. Production is shown and cannot be chosen: the server refuses all three there.
+ * injected into it, its snapshots, and resetting it. Production is shown and cannot be chosen: the server refuses all three there.
  */
 export function TestingTools({ project }: { project: Project }) {
   const route = useProjectRoute();
@@ -24,8 +25,8 @@ export function TestingTools({ project }: { project: Project }) {
           Testing tools
         </Title>
         <Text size="sm" c="dimmed">
-          For testing your app against this project: move an environment’s clock, make it misbehave on purpose, or empty
-          it between test runs. Production is never touched.
+          For testing your app against this project: move an environment’s clock, make it misbehave on purpose, save and
+          restore snapshots of it, or empty it between test runs. Production is never touched.
         </Text>
       </div>
       <SegmentedControl
@@ -43,6 +44,7 @@ export function TestingTools({ project }: { project: Project }) {
       </Text>
       <TestClock key={`clock-${environment}`} project={project} environment={environment} />
       <Faults key={`faults-${environment}`} project={project} environment={environment} />
+      <Snapshots key={`snapshots-${environment}`} project={project} environment={environment} />
       <ResetEnvironment key={`reset-${environment}`} project={project} environment={environment} />
     </Stack>
   );
