@@ -37,6 +37,7 @@ export const sqliteMigrations: Record<string, MigrationCompatibility> = {
   // A unique index: an older server could try a second live stream in a room, which it now refuses.
   '0017_live_stream_room_unique': 'breaking',
   '0018_schema_history': 'expand',
+  '0019_recordings': 'expand',
 };
 
 /** db/postgres-migrations (PostgreSQL), by the journal's tag. */
@@ -49,4 +50,5 @@ export const postgresMigrations: Record<string, MigrationCompatibility> = {
   '0005_test_tools': 'expand',
   '0006_live_stream_room_unique': 'breaking',
   '0007_schema_history': 'expand',
+  '0008_recordings': 'expand',
 };
