@@ -12,6 +12,7 @@ import { registerKeyCommands } from './commands/keys.js';
 import { registerMemberCommands } from './commands/members.js';
 import { registerObservabilityCommands } from './commands/observability.js';
 import { registerProjectCommands } from './commands/projects.js';
+import { registerRecordCommands } from './commands/record.js';
 import { registerRoomCommands } from './commands/rooms.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerTailCommand } from './commands/tail.js';
@@ -48,6 +49,7 @@ registerObservabilityCommands(program, io);
 registerEnvCommands(program, io);
 registerClockCommands(program, io);
 registerFaultCommands(program, io);
+registerRecordCommands(program, io);
 registerTriggerCommand(program, io);
 
 // A promise chain rather than a top-level await: the single executable runs this file bundled as CommonJS.

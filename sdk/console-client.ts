@@ -7,6 +7,7 @@ import { KeysResource } from './console/keys.js';
 import { MembersResource } from './console/members.js';
 import { ObservabilityResource } from './console/observability.js';
 import { ProjectsResource } from './console/projects.js';
+import { RecordingsResource } from './console/recordings.js';
 import { WebhooksResource } from './console/webhooks.js';
 import { type ClientOptions, Transport } from './transport.js';
 import type { ServerNodeList } from './types.js';
@@ -26,6 +27,7 @@ export class ConsoleClient {
   readonly projects: ProjectsResource;
   readonly environments: EnvironmentsResource;
   readonly faults: FaultsResource;
+  readonly recordings: RecordingsResource;
   readonly members: MembersResource;
   readonly keys: KeysResource;
   readonly audit: AuditResource;
@@ -41,6 +43,7 @@ export class ConsoleClient {
     this.projects = new ProjectsResource(this.transport);
     this.environments = new EnvironmentsResource(this.transport);
     this.faults = new FaultsResource(this.transport);
+    this.recordings = new RecordingsResource(this.transport);
     this.members = new MembersResource(this.transport);
     this.keys = new KeysResource(this.transport);
     this.audit = new AuditResource(this.transport);

@@ -65,8 +65,10 @@ export const ERROR_CODES = {
   SERVICE_HOST_NOT_FOUND: { status: 404, when: 'Removing an identity that is not a host of the live stream' },
   SERVICE_PARTICIPANT_NOT_FOUND: { status: 404, when: 'Leaving a live stream the identity is not in' },
   SERVICE_FAULT_NOT_FOUND: { status: 404, when: 'No injected fault in force with that id in the environment' },
+  SERVICE_RECORDING_NOT_FOUND: { status: 404, when: 'No recording with that id in the environment' },
   SERVICE_ROUTE_NOT_FOUND: { status: 404, when: 'No such route' },
   SERVICE_EMAIL_TAKEN: { status: 409, when: 'Registering an address that has an account' },
+  SERVICE_RECORDING_IN_PROGRESS: { status: 409, when: 'Starting a recording of an environment already being recorded' },
   SERVICE_ACCOUNT_EXISTS: {
     status: 409,
     when: 'Inviting an address that already has an account (add it as a member instead)',

@@ -16,6 +16,7 @@ import { liveStreamRoutes } from './live-streams/routes.js';
 import { memberRoutes } from './members/routes.js';
 import { observabilityRoutes } from './observability/routes.js';
 import { projectRoutes } from './projects/routes.js';
+import { recordingRoutes } from './recordings/routes.js';
 import { roomRoutes } from './rooms/routes.js';
 import { telemetryRoutes } from './telemetry/routes.js';
 import { testClockRoutes } from './test-clock/routes.js';
@@ -32,6 +33,7 @@ export const routes = [
   ...environmentResetRoutes,
   ...testClockRoutes,
   ...faultRoutes,
+  ...recordingRoutes,
   ...triggerRoutes,
   ...memberRoutes,
   ...keyRoutes,

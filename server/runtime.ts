@@ -38,6 +38,7 @@ export async function createRuntime(
   const { services } = ctx;
   // Before any socket can connect: rows left open by a previous run are closed first.
   await services.observability.start();
+  await services.recordings.ready;
   ctx.cluster.countConnections(() => ({
     realtime: services.realtime.count(),
     signaling: services.signaling.participantsOnNode(),
@@ -64,6 +65,10 @@ export async function createRuntime(
       realtime.close();
       await leaving;
     },
-    stopRecording: () => services.observability.stop(),
+    // The environment recordings' waiting entries too (a name from before them: observability's recording).
+    stopRecording: async () => {
+      await services.recordings.close();
+      await services.observability.stop();
+    },
   };
 }

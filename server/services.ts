@@ -22,6 +22,7 @@ import { createLiveEventFeed } from './observability/live-events.js';
 import { createObservabilityRecorder } from './observability/recorder.js';
 import { createObservabilityService } from './observability/service.js';
 import { createProjectService } from './projects/service.js';
+import { createRecordingService } from './recordings/service.js';
 import { createRoomService } from './rooms/service.js';
 import { createSignalingHub } from './rtc/hub.js';
 import { createRtcTokenService } from './rtc/token-service.js';
@@ -58,6 +59,7 @@ export function createServices(
   const limitWindows = createLimitWindows(infra, infra.cluster.redis);
   const realtime = createRealtimeHub(infra, conversations, messages, engagement);
   const faultRules = createFaultRules(infra, random);
+  const recordings = createRecordingService(infra, audit, clocks);
   const liveStreams = createLiveStreamService(infra, { audit, rooms, conversations, rtcTokens, chatTokens, signaling });
   return {
     audit,
@@ -92,7 +94,8 @@ export function createServices(
     }),
     attachmentCleanup: createAttachmentCleanupJob(infra, attachments),
     faults: createFaultService(infra, audit, faultRules, { realtime, signaling }),
-    webhooks: createWebhookService(infra, audit, clocks, faultRules),
+    recordings,
+    webhooks: createWebhookService(infra, audit, clocks, faultRules, recordings),
     observability: recorder,
     observabilityReads: createObservabilityService(infra, recorder.metrics, clocks),
     backups: createBackupService(infra, () => recorder.flush()),

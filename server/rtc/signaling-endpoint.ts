@@ -84,6 +84,7 @@ export function createSignalingEndpoint(app: AppContext) {
     onMessage: (participant, message) => app.services.signaling.handle(participant, message),
     onClose: (participant, code, reason) => void app.services.signaling.leave(participant, { code, reason }),
     protocolError: (message, code): ServerMessage => ({ type: 'error', code, message }),
+    recorder: app.services.recordings.signalingRecorder(),
   });
 
   return {
