@@ -37,7 +37,7 @@ export const ERROR_CODES = {
   SERVICE_URL_EXPIRED: { status: 403, when: 'An attachment upload or download URL past its expiry' },
   SERVICE_PRODUCTION_ENVIRONMENT: {
     status: 403,
-    when: 'A testing tool asked of the production environment, which they never touch (environment reset, test clock, fault injection, triggers)',
+    when: 'A testing tool asked of the production environment, which they never touch (environment reset, test clock, fault injection, triggers), or a recording of it where the server does not allow one',
   },
   SERVICE_PROJECT_NOT_FOUND: { status: 404, when: 'No such project, or the caller is not a member' },
   SERVICE_USER_NOT_FOUND: { status: 404, when: 'Adding a member whose address has no account' },

@@ -10,6 +10,8 @@ import {
   type TestUser,
 } from '../support/factories.js';
 import { harErrors } from '../support/har.js';
+import { client } from '../support/http.js';
+import { startTestServer } from '../support/server.js';
 import { connectRealtime, connectSignaling } from '../support/socket-client.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { eventually } from '../support/wait.js';
@@ -182,12 +184,22 @@ describe('environment recordings', () => {
     );
   });
 
-  it('production is refused unless the server allows it', async () => {
+  it('production is refused unless the server allows it (serve --allow-production-recording)', async () => {
     const { owner, project } = await projectWithKeys(t.api);
     expectError(
       await t.api.post(recordings(project.id, 'production'), { token: owner.token, body: {} }),
       403,
       'SERVICE_PRODUCTION_ENVIRONMENT',
     );
+    const allowing = await startTestServer({ security: { allowProductionRecording: true } });
+    try {
+      const api = client(allowing.url);
+      const other = await projectWithKeys(api);
+      const res = await api.post(recordings(other.project.id, 'production'), { token: other.owner.token, body: {} });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body).toMatchObject({ environment: 'production', state: 'recording' });
+    } finally {
+      await allowing.dispose();
+    }
   });
 });
