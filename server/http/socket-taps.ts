@@ -6,7 +6,11 @@ import type { WebSocket } from 'ws';
  * service decides whether the socket's environment is being recorded.
  */
 export interface SocketTap {
-  frame(direction: 'send' | 'receive', text: string): void;
+  /**
+   * A text frame. A Buffer is a frame built once for many sockets (server/http/shared-frame.ts): the same Buffer for
+   * each, which a recording keeps once with the list of sockets it went to.
+   */
+  frame(direction: 'send' | 'receive', payload: string | Buffer): void;
 }
 
 export const socketTaps = new WeakMap<WebSocket, SocketTap>();
@@ -20,7 +24,7 @@ export const runningRecordings = { count: 0 };
 /** A frame the server sends (the client receives it, as Chrome's HAR files say). */
 export function tapSent(socket: WebSocket, payload: string | Buffer): void {
   if (runningRecordings.count === 0) return;
-  socketTaps.get(socket)?.frame('receive', typeof payload === 'string' ? payload : payload.toString('utf8'));
+  socketTaps.get(socket)?.frame('receive', payload);
 }
 
 /** A frame the client sent. */

@@ -36,6 +36,8 @@ export interface SocketOpening {
 export interface SocketFrame {
   type: 'send' | 'receive';
   data: string;
+  /** For a frame sent to many sockets at once (`connectionId` null): the `conn_` ids of all of them. */
+  connections?: string[];
 }
 export interface SocketClosing {
   code: number;
@@ -148,15 +150,28 @@ function socketEntry(connectionId: string, s: SocketEntry): HarEntry {
 export function buildHar(rows: readonly StoredEntry[], creator: { name: string; version: string }, comment: string) {
   const entries: HarEntry[] = [];
   const sockets = new Map<string, SocketEntry>();
+  const socketOf = (connectionId: string, row: StoredEntry): SocketEntry => {
+    let socket = sockets.get(connectionId);
+    if (!socket) {
+      socket = { first: row, messages: [] };
+      sockets.set(connectionId, socket);
+    }
+    return socket;
+  };
   for (const row of rows) {
     if (row.kind === 'http') entries.push(httpEntry(row, JSON.parse(row.data) as HttpExchange));
     else if (row.kind === 'webhook') entries.push(webhookEntry(row, JSON.parse(row.data) as WebhookAttemptRecord));
-    else if (row.connectionId) {
-      let socket = sockets.get(row.connectionId);
-      if (!socket) {
-        socket = { first: row, messages: [] };
-        sockets.set(row.connectionId, socket);
-      }
+    else if (row.kind === 'frame' && !row.connectionId) {
+      const frame = JSON.parse(row.data) as SocketFrame;
+      for (const connectionId of frame.connections ?? [])
+        socketOf(connectionId, row).messages.push({
+          type: frame.type,
+          time: row.at / 1000,
+          opcode: 1,
+          data: frame.data,
+        });
+    } else if (row.connectionId) {
+      const socket = socketOf(row.connectionId, row);
       if (row.kind === 'socket_open') socket.opening = JSON.parse(row.data) as SocketOpening;
       else if (row.kind === 'frame') {
         const frame = JSON.parse(row.data) as SocketFrame;

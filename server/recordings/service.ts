@@ -32,7 +32,15 @@ interface PendingEntry {
   at: number;
   /** The environment's test-clock offset when it was in memory; else read at the flush. */
   offsetMs: number | undefined;
-  data: string;
+  /** The entry's JSON; a frame sent to many sockets is written at the flush, once all of them had it. */
+  data: string | (() => string);
+}
+
+/** A frame built once for many sockets, while it is being sent to them: one entry, the sockets listed. */
+interface FanOut {
+  recordingId: string;
+  text: string;
+  connections: string[];
 }
 
 /** What the socket endpoints tell of a session: its environment and `conn_` id. */
@@ -72,6 +80,8 @@ export function createRecordingService(
   let counted = 0;
   const deadlines = new Map<string, NodeJS.Timeout>();
   let pending: PendingEntry[] = [];
+  /** Frames of many sockets, by their bytes (the same Buffer for each socket), until they go to the store. */
+  let fanOuts = new WeakMap<Buffer, FanOut>();
   let flushTimer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
   let closed = false;
@@ -140,6 +150,8 @@ export function createRecordingService(
     flushing = flushing.then(async () => {
       const batch = pending;
       pending = [];
+      // A frame sent from now on is a new entry, even if it is one a socket of this batch had.
+      fanOuts = new WeakMap();
       if (batch.length === 0) return;
       try {
         await write(batch);
@@ -151,7 +163,10 @@ export function createRecordingService(
   }
 
   async function write(batch: PendingEntry[]): Promise<void> {
-    for (const entry of batch) entry.offsetMs ??= await clocks.offset(entry.scope);
+    for (const entry of batch) {
+      entry.offsetMs ??= await clocks.offset(entry.scope);
+      if (typeof entry.data === 'function') entry.data = entry.data();
+    }
     const byRecording = new Map<string, PendingEntry[]>();
     for (const entry of batch) {
       const list = byRecording.get(entry.recordingId) ?? [];
@@ -163,7 +178,7 @@ export function createRecordingService(
       const limited: RecordingRow[] = [];
       const rows: (typeof recordingEntries.$inferInsert)[] = [];
       for (const [recordingId, entries] of byRecording) {
-        const bytes = entries.reduce((sum, e) => sum + e.data.length, 0);
+        const bytes = entries.reduce((sum, e) => sum + (e.data as string).length, 0);
         const [row] = await tx
           .update(environmentRecordings)
           .set({
@@ -182,7 +197,7 @@ export function createRecordingService(
             connectionId: e.connectionId,
             at: e.at,
             clockAt: e.at + (e.offsetMs ?? 0),
-            data: e.data,
+            data: e.data as string,
           });
         if (row.bytes > row.maxBytes) {
           const [stopped] = await tx
@@ -281,22 +296,43 @@ export function createRecordingService(
               data: JSON.stringify({ socket: kind, url }),
             });
           },
-          frame(type, text) {
+          frame(type, payload) {
             const at = clock.now();
             const session = tapped.session;
             if (!session) {
               // Before admission (the `connected` message): kept until the session says whose it is.
               if (type === 'receive' && running.size > 0) {
                 tapped.early ??= [];
-                tapped.early.push({ at, text });
+                tapped.early.push({ at, text: payload.toString() });
               }
               return;
             }
             const recording = recordingOf(session.scope);
             if (!recording) return;
             tapped.open(recording, session, at);
-            const data: SocketFrame = { type, data: redactBody(text) };
-            take(recording, { kind: 'frame', connectionId: session.id, at, data: JSON.stringify(data) });
+            if (typeof payload === 'string') {
+              const data: SocketFrame = { type, data: redactBody(payload) };
+              take(recording, { kind: 'frame', connectionId: session.id, at, data: JSON.stringify(data) });
+              return;
+            }
+            // A frame built once for many sockets: read and redacted once, kept once, with the list of its sockets.
+            const known = fanOuts.get(payload);
+            if (known && known.recordingId === recording.id) {
+              known.connections.push(session.id);
+              return;
+            }
+            const fanOut: FanOut = {
+              recordingId: recording.id,
+              text: redactBody(payload.toString('utf8')),
+              connections: [session.id],
+            };
+            fanOuts.set(payload, fanOut);
+            take(recording, {
+              kind: 'frame',
+              connectionId: null,
+              at,
+              data: () => JSON.stringify({ type, data: fanOut.text, connections: fanOut.connections }),
+            });
           },
         };
         return tapped;
