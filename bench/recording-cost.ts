@@ -5,7 +5,7 @@
  * recording off then on, alternately, BENCH_ROUNDS times (default 2). Prints the medians.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -22,6 +22,8 @@ async function startServer(dataDir: string): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
     [
+      // BENCH_CPU_PROF=<folder>: the server writes a CPU profile there when it stops.
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
       'dist/switchboard.mjs',
       'serve',
       '--port',
@@ -42,6 +44,12 @@ async function startServer(dataDir: string): Promise<ChildProcess> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('server did not start');
+}
+
+/** The server process's CPU time so far, in microseconds (Linux: utime + stime of /proc/<pid>/stat, in ticks of 10 ms). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -80,9 +88,19 @@ async function main() {
     await load(); // warm-up
     const off: number[] = [];
     const on: number[] = [];
+    const cpuOff: number[] = [];
+    const cpuOn: number[] = [];
+    const pid = server.pid as number;
+    /** Requests a second, and the server's CPU microseconds per request, of one load. */
+    const measure = async (rates: number[], cpu: number[]) => {
+      const before = cpuMicros(pid);
+      const result = await load();
+      rates.push(result.requests.average);
+      cpu.push(Math.round((cpuMicros(pid) - before) / result.requests.total));
+    };
     const path = `/v1/projects/${creds.projectId}/environment/recordings`;
     for (let round = 0; round < ROUNDS; round++) {
-      off.push((await load()).requests.average);
+      await measure(off, cpuOff);
       const recording = await call<{ id: string }>(
         base,
         'POST',
@@ -90,7 +108,7 @@ async function main() {
         { maxBytes: 100 * 1024 * 1024, maxDurationSeconds: 3600 },
         creds.sessionToken,
       );
-      on.push((await load()).requests.average);
+      await measure(on, cpuOn);
       const stopped = await call<{ entries: number; bytes: number; endReason: string }>(
         base,
         'POST',
@@ -99,7 +117,7 @@ async function main() {
         creds.sessionToken,
       );
       console.log(
-        `round ${round + 1}: off ${off.at(-1)} req/s, on ${on.at(-1)} req/s; recorded ${stopped.entries} entries, ${(stopped.bytes / 1e6).toFixed(1)} MB, ended ${stopped.endReason}`,
+        `round ${round + 1}: off ${off.at(-1)} req/s ${cpuOff.at(-1)} µs CPU/POST, on ${on.at(-1)} req/s ${cpuOn.at(-1)} µs CPU/POST; recorded ${stopped.entries} entries, ${(stopped.bytes / 1e6).toFixed(1)} MB, ended ${stopped.endReason}`,
       );
       await fetch(`${base}${path}/${recording.id}`, {
         method: 'DELETE',
@@ -107,7 +125,7 @@ async function main() {
       });
     }
     console.log(
-      `median POST/s with ${SUBSCRIBERS} subscribers: off ${median(off)}, on ${median(on)} (${((median(on) / median(off) - 1) * 100).toFixed(1)}%); deliveries ${received}`,
+      `median POST/s with ${SUBSCRIBERS} subscribers: off ${median(off)}, on ${median(on)} (${((median(on) / median(off) - 1) * 100).toFixed(1)}%); server CPU per POST: off ${median(cpuOff)} µs, on ${median(cpuOn)} µs (${((median(cpuOn) / median(cpuOff) - 1) * 100).toFixed(1)}%); deliveries ${received}`,
     );
     for (const socket of sockets) socket.close();
   } finally {
