@@ -184,7 +184,7 @@ describe('environment recordings', () => {
     );
   });
 
-  it('production is refused unless the server allows it (serve --allow-production-recording)', async () => {
+  it('production is refused unless the server allows it (serve --allow-production-recording); a duration limit', async () => {
     const { owner, project } = await projectWithKeys(t.api);
     expectError(
       await t.api.post(recordings(project.id, 'production'), { token: owner.token, body: {} }),
@@ -198,6 +198,20 @@ describe('environment recordings', () => {
       const res = await api.post(recordings(other.project.id, 'production'), { token: other.owner.token, body: {} });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect(res.body).toMatchObject({ environment: 'production', state: 'recording' });
+      // And the duration limit ends one by itself.
+      const short = await api.post(recordings(other.project.id, 'staging'), {
+        token: other.owner.token,
+        body: { maxDurationSeconds: 1 },
+      });
+      expect(short.status).toBe(201);
+      const ended = await eventually(
+        async () =>
+          (await api.get(recordings(other.project.id, 'staging', `/${short.body.id}`), { token: other.owner.token }))
+            .body,
+        (r) => r.state === 'stopped',
+        5000,
+      );
+      expect(ended.endReason).toBe('duration_limit');
     } finally {
       await allowing.dispose();
     }
