@@ -82,6 +82,7 @@ export interface ServeFlags {
   maxConnections?: string;
   maxWebsockets?: string;
   maxWebsocketsPerEnvironment?: string;
+  allowProductionRecording?: boolean;
   import?: string;
   replace?: boolean;
   exportOnExit?: string;
@@ -301,6 +302,8 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
     security.keyRateLimit = perMinute === 0 ? null : { requests: perMinute, windowMs: 60_000 };
   }
   if (trustProxy) security.trustProxy = parseTrustProxy(trustProxy.value);
+  if (flags.allowProductionRecording || env.SWITCHBOARD_ALLOW_PRODUCTION_RECORDING === 'true')
+    security.allowProductionRecording = true;
   if (maxConnections) security.http = { maxConnections: parseCount(maxConnections.value, maxConnections.source) };
   if (maxWebSockets || perEnvironment) {
     security.webSockets = {

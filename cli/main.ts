@@ -12,6 +12,7 @@ import { registerKeyCommands } from './commands/keys.js';
 import { registerMemberCommands } from './commands/members.js';
 import { registerObservabilityCommands } from './commands/observability.js';
 import { registerProjectCommands } from './commands/projects.js';
+import { registerRecordCommands } from './commands/record.js';
 import { registerRoomCommands } from './commands/rooms.js';
 import { registerSecretKeyCommands } from './commands/secret-key.js';
 import { registerSnapshotCommands } from './commands/snapshot.js';
@@ -52,6 +53,7 @@ registerEnvCommands(program, io);
 registerSnapshotCommands(program, io);
 registerClockCommands(program, io);
 registerFaultCommands(program, io);
+registerRecordCommands(program, io);
 registerTriggerCommand(program, io);
 
 // A promise chain rather than a top-level await: the single executable runs this file bundled as CommonJS.

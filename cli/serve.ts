@@ -124,6 +124,11 @@ export function registerServeCommand(program: Command): void {
         'default all of --max-websockets in local mode, half in production)',
     )
     .option(
+      '--allow-production-recording',
+      'let production environments be recorded (`switchboard record start --environment production`); their ' +
+        'traffic is your users’, secrets replaced (env SWITCHBOARD_ALLOW_PRODUCTION_RECORDING=true; default off)',
+    )
+    .option(
       '--import <file>',
       'restore an archive (from export or backup) into the data folder first; refused if the folder holds data',
     )

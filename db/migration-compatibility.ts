@@ -40,6 +40,7 @@ export const sqliteMigrations: Record<string, MigrationCompatibility> = {
   '0019_delivery_trace_parent': 'expand',
   '0020_webhook_secret_key_id': 'expand',
   '0021_environment_snapshots': 'expand',
+  '0022_recordings': 'expand',
 };
 
 /** db/postgres-migrations (PostgreSQL), by the journal's tag. */
@@ -55,4 +56,5 @@ export const postgresMigrations: Record<string, MigrationCompatibility> = {
   '0008_delivery_trace_parent': 'expand',
   '0009_webhook_secret_key_id': 'expand',
   '0010_environment_snapshots': 'expand',
+  '0011_recordings': 'expand',
 };

@@ -7,6 +7,7 @@ import { KeysResource } from './console/keys.js';
 import { MembersResource } from './console/members.js';
 import { ObservabilityResource } from './console/observability.js';
 import { ProjectsResource } from './console/projects.js';
+import { RecordingsResource } from './console/recordings.js';
 import { SnapshotsResource } from './console/snapshots.js';
 import { WebhooksResource } from './console/webhooks.js';
 import { type ClientOptions, Transport } from './transport.js';
@@ -28,6 +29,7 @@ export class ConsoleClient {
   readonly environments: EnvironmentsResource;
   readonly faults: FaultsResource;
   readonly snapshots: SnapshotsResource;
+  readonly recordings: RecordingsResource;
   readonly members: MembersResource;
   readonly keys: KeysResource;
   readonly audit: AuditResource;
@@ -44,6 +46,7 @@ export class ConsoleClient {
     this.environments = new EnvironmentsResource(this.transport);
     this.faults = new FaultsResource(this.transport);
     this.snapshots = new SnapshotsResource(this.transport);
+    this.recordings = new RecordingsResource(this.transport);
     this.members = new MembersResource(this.transport);
     this.keys = new KeysResource(this.transport);
     this.audit = new AuditResource(this.transport);

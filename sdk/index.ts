@@ -22,6 +22,7 @@ export {
 } from './chat-client.js';
 export type { FaultsResource } from './console/faults.js';
 export type { LiveEventStream, LiveEventsOptions, ObservabilityResource } from './console/observability.js';
+export type { RecordingsResource } from './console/recordings.js';
 export { describeSsoRefusal, type SsoRefusalText } from './console/single-sign-on.js';
 export { ConsoleClient, type ConsoleClientOptions } from './console-client.js';
 export {

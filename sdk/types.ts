@@ -90,6 +90,11 @@ export type FaultList = ResponseOf<'listEnvironmentFaults'>;
 export type RemovedFaults = ResponseOf<'clearEnvironmentFaults'>;
 /** `{percent?, kind?: 'realtime' | 'signaling' | 'all'}`. */
 export type DropSocketsInput = BodyOf<'dropEnvironmentSockets'>;
+export type Recording = ResponseOf<'getEnvironmentRecording'>;
+export type RecordingList = ResponseOf<'listEnvironmentRecordings'>;
+export type StartRecordingInput = BodyOf<'startEnvironmentRecording'>;
+/** A recording as HAR 1.2 (`downloadEnvironmentRecording`). */
+export type HarFile = ResponseOf<'downloadEnvironmentRecording'>;
 export type DroppedSockets = ResponseOf<'dropEnvironmentSockets'>;
 /** What `environments.trigger` did: `{event, environment, triggeredAt, objects: {conversation?, message?, …}, events}`. */
 export type TriggeredEvent = ResponseOf<'triggerEvent'>;

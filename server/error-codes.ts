@@ -41,7 +41,7 @@ export const ERROR_CODES = {
   SERVICE_URL_EXPIRED: { status: 403, when: 'An attachment upload or download URL past its expiry' },
   SERVICE_PRODUCTION_ENVIRONMENT: {
     status: 403,
-    when: 'A testing tool asked of the production environment, which they never touch (environment reset, snapshots, test clock, fault injection, triggers)',
+    when: 'A testing tool asked of the production environment, which they never touch (environment reset, snapshots, test clock, fault injection, triggers), or a recording of it where the server does not allow one',
   },
   SERVICE_PROJECT_NOT_FOUND: { status: 404, when: 'No such project, or the caller is not a member' },
   SERVICE_USER_NOT_FOUND: { status: 404, when: 'Adding a member whose address has no account' },
@@ -70,8 +70,10 @@ export const ERROR_CODES = {
   SERVICE_PARTICIPANT_NOT_FOUND: { status: 404, when: 'Leaving a live stream the identity is not in' },
   SERVICE_FAULT_NOT_FOUND: { status: 404, when: 'No injected fault in force with that id in the environment' },
   SERVICE_SNAPSHOT_NOT_FOUND: { status: 404, when: 'No snapshot of that name in the environment' },
+  SERVICE_RECORDING_NOT_FOUND: { status: 404, when: 'No recording with that id in the environment' },
   SERVICE_ROUTE_NOT_FOUND: { status: 404, when: 'No such route' },
   SERVICE_EMAIL_TAKEN: { status: 409, when: 'Registering an address that has an account' },
+  SERVICE_RECORDING_IN_PROGRESS: { status: 409, when: 'Starting a recording of an environment already being recorded' },
   SERVICE_ACCOUNT_EXISTS: {
     status: 409,
     when: 'Inviting an address that already has an account (add it as a member instead)',

@@ -20,6 +20,9 @@ export type IdPrefix =
   | 'aud'
   /** A fault injected into an environment (server/faults). */
   | 'flt'
+  /** A recording of an environment's traffic, and one of its entries (server/recordings). */
+  | 'rec'
+  | 'rce'
   /** A server node: its id in the cluster, and the owner of the webhook deliveries it claims. */
   | 'node';
 

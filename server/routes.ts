@@ -18,6 +18,7 @@ import { liveStreamRoutes } from './live-streams/routes.js';
 import { memberRoutes } from './members/routes.js';
 import { observabilityRoutes } from './observability/routes.js';
 import { projectRoutes } from './projects/routes.js';
+import { recordingRoutes } from './recordings/routes.js';
 import { roomRoutes } from './rooms/routes.js';
 import { telemetryRoutes } from './telemetry/routes.js';
 import { testClockRoutes } from './test-clock/routes.js';
@@ -36,6 +37,7 @@ export const routes = [
   ...environmentSnapshotRoutes,
   ...testClockRoutes,
   ...faultRoutes,
+  ...recordingRoutes,
   ...triggerRoutes,
   ...memberRoutes,
   ...keyRoutes,

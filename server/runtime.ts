@@ -41,6 +41,7 @@ export async function createRuntime(
   const { services } = ctx;
   // Before any socket can connect: rows left open by a previous run are closed first.
   await services.observability.start();
+  await services.recordings.ready;
   ctx.cluster.countConnections(() => ({
     realtime: services.realtime.count(),
     signaling: services.signaling.participantsOnNode(),
@@ -80,6 +81,10 @@ export async function createRuntime(
       await leaving;
       await media?.close();
     },
-    stopRecording: () => services.observability.stop(),
+    // The environment recordings' waiting entries too (a name from before them: observability's recording).
+    stopRecording: async () => {
+      await services.recordings.close();
+      await services.observability.stop();
+    },
   };
 }

@@ -24,6 +24,7 @@ import { createLiveEventFeed } from './observability/live-events.js';
 import { createObservabilityRecorder } from './observability/recorder.js';
 import { createObservabilityService } from './observability/service.js';
 import { createProjectService } from './projects/service.js';
+import { createRecordingService } from './recordings/service.js';
 import { createRoomService } from './rooms/service.js';
 import { createSignalingHub } from './rtc/hub.js';
 import { createRtcTokenService } from './rtc/token-service.js';
@@ -62,6 +63,7 @@ export function createServices(
   const realtime = createRealtimeHub(infra, conversations, messages, engagement);
   const faultRules = createFaultRules(infra, random);
   const auth = createAuthService(infra, invitations, createAttemptLimits(limitWindows, infra.mode));
+  const recordings = createRecordingService(infra, audit, clocks);
   const liveStreams = createLiveStreamService(infra, { audit, rooms, conversations, rtcTokens, chatTokens, signaling });
   const environmentReset = createEnvironmentResetService(infra, audit, attachments);
   return {
@@ -100,7 +102,8 @@ export function createServices(
     attachmentCleanup: createAttachmentCleanupJob(infra, attachments),
     secretKeyRotation: createSecretKeyRotationJob(infra),
     faults: createFaultService(infra, audit, faultRules, { realtime, signaling }),
-    webhooks: createWebhookService(infra, audit, clocks, faultRules),
+    recordings,
+    webhooks: createWebhookService(infra, audit, clocks, faultRules, recordings),
     observability: recorder,
     observabilityReads: createObservabilityService(infra, recorder.metrics, clocks),
     backups: createBackupService(infra, () => recorder.flush()),

@@ -61,3 +61,55 @@ export const environmentSnapshots = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.environment, t.name] })],
 );
+
+/**
+ * Recordings of an environment's traffic (server/recordings), downloaded as HAR files: one row each, its state and
+ * what it has taken so far (its limits are checked against these counters, which every node adds to).
+ */
+export const environmentRecordings = sqliteTable(
+  'environment_recordings',
+  {
+    /** `rec_` id. */
+    id: text('id').primaryKey(),
+    ...environmentScoped(),
+    /** `recording` until stopped or a limit ends it, then `stopped`. */
+    state: text('state').notNull(),
+    /** Why it stopped: `stopped` (asked), `size_limit`, `duration_limit`; null while recording. */
+    endReason: text('end_reason'),
+    maxBytes: integer('max_bytes').notNull(),
+    maxDurationMs: integer('max_duration_ms').notNull(),
+    /** The recorded entries' size (their stored JSON) and count. */
+    bytes: integer('bytes').notNull().default(0),
+    entries: integer('entries').notNull().default(0),
+    startedAt: timestamp('started_at').notNull(),
+    endedAt: timestamp('ended_at'),
+  },
+  (t) => [
+    index('environment_recordings_scope_idx').on(t.projectId, t.environment, t.id),
+    index('environment_recordings_state_idx').on(t.state),
+  ],
+);
+
+/**
+ * What a recording took, one row per REST exchange, webhook attempt, socket opening, frame or closing: `data` is the
+ * entry's JSON with its secrets already replaced (server/recordings/redact.ts), `at` the wall time and `clock_at`
+ * the environment's test-clock time.
+ */
+export const recordingEntries = sqliteTable(
+  'recording_entries',
+  {
+    /** `rce_` id: entries sort in the order they were taken (by node). */
+    id: text('id').primaryKey(),
+    recordingId: text('recording_id')
+      .notNull()
+      .references(() => environmentRecordings.id, { onDelete: 'cascade' }),
+    /** `http`, `webhook`, `socket_open`, `frame`, `socket_close`. */
+    kind: text('kind').notNull(),
+    /** The socket's `conn_` id, for the socket kinds. */
+    connectionId: text('connection_id'),
+    at: timestamp('at').notNull(),
+    clockAt: timestamp('clock_at').notNull(),
+    data: text('data').notNull(),
+  },
+  (t) => [index('recording_entries_recording_idx').on(t.recordingId, t.id)],
+);

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Environment } from '../../db/schema/environment.js';
-import type { environmentFaults } from '../../db/schema/test-tools.js';
+import type { environmentFaults, environmentRecordings } from '../../db/schema/test-tools.js';
 import type { DeliveryStatus } from '../../db/schema/webhooks.js';
 import type { ResetCounts } from '../environment-reset/service.js';
 import type { ServerMessage } from '../rtc/protocol.js';
@@ -63,6 +63,15 @@ export interface InternalEvents {
     percent: number;
     kind: 'realtime' | 'signaling' | 'all';
     node: string;
+  };
+  /**
+   * A recording of the environment started, stopped (asked, or at a limit) or was deleted (server/recordings): every
+   * node reads the running recordings again, and the live event stream tells dashboards.
+   */
+  'environment.recording_changed': {
+    projectId: string;
+    environment: Environment;
+    recording: typeof environmentRecordings.$inferSelect;
   };
   'api_key.revoked': { projectId: string; keyId: string };
   /** Which endpoints of the scope are enabled, or what they subscribe to, changed: cached lists are stale. */

@@ -144,6 +144,8 @@ function routeHandler(app: AppContext, route: AnyRoute): RouteHandler {
     if (runtime && auth && auth.kind !== 'session' && 'scope' in auth) {
       observed = { scope: auth.scope, route: route.path, credential: auth.kind };
       res.locals.observed = observed;
+      // A lookup, and nothing more, unless the environment is being recorded.
+      app.services.recordings.captureRequest(auth.scope, req, res);
     }
     // Faults injected into the environment reach its keys' and tokens' calls only, never a dashboard session's (which
     // must stay able to switch them off). Undefined, not a promise, when there are none.

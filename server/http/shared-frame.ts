@@ -1,5 +1,6 @@
 import type * as Zlib from 'node:zlib';
 import type { PerMessageDeflateOptions, WebSocket } from 'ws';
+import { tapSent } from './socket-taps.js';
 
 /**
  * WebSocket frames built once and written to many sockets, plain or compressed (permessage-deflate, RFC 7692). `ws`
@@ -85,6 +86,7 @@ export function sharedFrame(bytes: Buffer): SharedFrame {
 
 /** Sends the frame as text: compressed where the socket negotiated permessage-deflate and the frame is worth it. */
 export function sendShared(socket: WebSocket, frame: SharedFrame): void {
+  tapSent(socket, frame.bytes);
   const { _sender: sender, _extensions: extensions } = socket as unknown as WebSocketInternals;
   if (sender._state !== SENDER_IDLE) {
     // Behind a send `ws` holds back: its queue keeps the order.

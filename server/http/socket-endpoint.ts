@@ -7,6 +7,7 @@ import type { MessageRate } from '../security/settings.js';
 import type { SocketLimits } from '../security/socket-limits.js';
 import { describeIssue, parseClientInput } from '../shared/issue-messages.js';
 import { createHeartbeat } from './heartbeat.js';
+import { type SocketTap, socketTaps, tapReceived, tapSent } from './socket-taps.js';
 import { describeNul, findNul, NUL_REFUSED } from './text-rules.js';
 import type { UpgradeHandler } from './upgrade-router.js';
 
@@ -35,7 +36,10 @@ export function readyToSend(socket: WebSocket): boolean {
 
 /** Sends a JSON message, dropping a client whose unsent data has piled up. */
 export function sendJson(socket: WebSocket, message: unknown): void {
-  if (readyToSend(socket)) socket.send(JSON.stringify(message));
+  if (!readyToSend(socket)) return;
+  const text = JSON.stringify(message);
+  socket.send(text);
+  tapSent(socket, text);
 }
 
 /** The credential of a socket handshake: `?access_token=` (browsers cannot set headers) or a bearer header. */
@@ -70,6 +74,17 @@ export interface SocketEndpointOptions<Session, Message> {
   onClose(session: Session, code: number, reason: string): void;
   /** The error message sent for an invalid or premature message. */
   protocolError(message: string, code: 'invalid_message' | 'not_joined'): unknown;
+  /**
+   * Taps each socket for the environment recordings (server/recordings): `tap` at the handshake, with the URL it asked
+   * for, before admission sends anything; `admitted` once its session is known; `closed` after it closed.
+   */
+  recorder?: SocketRecorder<Session>;
+}
+
+export interface SocketRecorder<Session> {
+  tap(socket: WebSocket, url: string, host: string | undefined): SocketTap;
+  admitted(socket: WebSocket, session: Session): void;
+  closed(socket: WebSocket, code: number, reason: string): void;
 }
 
 /**
@@ -138,6 +153,7 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
   }
 
   function onRaw(socket: WebSocket, raw: Buffer): void {
+    tapReceived(socket, raw);
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw.toString('utf8'));
@@ -200,15 +216,19 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
     options.socketLimits.release(socket);
     const session = sessions.get(socket);
     if (session !== undefined) options.onClose(session, code, reason.toString());
+    options.recorder?.closed(socket, code, reason.toString());
   }
 
   const handleUpgrade: UpgradeHandler = async (req, rawSocket, head) => {
     // Read here, so that no closure kept for the socket's life refers to the request (its headers, its parser).
     const token = handshakeToken(req);
+    const url = req.url ?? '/';
+    const host = req.headers.host;
     // The first upgrade waits for the library; the upgrade router keeps the socket's errors quiet meanwhile.
     const server = wss ?? (await webSocketServer().catch(logLoadFailure));
     if (closed) rawSocket.destroy();
-    else if (!rawSocket.destroyed) server.handleUpgrade(req, rawSocket, head, (socket) => accept(socket, token));
+    else if (!rawSocket.destroyed)
+      server.handleUpgrade(req, rawSocket, head, (socket) => accept(socket, token, url, host));
   };
 
   function logLoadFailure(err: unknown): never {
@@ -216,7 +236,7 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
     throw err;
   }
 
-  function accept(socket: WebSocket, token: string | undefined): void {
+  function accept(socket: WebSocket, token: string | undefined, url: string, host: string | undefined): void {
     // A handshake that completed after `close`: nothing would end it, and it would start the heartbeat again.
     if (closed) {
       refused.add(socket);
@@ -228,6 +248,7 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
       return;
     }
     heartbeat.add(socket);
+    if (options.recorder) socketTaps.set(socket, options.recorder.tap(socket, url, host));
     if (!token) {
       socket.close(CLOSE_MISSING_TOKEN, 'missing access_token');
       return;
@@ -242,6 +263,7 @@ export function createSocketEndpoint<Session, Message>(options: SocketEndpointOp
       .then((session) => {
         if (session === undefined) return;
         sessions.set(socket, session);
+        options.recorder?.admitted(socket, session);
       })
       .catch((err: unknown) => {
         options.logger.error({ err }, 'socket admission failed');

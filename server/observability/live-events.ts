@@ -5,6 +5,7 @@ import type { Infrastructure } from '../context.js';
 import { ServiceError } from '../errors.js';
 import type { ConnectionInfo } from '../events/bus.js';
 import { presentFault } from '../faults/presenter.js';
+import { presentRecording } from '../recordings/presenter.js';
 import type { EventType } from '../webhooks/catalogue.js';
 import type { liveEventSchema } from './schemas.js';
 
@@ -145,6 +146,14 @@ export function createLiveEventFeed({ events, clock, logger }: Infrastructure) {
       type: 'environment.faults_changed',
       at: toIso(clock.now()),
       data: { change, faults: faults.map(presentFault) },
+    })),
+  );
+  // A recording started, or ended: asked, or at a limit (`endReason` says which), or deleted.
+  events.on('environment.recording_changed', ({ recording, ...scope }) =>
+    publish(scope, () => ({
+      type: 'environment.recording_changed',
+      at: toIso(clock.now()),
+      data: { recording: presentRecording(recording) },
     })),
   );
   events.on('environment.sockets_dropped', ({ percent, kind, projectId, environment }) =>

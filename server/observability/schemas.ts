@@ -4,6 +4,7 @@ import { DELIVERY_STATUSES } from '../../db/schema/webhooks.js';
 import { environmentResetSchema } from '../environment-reset/schemas.js';
 import { environmentSchema } from '../environments.js';
 import { faultSchema, SOCKET_KINDS } from '../faults/schemas.js';
+import { recordingSchema } from '../recordings/schemas.js';
 import { cursorSchema, limitSchema, pageQuery } from '../shared/pagination.js';
 import { timestampSchema } from '../shared/schemas.js';
 import { EVENT_TYPES } from '../webhooks/catalogue.js';
@@ -268,6 +269,12 @@ export const liveEventSchema = z.lazy(() =>
         }),
         'Faults were injected into the environment or removed (`/v1/projects/{id}/environment/faults`): list them ' +
           'again to show which are in force.',
+      ),
+      liveEvent(
+        z.literal('environment.recording_changed'),
+        z.object({ recording: recordingSchema }),
+        'A recording of the environment started, or ended (`state` `stopped`; `endReason` says whether it was asked ' +
+          'or a limit ended it), or was deleted (`/v1/projects/{id}/environment/recordings`).',
       ),
       liveEvent(
         z.literal('environment.sockets_dropped'),

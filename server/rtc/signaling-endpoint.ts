@@ -110,6 +110,7 @@ export function createSignalingEndpoint(app: AppContext, media?: MediaSignaling)
       void app.services.signaling.leave(participant, { code, reason });
     },
     protocolError: (message, code): ServerMessage => ({ type: 'error', code, message }),
+    recorder: app.services.recordings.signalingRecorder(),
   });
 
   return {

@@ -60,6 +60,8 @@ export interface SecuritySettings {
   socketMessageRate: { realtime: MessageRate; signaling: MessageRate } | null;
   /** Express's `trust proxy`: whether the client address and protocol come from X-Forwarded-* headers. */
   trustProxy: boolean | number | string;
+  /** Whether production environments may be recorded (`serve --allow-production-recording`); off by default. */
+  allowProductionRecording: boolean;
   http: HttpLimits;
   webSockets: WebSocketLimits;
   /** An OpenID Connect provider to sign in with (dashboard and CLI), or null for none (the default). */
@@ -139,6 +141,7 @@ export function resolveSecurity(
           ? DEFAULT_SOCKET_MESSAGE_RATE
           : null,
     trustProxy: options.trustProxy ?? false,
+    allowProductionRecording: options.allowProductionRecording ?? false,
     http: { ...DEFAULT_HTTP_LIMITS, ...options.http, maxConnections: allowances.http },
     webSockets: { max: allowances.webSockets, perEnvironment: Math.min(perEnvironment, allowances.webSockets) },
     singleSignOn: options.singleSignOn ? resolveSingleSignOn(mode, options.singleSignOn) : null,

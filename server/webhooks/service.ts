@@ -8,6 +8,7 @@ import type { Infrastructure } from '../context.js';
 import { sealedRow } from '../data-archive/sealed-row.js';
 import { ServiceError } from '../errors.js';
 import type { FaultRules } from '../faults/rules.js';
+import type { RecordingService } from '../recordings/service.js';
 import type { EnvironmentClocks } from '../test-clock/clocks.js';
 import { createDeliveryLog, type DeliveryLog } from './delivery-log.js';
 import { findEndpoint, webhookNotFound } from './endpoint-lookup.js';
@@ -31,13 +32,14 @@ export function createWebhookService(
   audit: AuditService,
   clocks: EnvironmentClocks,
   faults: FaultRules,
+  recordings: RecordingService,
 ) {
   const { store, clock, ids, mode } = infra;
   const { db } = store;
   // The key ring's box: the data folder's key file on SQLite, the key derived from the secret key on PostgreSQL.
   const secrets = infra.keys.webhookSecrets;
   const queue = createDeliveryQueue(infra, audit, clocks);
-  const worker = createDeliveryWorker(infra, queue, secrets, faults);
+  const worker = createDeliveryWorker(infra, queue, secrets, faults, recordings);
   const deliveryLog: DeliveryLog = createDeliveryLog(infra, queue, worker);
 
   function assertTarget(url: string): void {

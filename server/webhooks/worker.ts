@@ -3,6 +3,7 @@ import type { CatalogueEvent } from '../events/bus.js';
 import type { FaultRules } from '../faults/rules.js';
 import { DEFAULT_OUT_OF_ORDER_MS, type FaultKind } from '../faults/schemas.js';
 import { heldBy, heldNote, SIMULATED_FAILURE } from '../faults/webhook-faults.js';
+import type { RecordingService } from '../recordings/service.js';
 import { SPAN_KIND, SPAN_STATUS_ERROR } from '../tracing/tracing.js';
 import { EVENT_CATALOGUE, isEventType } from './catalogue.js';
 import { DELIVERY_RETENTION_MS, ENDPOINT_CONCURRENCY, RETENTION_SWEEP_INTERVAL_MS } from './policy.js';
@@ -81,6 +82,7 @@ export function createDeliveryWorker(
   queue: DeliveryQueue,
   secrets: SecretBox,
   faults: FaultRules,
+  recordings: Pick<RecordingService, 'webhookAttempt'>,
 ): DeliveryWorker {
   /** This worker, as the owner of what it claims: its node (a restart is another node, another owner). */
   const owner = cluster.nodeId;
@@ -319,9 +321,14 @@ export function createDeliveryWorker(
       .then(
         async (made) => {
           if (!made) return;
+          recordForRecording(delivery, endpoint, made.outcome);
           await queue.recordAttempt(delivery, made.outcome);
           // An injected `webhook.duplicate`: what the endpoint took is sent once more, as at-least-once delivery may.
-          if (made.again && isSuccess(made.outcome)) await queue.recordDuplicate(delivery.id, await made.again());
+          if (made.again && isSuccess(made.outcome)) {
+            const again = await made.again();
+            recordForRecording(delivery, endpoint, again);
+            await queue.recordDuplicate(delivery.id, again);
+          }
         },
         (err: unknown) => {
           if (!(err instanceof AttemptAbandoned)) throw err;
@@ -345,6 +352,25 @@ export function createDeliveryWorker(
         serveSoon();
       });
     inFlight.set(delivery.id, { endpointId: delivery.endpointId, done });
+  }
+
+  /** An attempt of a recorded environment's delivery, for its recording (server/recordings); nothing otherwise. */
+  function recordForRecording(delivery: DeliveryRow, endpoint: EndpointRow | undefined, outcome: AttemptOutcome): void {
+    if (!endpoint) return;
+    recordings.webhookAttempt(delivery, {
+      webhookId: endpoint.id,
+      deliveryId: delivery.id,
+      eventId: delivery.eventId,
+      eventType: delivery.eventType,
+      url: endpoint.url,
+      requestHeaders: outcome.requestHeaders,
+      requestBody: delivery.payload,
+      status: outcome.statusCode,
+      error: outcome.error,
+      responseBody: outcome.responseBody,
+      timeMs: outcome.durationMs,
+      attemptedAt: outcome.attemptedAt,
+    });
   }
 
   /**

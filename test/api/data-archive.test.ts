@@ -71,6 +71,10 @@ describe('backup → import round trip', () => {
       body: { seconds: 3600 },
     });
     expect(advanced.status).toBe(200);
+    // A recording of development, stopped before the backup, with what it took.
+    const recordings = `/v1/projects/${project.id}/environment/recordings`;
+    const recording = await api.post(recordings, { token: owner.token, body: {} });
+    expect(recording.status).toBe(201);
     const key = keys.development;
     const room = await createRoom(api, key);
     const rtc = (await mintRtcToken(api, key, room.id)).token;
@@ -115,6 +119,8 @@ describe('backup → import round trip', () => {
     // The delivery of message.created fails once and waits for its retry.
     await source.runDueWebhooks();
     expect(receiver.requests).toHaveLength(1);
+    const stopped = await api.post(`${recordings}/${recording.body.id}/stop`, { token: owner.token });
+    expect(stopped.body.entries).toBeGreaterThan(0);
 
     const archive = join(tempDir(), 'backup.tar.gz');
     await downloadBackup(source, archive);

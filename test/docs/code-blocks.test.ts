@@ -130,6 +130,7 @@ const RULES: Rule[] = [
     'env reset --environment stg',
     'clock advance 2h',
     'faults add',
+    'record start',
     'trigger message',
   ].map(
     (command): Rule => ({
@@ -231,6 +232,11 @@ const seed = { user: { email: 'dev@example.com', password: 'development only' },
   {
     file: 'docs/testing-your-app.md',
     contains: 'faults.dropSockets',
+    preamble: `${testingTypes}declare const switchboard: TestServer<'Test'>; declare const projectId: string;`,
+  },
+  {
+    file: 'docs/testing-your-app.md',
+    contains: 'console.recordings.download',
     preamble: `${testingTypes}declare const switchboard: TestServer<'Test'>; declare const projectId: string;`,
   },
   {

@@ -43,6 +43,7 @@ export function createRealtimeEndpoint(app: AppContext) {
     onMessage: (connection, message) => app.services.realtime.handle(connection, message),
     onClose: (connection, code, reason) => app.services.realtime.disconnect(connection, { code, reason }),
     protocolError: (message, code): RealtimeServerMessage => ({ type: 'error', code, message }),
+    recorder: app.services.recordings.realtimeRecorder(),
   });
 
   return {

@@ -23,9 +23,10 @@ import {
 import type { Client } from '../http.js';
 import type { Fixtures } from './cases.js';
 
-/** Well-formed ids of nothing: what no fixture gives (a fault, a connection, an error). */
+/** Well-formed ids of nothing: what no fixture gives (a fault, a recording, a connection, an error). */
 const UNKNOWN = {
   faultId: 'flt_01JD3K5V8Q3N4M2X6Y7Z8A9B0C',
+  recordingId: 'rec_01JD3K5V8Q3N4M2X6Y7Z8A9B0C',
   connectionId: 'conn_01JD3K5V8Q3N4M2X6Y7Z8A9B0C',
   errorId: 'err_01JD3K5V8Q3N4M2X6Y7Z8A9B0C',
 };
