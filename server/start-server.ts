@@ -115,8 +115,11 @@ export interface ServerOptions {
    * Where `/v1/rtc`'s media goes. `media: 'mesh'` (the default): peer to peer, the server relays signaling only.
    * `media: 'sfu'` (experimental, issue 47): through the server, by a media process it forks (werift; see
    * docs/architecture.md, "Media: the SFU"); its `publish` and `subscribe_offer` messages are in docs/signaling.md.
+   * `udpPort`: with `sfu`, the one UDP port (on every interface) of all its peer connections. Default 0: one the
+   * system picks, again at each restart of the media process (tests); `serve` passes 40100 unless told otherwise. A
+   * port in use fails the start.
    */
-  rtc?: { media?: RtcMediaMode };
+  rtc?: { media?: RtcMediaMode; udpPort?: number };
 }
 
 export interface RunningServer {
@@ -282,6 +285,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     }
     const { seed } = options;
+    // The media process binds it a second after listening at the latest: a port in use fails the start, clearly.
+    if (options.rtc?.media === 'sfu' && options.rtc.udpPort)
+      await (await import('./media/udp-port.js')).checkUdpPortFree(options.rtc.udpPort, '0.0.0.0');
     runtime = runtimeLoader(async () => {
       const created = await (await import('./runtime.js')).createRuntime(infra, options);
       // The seed's changes are not sent to webhooks: the jobs start after it.

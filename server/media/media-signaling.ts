@@ -23,7 +23,14 @@ export interface MediaSignaling {
   close(): Promise<void>;
 }
 
-export function createMediaSignaling({ entry, logger }: { entry: MediaProcessEntry; logger: Logger }): MediaSignaling {
+export interface MediaSignalingOptions {
+  entry: MediaProcessEntry;
+  /** `rtc.udpPort`: the media process's one UDP port. */
+  udpPort: number;
+  logger: Logger;
+}
+
+export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingOptions): MediaSignaling {
   /** The participants in the media process's rooms, by connection id. */
   const participants = new Map<string, Participant>();
   const toParticipant = (conn: string, message: ServerMessage) => {
@@ -45,6 +52,7 @@ export function createMediaSignaling({ entry, logger }: { entry: MediaProcessEnt
 
   const media = startMediaProcess({
     entry,
+    udpPort,
     logger,
     onReply(reply) {
       switch (reply.type) {

@@ -6,6 +6,7 @@ import type { RTCRtpSender, RtpPacket } from 'werift';
 import { type KeyframeRequester, keyframeRequester } from './keyframes.js';
 import { gatheredDescription, newPeerConnection, type PeerConnection } from './peer-connection.js';
 import type { MediaKind, MediaReply, MediaRights, SubscribedTrack } from './protocol.js';
+import type { UdpMux } from './udp-mux.js';
 
 /** A track a participant publishes, and the subscribers' senders it is forwarded to. */
 interface PublishedTrack {
@@ -32,7 +33,10 @@ const mayPublish = (rights: MediaRights, kind: MediaKind) =>
 export class MediaRoom {
   private readonly members = new Map<string, Member>();
 
-  constructor(private readonly send: (reply: MediaReply) => void) {}
+  constructor(
+    private readonly send: (reply: MediaReply) => void,
+    private readonly mux: UdpMux,
+  ) {}
 
   get isEmpty(): boolean {
     return this.members.size === 0;
@@ -51,7 +55,7 @@ export class MediaRoom {
     if (member.publish) throw new Error('already publishing (renegotiation comes in a later step of issue 47)');
     // werift answers an offer without media with no transport, whose gathering never completes.
     if (!/^m=(audio|video) /m.test(offer)) throw new Error('the offer has no audio or video to publish');
-    const pc = newPeerConnection();
+    const pc = newPeerConnection(this.mux);
     member.publish = pc;
     pc.ontrack = ({ track, transceiver }) => {
       const kind = track.kind as MediaKind;
@@ -127,7 +131,7 @@ export class MediaRoom {
       .filter((other) => other !== member)
       .flatMap((other) => other.tracks.filter((track) => mayPublish(other.rights, track.kind)));
     if (tracks.length === 0) return;
-    const pc = newPeerConnection();
+    const pc = newPeerConnection(this.mux);
     const subscription = { pc, tracks: new Map<PublishedTrack, RTCRtpSender>() };
     member.subscription = subscription;
     const transceivers = tracks.map((track) => {

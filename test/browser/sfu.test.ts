@@ -1,4 +1,8 @@
+import { createSocket } from 'node:dgram';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppOrigin, appPage, startAppOrigin } from '../support/app-origin.js';
@@ -30,9 +34,22 @@ declare const window: {
 /** The server's media processes: children of this test process (the server runs in it) running the media entry. */
 const mediaProcesses = () => childProcesses().filter(({ command }) => command.includes('server/media/main.ts'));
 
+/** The server's log lines (info and up). */
+const logged: { msg: string; udpPort?: number }[] = [];
+const logger = pino(
+  { level: 'info' },
+  new Writable({
+    write(chunk, _encoding, done) {
+      logged.push(JSON.parse(String(chunk)));
+      done();
+    },
+  }),
+);
+
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ rtc: { media: 'sfu' } });
+  // rtc.udpPort left out: a port the system picks.
+  server = await startTestServer({ rtc: { media: 'sfu' }, logger });
 });
 afterAll(async () => {
   await server?.dispose();
@@ -118,6 +135,12 @@ describe.skipIf(chromiumUnavailable('the SFU browser test'))('media through the 
     expect(candidates.length).toBeGreaterThan(0);
     for (const candidate of candidates) expect(candidate).toMatch(/ typ host( |$)/);
     expect(candidates.some((candidate) => / 127\.0\.0\.1 /.test(candidate))).toBe(true);
+    // Every one of them on the media process's one UDP port, the port it said it was on.
+    const ports = new Set(candidates.map((candidate) => candidate.split(' ')[5]));
+    expect(ports.size).toBe(1);
+    expect(logged.filter(({ udpPort }) => udpPort !== undefined).map(({ udpPort }) => String(udpPort))).toEqual([
+      ...ports,
+    ]);
     expect([...publisher.blocked, ...subscriber.blocked]).toEqual([]);
   }, 60_000);
 });
@@ -148,6 +171,20 @@ describe('the media process', () => {
       hostSocket.close();
     }
   }, 20_000);
+
+  it('fails the start of a server whose UDP port is in use, naming it', async () => {
+    const holder = createSocket('udp4');
+    holder.bind(0, '0.0.0.0');
+    await once(holder, 'listening');
+    const { port } = holder.address();
+    try {
+      await expect(startTestServer({ rtc: { media: 'sfu', udpPort: port } })).rejects.toThrow(
+        `UDP port ${port} on 0.0.0.0 for media is already in use`,
+      );
+    } finally {
+      holder.close();
+    }
+  });
 
   it('is started again when it dies, and close() leaves none behind', async () => {
     // The runtime (and with it the media process) starts on the first API request.
