@@ -10,7 +10,8 @@ import { createUdpMux, DEFAULT_RECEIVE_BUFFER_BYTES, type UdpMux } from './udp-m
 const rooms = new Map<string, MediaRoom>();
 
 function send(reply: MediaReply): void {
-  process.send?.(reply);
+  // The server may have gone while this was busy (its close during a start): nothing to tell, and it exits below.
+  if (process.connected) process.send?.(reply);
 }
 
 /** The one UDP port of every peer connection (`--rtc-udp-port`), the process's first argument (0: any free one). */

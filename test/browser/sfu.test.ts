@@ -22,11 +22,14 @@ interface SfuState {
   errors: { code: string; message: string }[];
   serverSdps: string[];
   tracks: { mid: string; participant: string; kind: string }[] | null;
+  subscribeOffers: number;
 }
 declare const window: {
   sfuClient: {
     join(options: { baseUrl: string; token: string; publish: boolean }): Promise<void>;
     framesDecoded(): Promise<{ frames: number; sinceJoinMs: number }>;
+    framesByMid(): Promise<{ frames: Record<string, number>; sinceJoinMs: number }>;
+    receivedTracks(): Record<string, string>;
   };
   sfuState: SfuState | undefined;
 };
@@ -142,7 +145,48 @@ describe.skipIf(chromiumUnavailable('the SFU browser test'))('media through the 
       ...ports,
     ]);
     expect([...publisher.blocked, ...subscriber.blocked]).toEqual([]);
-  }, 60_000);
+
+    // Renegotiation: a second camera joins, and the viewer's one subscribe connection gets it by a new offer …
+    const second = await openPage();
+    const cameraTwo = await mintRtcToken(api, keys.development, room.id, { identity: 'camera-2' });
+    await second.page.evaluate((o) => window.sfuClient.join(o), {
+      baseUrl: server.url,
+      token: cameraTwo.token,
+      publish: true,
+    });
+    const withTwo = await eventually(
+      () => subscriber.page.evaluate(() => window.sfuState),
+      (state) => state?.tracks?.length === 2,
+      20_000,
+    );
+    expect(withTwo?.tracks).toEqual([
+      { mid: viewerState?.tracks?.[0].mid, participant: 'camera', kind: 'video' },
+      { mid: expect.any(String), participant: 'camera-2', kind: 'video' },
+    ]);
+    const [firstMid, secondMid] = (withTwo?.tracks ?? []).map(({ mid }) => mid);
+    await eventually(
+      () => subscriber.page.evaluate(() => window.sfuClient.framesByMid()),
+      ({ frames }) => (frames[secondMid] ?? 0) > 5,
+      20_000,
+    );
+    // … and when it leaves, its track ends at the viewer's, while the first camera's goes on.
+    await second.page.context().close();
+    const ended = await eventually(
+      () => subscriber.page.evaluate(() => window.sfuClient.receivedTracks()),
+      (tracks) => tracks[secondMid] === 'ended',
+      20_000,
+    );
+    expect(ended[firstMid]).toBe('live');
+    const before = await subscriber.page.evaluate(() => window.sfuClient.framesByMid());
+    await eventually(
+      () => subscriber.page.evaluate(() => window.sfuClient.framesByMid()),
+      ({ frames }) => frames[firstMid] > before.frames[firstMid] + 5,
+      10_000,
+    );
+    const afterLeaving = await subscriber.page.evaluate(() => window.sfuState);
+    expect(afterLeaving?.tracks).toEqual([{ mid: firstMid, participant: 'camera', kind: 'video' }]);
+    expect(afterLeaving?.errors).toEqual([]);
+  }, 90_000);
 });
 
 describe('the media process', () => {
