@@ -103,7 +103,7 @@ export class MediaRoom {
       throw err;
     }
     this.send({ type: 'publish_answer', conn, sdp: answer });
-    for (const other of this.members.values()) if (other !== member) await this.renegotiate(other);
+    await this.renegotiateOthers(member);
   }
 
   async subscribeAnswer(conn: string, answer: string): Promise<void> {
@@ -130,7 +130,7 @@ export class MediaRoom {
     }
     for (const [track, transceiver] of member.subscription?.tracks ?? []) track.senders.delete(transceiver.sender);
     await Promise.all([member.publish?.close(), member.subscription?.pc.close()]);
-    for (const other of this.members.values()) await this.renegotiate(other);
+    await this.renegotiateOthers(member);
   }
 
   async close(): Promise<void> {
@@ -204,8 +204,21 @@ export class MediaRoom {
     this.send({ type: 'subscribe_offer', conn: member.conn, sdp, tracks: described });
   }
 
+  /** Every participant but `changed` (whose tracks came or went) renegotiated; one's failure is its own. */
+  private async renegotiateOthers(changed: Member): Promise<void> {
+    for (const other of this.members.values()) {
+      if (other === changed) continue;
+      await this.renegotiate(other).catch((err: unknown) =>
+        this.send({ type: 'failed', conn: other.conn, refused: 'subscribe_offer', message: (err as Error).message }),
+      );
+    }
+  }
+
   private newSubscription(): Subscription {
     const pc = newPeerConnection(this.mux);
+    // The connection's anchor: a data channel, offered first and never removed. A browser configured for
+    // max-bundle refuses an offer without a BUNDLE group, which one whose every track went away would be.
+    pc.createDataChannel('switchboard');
     const subscription: Subscription = { pc, tracks: new Map(), awaitingAnswer: false, stale: false, added: [] };
     // Chromium sends no periodic keyframes: without asking once the subscriber can receive, it would see no frame.
     pc.connectionStateChange.subscribe((state) => {

@@ -32,41 +32,44 @@ window.sfuClient = {
       this.publisher?.close();
       this.subscriber?.close();
     };
-    ws.onmessage = async ({ data }) => {
-      const message = JSON.parse(data);
-      if (message.type === 'joined') {
-        state.joined = message;
-        if (!publish) return;
-        const camera = await navigator.mediaDevices.getUserMedia({ video: { width: 320, height: 240 }, audio: false });
-        const pc = new RTCPeerConnection({ iceServers: [], bundlePolicy: 'max-bundle' });
-        this.publisher = pc;
-        for (const track of camera.getTracks()) pc.addTransceiver(track, { direction: 'sendonly' });
-        await pc.setLocalDescription(await pc.createOffer());
-        await gathered(pc);
-        send({ type: 'publish', sdp: loopbackCandidatesOnly(pc.localDescription.sdp) });
-      } else if (message.type === 'publish_answer') {
-        state.serverSdps.push(message.sdp);
-        await this.publisher.setRemoteDescription({ type: 'answer', sdp: message.sdp });
-      } else if (message.type === 'subscribe_offer') {
-        state.serverSdps.push(message.sdp);
-        state.tracks = message.tracks;
-        state.subscribeOffers++;
-        if (!this.subscriber) {
-          this.subscriber = new RTCPeerConnection({ iceServers: [], bundlePolicy: 'max-bundle' });
-          // Kept by m-line: a stopped transceiver leaves getTransceivers(), its ended track stays here.
-          this.subscriber.ontrack = ({ track, transceiver }) => {
-            this.received[transceiver.mid] = track;
-          };
-        }
-        const pc = this.subscriber;
-        await pc.setRemoteDescription({ type: 'offer', sdp: message.sdp });
-        await pc.setLocalDescription(await pc.createAnswer());
-        await gathered(pc);
-        send({ type: 'subscribe_answer', sdp: loopbackCandidatesOnly(pc.localDescription.sdp) });
-      } else if (message.type === 'error') {
-        state.errors.push(message);
+    ws.onmessage = ({ data }) =>
+      this.handle(JSON.parse(data), { state, send, publish }).catch((err) =>
+        state.errors.push({ code: 'client', message: String(err) }),
+      );
+  },
+  async handle(message, { state, send, publish }) {
+    if (message.type === 'joined') {
+      state.joined = message;
+      if (!publish) return;
+      const camera = await navigator.mediaDevices.getUserMedia({ video: { width: 320, height: 240 }, audio: false });
+      const pc = new RTCPeerConnection({ iceServers: [], bundlePolicy: 'max-bundle' });
+      this.publisher = pc;
+      for (const track of camera.getTracks()) pc.addTransceiver(track, { direction: 'sendonly' });
+      await pc.setLocalDescription(await pc.createOffer());
+      await gathered(pc);
+      send({ type: 'publish', sdp: loopbackCandidatesOnly(pc.localDescription.sdp) });
+    } else if (message.type === 'publish_answer') {
+      state.serverSdps.push(message.sdp);
+      await this.publisher.setRemoteDescription({ type: 'answer', sdp: message.sdp });
+    } else if (message.type === 'subscribe_offer') {
+      state.serverSdps.push(message.sdp);
+      state.tracks = message.tracks;
+      state.subscribeOffers++;
+      if (!this.subscriber) {
+        this.subscriber = new RTCPeerConnection({ iceServers: [], bundlePolicy: 'max-bundle' });
+        // Kept by m-line: a stopped transceiver leaves getTransceivers(), its ended track stays here.
+        this.subscriber.ontrack = ({ track, transceiver }) => {
+          this.received[transceiver.mid] = track;
+        };
       }
-    };
+      const pc = this.subscriber;
+      await pc.setRemoteDescription({ type: 'offer', sdp: message.sdp });
+      await pc.setLocalDescription(await pc.createAnswer());
+      await gathered(pc);
+      send({ type: 'subscribe_answer', sdp: loopbackCandidatesOnly(pc.localDescription.sdp) });
+    } else if (message.type === 'error') {
+      state.errors.push(message);
+    }
   },
   /** Video frames the subscribe connection has decoded so far, and ms since joining. */
   async framesDecoded() {
