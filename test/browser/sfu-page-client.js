@@ -27,6 +27,7 @@ window.sfuClient = {
     window.sfuState = state;
     const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/v1/rtc?access_token=${encodeURIComponent(token)}`);
     const send = (message) => ws.send(JSON.stringify(message));
+    this.send = send;
     ws.onclose = ({ code }) => {
       state.closed = { code, sinceJoinMs: performance.now() - state.startedAt };
       this.publisher?.close();
@@ -70,6 +71,22 @@ window.sfuClient = {
     } else if (message.type === 'error') {
       state.errors.push(message);
     }
+  },
+  /** Publishes the fake microphone too: a second offer of the same publish connection. */
+  async addMicrophone() {
+    const microphone = await navigator.mediaDevices.getUserMedia({ audio: true, video: false });
+    this.publisher.addTransceiver(microphone.getAudioTracks()[0], { direction: 'sendonly' });
+    await this.publisher.setLocalDescription(await this.publisher.createOffer());
+    await gathered(this.publisher);
+    this.send({ type: 'publish', sdp: loopbackCandidatesOnly(this.publisher.localDescription.sdp) });
+  },
+  /** RTP packets received per m-line of the subscribe connection (audio and video). */
+  async packetsByMid() {
+    const packets = {};
+    if (this.subscriber)
+      for (const report of (await this.subscriber.getStats()).values())
+        if (report.type === 'inbound-rtp') packets[report.mid] = report.packetsReceived ?? 0;
+    return packets;
   },
   /** Video frames the subscribe connection has decoded so far, and ms since joining. */
   async framesDecoded() {

@@ -30,6 +30,8 @@ declare const window: {
     framesDecoded(): Promise<{ frames: number; sinceJoinMs: number }>;
     framesByMid(): Promise<{ frames: Record<string, number>; sinceJoinMs: number }>;
     receivedTracks(): Record<string, string>;
+    addMicrophone(): Promise<void>;
+    packetsByMid(): Promise<Record<string, number>>;
   };
   sfuState: SfuState | undefined;
 };
@@ -169,11 +171,26 @@ describe.skipIf(chromiumUnavailable('the SFU browser test'))('media through the 
       ({ frames }) => (frames[secondMid] ?? 0) > 5,
       20_000,
     );
-    // … and when it leaves, its track ends at the viewer's, while the first camera's goes on.
+    // It offers its microphone too, on the same publish connection: the viewer gets it by another offer …
+    await second.page.evaluate(() => window.sfuClient.addMicrophone());
+    const withMicrophone = await eventually(
+      () => subscriber.page.evaluate(() => window.sfuState),
+      (state) => state?.tracks?.length === 3,
+      20_000,
+    );
+    expect(withMicrophone?.tracks?.slice(0, 2)).toEqual(withTwo?.tracks);
+    const audioMid = withMicrophone?.tracks?.[2].mid ?? '';
+    expect(withMicrophone?.tracks?.[2]).toEqual({ mid: audioMid, participant: 'camera-2', kind: 'audio' });
+    await eventually(
+      () => subscriber.page.evaluate(() => window.sfuClient.packetsByMid()),
+      (packets) => (packets[audioMid] ?? 0) > 10,
+      20_000,
+    );
+    // … and when it leaves, its tracks end at the viewer's, while the first camera's goes on.
     await second.page.context().close();
     const ended = await eventually(
       () => subscriber.page.evaluate(() => window.sfuClient.receivedTracks()),
-      (tracks) => tracks[secondMid] === 'ended',
+      (tracks) => tracks[secondMid] === 'ended' && tracks[audioMid] === 'ended',
       20_000,
     );
     expect(ended[firstMid]).toBe('live');
