@@ -66,7 +66,10 @@ export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingO
           toParticipant(reply.conn, {
             type: 'error',
             code: 'media_failed',
-            message: `The media server could not take this ${reply.refused}: ${reply.message}`,
+            message:
+              reply.refused === 'subscribe_offer'
+                ? `The media server could not offer your subscribe connection its new tracks: ${reply.message}`
+                : `The media server could not take this ${reply.refused}: ${reply.message}`,
             refused: reply.refused,
           });
       }
