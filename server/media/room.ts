@@ -194,8 +194,15 @@ export class MediaRoom {
     if (!changed) return;
     // Set before the first await: a change meanwhile waits for the answer.
     subscription.awaitingAnswer = true;
-    await pc.setLocalDescription(await pc.createOffer());
-    const sdp = await gatheredDescription(pc);
+    let sdp: string;
+    try {
+      await pc.setLocalDescription(await pc.createOffer());
+      sdp = await gatheredDescription(pc);
+    } catch (err) {
+      // No offer is out: the next change tries again.
+      subscription.awaitingAnswer = false;
+      throw err;
+    }
     const described: SubscribedTrack[] = [...tracks].map(([track, transceiver]) => ({
       mid: transceiver.mid ?? '',
       participant: track.owner.identity,
