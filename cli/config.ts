@@ -40,8 +40,11 @@ export interface ServeSettings {
   logLevel: LogLevel;
   /** Which requests get an access log line. */
   accessLog: AccessLogSetting;
-  /** Where `/v1/rtc`'s media goes, when given: peer to peer (the default), or through the server (experimental). */
-  rtc?: { media: RtcMediaMode };
+  /**
+   * Where `/v1/rtc`'s media goes, when given: peer to peer (the default), or through the server (experimental), then
+   * on one UDP port (`--rtc-udp-port`, default DEFAULT_RTC_UDP_PORT).
+   */
+  rtc?: { media: RtcMediaMode; udpPort: number };
   /** Where Prometheus metrics are served, on a listener of their own; absent: not served. */
   metrics?: { port: number; host: string };
   /** The environment's OTEL_* variables, which configure tracing (none: no tracing). */
@@ -100,7 +103,16 @@ export interface ServeFlags {
   publicUrl?: string;
   /** False with `--no-password-sign-in`; commander sets true otherwise. */
   passwordSignIn?: boolean;
+  rtcUdpPort?: string;
 }
+
+/**
+ * The media process's one UDP port when `serve` runs with `--rtc-media sfu`: fixed, so that a firewall can open it
+ * (startServer's own default is 0, a port the system picks, for tests). Below the ephemeral ports of Windows and
+ * macOS (49152 up), inside Linux's (32768–60999): should the system have lent it to another program, `serve` says
+ * at start that it is in use.
+ */
+export const DEFAULT_RTC_UDP_PORT = 40100;
 
 function parseRtcMedia(value: string, source: string): RtcMediaMode {
   const media = value.toLowerCase();
@@ -321,6 +333,7 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
   const accessLog = setting(flags.accessLog, 'access-log', 'SWITCHBOARD_ACCESS_LOG');
   const rtcMedia = setting(flags.rtcMedia, 'rtc-media', 'SWITCHBOARD_RTC_MEDIA');
   const otelEnvironment = otelVariables(env);
+  const rtcUdpPort = setting(flags.rtcUdpPort, 'rtc-udp-port', 'SWITCHBOARD_RTC_UDP_PORT');
   const database = setting(flags.databaseUrl, 'database-url', 'SWITCHBOARD_DATABASE_URL');
   const databaseUrl = database && parseDatabaseUrl(database.value, database.source);
   const secretKey = readSecretKey(flags.secretKeyFile, 'secret-key-file', env.SWITCHBOARD_SECRET_KEY);
@@ -367,6 +380,11 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
     security,
     logLevel: logLevel ? parseLogLevel(logLevel.value, logLevel.source) : 'info',
     accessLog: accessLog ? parseAccessLogSetting(accessLog.value, accessLog.source) : 'all',
-    ...(rtcMedia && { rtc: { media: parseRtcMedia(rtcMedia.value, rtcMedia.source) } }),
+    ...(rtcMedia && {
+      rtc: {
+        media: parseRtcMedia(rtcMedia.value, rtcMedia.source),
+        udpPort: rtcUdpPort ? parsePort(rtcUdpPort.value, rtcUdpPort.source) : DEFAULT_RTC_UDP_PORT,
+      },
+    }),
   };
 }

@@ -159,6 +159,11 @@ export function registerServeCommand(program: Command): void {
       'address the metrics listener binds (env SWITCHBOARD_METRICS_HOST, default 127.0.0.1)',
     )
     .option(
+      '--rtc-udp-port <port>',
+      'with --rtc-media sfu: the one UDP port, on every interface, that carries all media of the server; open it in ' +
+        'the firewall for clients on other machines (env SWITCHBOARD_RTC_UDP_PORT, default 40100; 0 for any free one)',
+    )
+    .option(
       '--seed <file>',
       'create what this seed file declares if the data folder is empty (env SWITCHBOARD_SEED; `switchboard seed init` ' +
         'writes an example)',

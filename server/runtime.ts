@@ -52,6 +52,7 @@ export async function createRuntime(
     rtc?.media === 'sfu'
       ? (await import('./media/media-signaling.js')).createMediaSignaling({
           entry: appFiles.mediaProcess(),
+          udpPort: rtc.udpPort ?? 0,
           logger: ctx.logger,
         })
       : undefined;

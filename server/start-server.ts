@@ -133,8 +133,11 @@ export interface ServerOptions {
    * Where `/v1/rtc`'s media goes. `media: 'mesh'` (the default): peer to peer, the server relays signaling only.
    * `media: 'sfu'` (experimental, issue 47): through the server, by a media process it forks (werift; see
    * docs/architecture.md, "Media: the SFU"); its `publish` and `subscribe_offer` messages are in docs/signaling.md.
+   * `udpPort`: with `sfu`, the one UDP port (on every interface) of all its peer connections. Default 0: one the
+   * system picks, again at each restart of the media process (tests); `serve` passes 40100 unless told otherwise. A
+   * port in use fails the start.
    */
-  rtc?: { media?: RtcMediaMode };
+  rtc?: { media?: RtcMediaMode; udpPort?: number };
   /**
    * Serve Prometheus metrics (text exposition format) at `/metrics` on a listener of their own: `port` (0 picks a
    * free one) on `host`, default 127.0.0.1. Off by default; never on the API's port. See docs/deployment.md.
@@ -330,6 +333,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     }
     const { seed } = options;
+    // The media process binds it a second after listening at the latest: a port in use fails the start, clearly.
+    if (options.rtc?.media === 'sfu' && options.rtc.udpPort)
+      await (await import('./media/udp-port.js')).checkUdpPortFree(options.rtc.udpPort, '0.0.0.0');
     const runtimeTracing = tracing;
     // Loaded outside the trace of the request that asked for it: the timers and loops it starts are no request's.
     runtime = runtimeLoader(() =>

@@ -5,17 +5,46 @@
  */
 import { type MediaReply, type MediaRequest, mediaRequest } from './protocol.js';
 import { MediaRoom } from './room.js';
+import { createUdpMux, DEFAULT_RECEIVE_BUFFER_BYTES, type UdpMux } from './udp-mux.js';
 
 const rooms = new Map<string, MediaRoom>();
 
 function send(reply: MediaReply): void {
-  process.send?.(reply);
+  // The server may have gone while this was busy (its close during a start): nothing to tell, and it exits below.
+  if (process.connected) process.send?.(reply);
 }
+
+/** The one UDP port of every peer connection (`--rtc-udp-port`), the process's first argument (0: any free one). */
+async function openPort(): Promise<UdpMux> {
+  const port = Number(process.argv[2] ?? 0);
+  let mux: UdpMux;
+  try {
+    mux = await createUdpMux({ port });
+  } catch (err) {
+    // The server checked the port before listening; another program took it since. It starts this process again.
+    send({ type: 'log', level: 'error', message: `media process: ${(err as Error).message}` });
+    process.exit(1);
+  }
+  // Linux reports twice what it grants; less than asked means net.core.rmem_max is lower (packets lost in a stall).
+  const granted = mux.receiveBufferBytes / 2;
+  if (granted < DEFAULT_RECEIVE_BUFFER_BYTES)
+    send({
+      type: 'log',
+      level: 'warn',
+      message:
+        `media process: UDP port ${mux.port}'s receive buffer is ${Math.round(granted / 1024)} KiB, not the ` +
+        `${DEFAULT_RECEIVE_BUFFER_BYTES / 1024 / 1024} MiB asked: raise net.core.rmem_max (sysctl) so that a busy ` +
+        'moment loses no packets',
+    });
+  return mux;
+}
+
+const mux = await openPort();
 
 function roomOf(id: string): MediaRoom {
   let room = rooms.get(id);
   if (!room) {
-    room = new MediaRoom(send);
+    room = new MediaRoom(send, mux);
     rooms.set(id, room);
   }
   return room;
@@ -50,4 +79,4 @@ process.on('message', (message: unknown) => {
 });
 // The server is gone (it exited, or closed the channel to stop this process): nothing is left to serve.
 process.on('disconnect', () => process.exit(0));
-send({ type: 'ready' });
+send({ type: 'ready', udpPort: mux.port });

@@ -16,6 +16,8 @@ const MAX_RESTART_DELAY_MS = 10_000;
 
 export interface MediaProcessOptions {
   entry: MediaProcessEntry;
+  /** The UDP port of all its peer connections; 0 for one the system picks (again at each restart). */
+  udpPort: number;
   logger: Logger;
   /** Every reply but `ready` and `log`, which this module handles. */
   onReply(reply: Exclude<MediaReply, { type: 'ready' | 'log' }>): void;
@@ -32,7 +34,7 @@ export interface MediaProcess {
   close(): Promise<void>;
 }
 
-export function startMediaProcess({ entry, logger, onReply, onRestart }: MediaProcessOptions): MediaProcess {
+export function startMediaProcess({ entry, udpPort, logger, onReply, onRestart }: MediaProcessOptions): MediaProcess {
   let child: ChildProcess | undefined;
   let ready = false;
   let held: MediaRequest[] = [];
@@ -42,7 +44,7 @@ export function startMediaProcess({ entry, logger, onReply, onRestart }: MediaPr
 
   function start(restarted: boolean): void {
     const startedAt = performance.now();
-    const forked = fork(entry.module, [], {
+    const forked = fork(entry.module, [String(udpPort)], {
       execArgv: entry.execArgv,
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -60,7 +62,10 @@ export function startMediaProcess({ entry, logger, onReply, onRestart }: MediaPr
       else if (reply.type !== 'ready') onReply(reply);
       else {
         ready = true;
-        logger.info({ pid: forked.pid }, `the media process is ready (pid ${forked.pid})`);
+        logger.info(
+          { pid: forked.pid, udpPort: reply.udpPort },
+          `the media process is ready (pid ${forked.pid}, media on UDP port ${reply.udpPort})`,
+        );
         for (const request of held) forked.send(request);
         held = [];
         if (restarted) onRestart();

@@ -23,7 +23,14 @@ export interface MediaSignaling {
   close(): Promise<void>;
 }
 
-export function createMediaSignaling({ entry, logger }: { entry: MediaProcessEntry; logger: Logger }): MediaSignaling {
+export interface MediaSignalingOptions {
+  entry: MediaProcessEntry;
+  /** `rtc.udpPort`: the media process's one UDP port. */
+  udpPort: number;
+  logger: Logger;
+}
+
+export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingOptions): MediaSignaling {
   /** The participants in the media process's rooms, by connection id. */
   const participants = new Map<string, Participant>();
   const toParticipant = (conn: string, message: ServerMessage) => {
@@ -45,6 +52,7 @@ export function createMediaSignaling({ entry, logger }: { entry: MediaProcessEnt
 
   const media = startMediaProcess({
     entry,
+    udpPort,
     logger,
     onReply(reply) {
       switch (reply.type) {
@@ -58,7 +66,10 @@ export function createMediaSignaling({ entry, logger }: { entry: MediaProcessEnt
           toParticipant(reply.conn, {
             type: 'error',
             code: 'media_failed',
-            message: `The media server could not take this ${reply.refused}: ${reply.message}`,
+            message:
+              reply.refused === 'subscribe_offer'
+                ? `The media server could not offer your subscribe connection its new tracks: ${reply.message}`
+                : `The media server could not take this ${reply.refused}: ${reply.message}`,
             refused: reply.refused,
           });
       }

@@ -1,32 +1,26 @@
 /**
  * werift's peer connections as the media process makes them (docs/architecture.md, "What werift needs worked
- * around"). Loaded with require: werift's CommonJS build is the one whose UDP transport the single-port mux replaces
- * (its ES module bundle keeps its own copy inside), and the bundled server leaves it in node_modules.
+ * around"): all on the media process's one UDP port, through its mux (udp-mux.ts).
  */
-import { createRequire } from 'node:module';
 import type { RTCPeerConnection as PeerConnection } from 'werift';
+import type { UdpMux } from './udp-mux.js';
+import { werift } from './werift.js';
 
 // Renamed: werift's codec helpers are not React hooks, whatever their names say to the linter.
-const {
-  RTCPeerConnection,
-  useOPUS: opusCodec,
-  useVP8: vp8Codec,
-} = createRequire(import.meta.url)('werift') as typeof import('werift');
+const { useOPUS: opusCodec, useVP8: vp8Codec } = werift;
 
 export type { PeerConnection };
 
 /**
  * No ICE server at all (werift's default is Google's STUN host): nothing contacts the internet, and host candidates
  * are all a machine needs. Loopback is announced too (werift leaves it out of its host candidates). One ICE transport
- * per connection (`max-bundle`; werift's default gathers one per m-line as offerer). No header extensions: the
- * publisher's would be written through to every subscriber, and transport-cc on the publish connection made
- * Chromium's bitrate collapse (issue 47).
+ * per connection (`max-bundle`, which the mux sets; werift's default gathers one per m-line as offerer). No header
+ * extensions: the publisher's would be written through to every subscriber, and transport-cc on the publish
+ * connection made Chromium's bitrate collapse (issue 47).
  */
-export function newPeerConnection(): PeerConnection {
-  return new RTCPeerConnection({
+export function newPeerConnection(mux: UdpMux): PeerConnection {
+  return mux.createPeerConnection({
     iceServers: [],
-    bundlePolicy: 'max-bundle',
-    iceUseIpv6: false,
     iceAdditionalHostAddresses: ['127.0.0.1'],
     codecs: { video: [vp8Codec()], audio: [opusCodec()] },
     headerExtensions: { video: [], audio: [] },

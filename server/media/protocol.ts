@@ -42,8 +42,8 @@ export type SubscribedTrack = z.infer<typeof subscribedTrack>;
 
 /** From the media process to the server. */
 export const mediaReply = z.discriminatedUnion('type', [
-  /** Listening for requests (sent once at start). */
-  z.strictObject({ type: z.literal('ready') }),
+  /** Listening for requests (sent once at start), its peer connections all on `udpPort`. */
+  z.strictObject({ type: z.literal('ready'), udpPort: z.int().min(1).max(65535) }),
   z.strictObject({ type: z.literal('publish_answer'), conn, sdp }),
   z.strictObject({ type: z.literal('subscribe_offer'), conn, sdp, tracks: z.array(subscribedTrack) }),
   /** A request of this connection could not be carried out (`refused`: the request's type). */

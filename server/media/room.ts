@@ -2,10 +2,11 @@
  * One room's media in the media process: who is in it, the tracks they publish, and each participant's subscribe
  * connection, to which every packet of every track it may receive is forwarded as is (no decoding).
  */
-import type { RTCRtpSender, RtpPacket } from 'werift';
+import type { RTCRtpSender, RTCRtpTransceiver, RtpPacket } from 'werift';
 import { type KeyframeRequester, keyframeRequester } from './keyframes.js';
 import { gatheredDescription, newPeerConnection, type PeerConnection } from './peer-connection.js';
 import type { MediaKind, MediaReply, MediaRights, SubscribedTrack } from './protocol.js';
+import type { UdpMux } from './udp-mux.js';
 
 /** A track a participant publishes, and the subscribers' senders it is forwarded to. */
 interface PublishedTrack {
@@ -16,6 +17,20 @@ interface PublishedTrack {
   keyframes?: KeyframeRequester;
 }
 
+/**
+ * A participant's subscribe connection: the server offers it, with one m-line per track the participant receives.
+ * One offer at a time: while one waits for its answer, changes only mark it `stale`, and the answer sends the next.
+ */
+interface Subscription {
+  pc: PeerConnection;
+  /** The tracks it carries now, with the transceiver each has on this connection. */
+  tracks: Map<PublishedTrack, RTCRtpTransceiver>;
+  awaitingAnswer: boolean;
+  stale: boolean;
+  /** Video tracks added by the offer out: a connected subscriber needs a keyframe of each once it has answered. */
+  added: PublishedTrack[];
+}
+
 /** A participant's connection to the room. */
 interface Member {
   conn: string;
@@ -23,7 +38,7 @@ interface Member {
   rights: MediaRights;
   publish?: PeerConnection;
   tracks: PublishedTrack[];
-  subscription?: { pc: PeerConnection; tracks: Map<PublishedTrack, RTCRtpSender> };
+  subscription?: Subscription;
 }
 
 const mayPublish = (rights: MediaRights, kind: MediaKind) =>
@@ -32,7 +47,10 @@ const mayPublish = (rights: MediaRights, kind: MediaKind) =>
 export class MediaRoom {
   private readonly members = new Map<string, Member>();
 
-  constructor(private readonly send: (reply: MediaReply) => void) {}
+  constructor(
+    private readonly send: (reply: MediaReply) => void,
+    private readonly mux: UdpMux,
+  ) {}
 
   get isEmpty(): boolean {
     return this.members.size === 0;
@@ -41,63 +59,78 @@ export class MediaRoom {
   async join(conn: string, identity: string, rights: MediaRights): Promise<void> {
     const member: Member = { conn, identity, rights, tracks: [] };
     this.members.set(conn, member);
-    await this.offerSubscription(member);
+    await this.renegotiate(member);
   }
 
-  /** Answers the participant's publish offer; its tracks are then offered to the others who have no subscription. */
+  /**
+   * Answers the participant's publish offer: its first, or a later one on the same connection (tracks added). New
+   * tracks are then offered to every other participant, by a new subscribe offer or a renegotiation of theirs.
+   */
   async publish(conn: string, offer: string): Promise<void> {
     const member = this.members.get(conn);
     if (!member) throw new Error('not in the room');
-    if (member.publish) throw new Error('already publishing (renegotiation comes in a later step of issue 47)');
     // werift answers an offer without media with no transport, whose gathering never completes.
     if (!/^m=(audio|video) /m.test(offer)) throw new Error('the offer has no audio or video to publish');
-    const pc = newPeerConnection();
+    const first = !member.publish;
+    const pc = member.publish ?? newPeerConnection(this.mux);
     member.publish = pc;
-    pc.ontrack = ({ track, transceiver }) => {
-      const kind = track.kind as MediaKind;
-      const published: PublishedTrack = { owner: member, kind, senders: new Set() };
-      if (kind === 'video')
-        published.keyframes = keyframeRequester(() => {
-          if (track.ssrc === undefined) return false;
-          transceiver.receiver.sendRtcpPLI(track.ssrc).catch(() => {});
-          return true;
-        });
-      member.tracks.push(published);
-      track.onReceiveRtp.subscribe((rtp) => this.forward(published, rtp));
-    };
+    if (first)
+      pc.ontrack = ({ track, transceiver }) => {
+        const kind = track.kind as MediaKind;
+        const published: PublishedTrack = { owner: member, kind, senders: new Set() };
+        if (kind === 'video')
+          published.keyframes = keyframeRequester(() => {
+            if (track.ssrc === undefined) return false;
+            transceiver.receiver.sendRtcpPLI(track.ssrc).catch(() => {});
+            return true;
+          });
+        member.tracks.push(published);
+        track.onReceiveRtp.subscribe((rtp) => this.forward(published, rtp));
+      };
     let answer: string;
     try {
       await pc.setRemoteDescription({ type: 'offer', sdp: offer });
       await pc.setLocalDescription(await pc.createAnswer());
       answer = await gatheredDescription(pc);
     } catch (err) {
-      // The participant may offer again.
-      for (const track of member.tracks) track.keyframes?.stop();
-      member.tracks = [];
-      member.publish = undefined;
-      await pc.close();
+      // A first offer refused leaves nothing behind: the participant may offer again.
+      if (first) {
+        for (const track of member.tracks) track.keyframes?.stop();
+        member.tracks = [];
+        member.publish = undefined;
+        await pc.close();
+      }
       throw err;
     }
     this.send({ type: 'publish_answer', conn, sdp: answer });
-    for (const other of this.members.values()) if (other !== member) await this.offerSubscription(other);
+    await this.renegotiateOthers(member);
   }
 
   async subscribeAnswer(conn: string, answer: string): Promise<void> {
-    const subscription = this.members.get(conn)?.subscription;
-    if (!subscription) throw new Error('no subscribe offer is waiting for an answer');
+    const member = this.members.get(conn);
+    const subscription = member?.subscription;
+    if (!member || !subscription?.awaitingAnswer) throw new Error('no subscribe offer is waiting for an answer');
     await subscription.pc.setRemoteDescription({ type: 'answer', sdp: answer });
+    subscription.awaitingAnswer = false;
+    if (subscription.pc.connectionState === 'connected')
+      for (const track of subscription.added) track.keyframes?.request();
+    subscription.added = [];
+    // What changed while the offer was out goes in the next one.
+    if (subscription.stale) await this.renegotiate(member);
   }
 
+  /** The participant is gone: its connections close, and every subscriber stops receiving its tracks. */
   async leave(conn: string): Promise<void> {
     const member = this.members.get(conn);
     if (!member) return;
     this.members.delete(conn);
-    for (const track of member.tracks) track.keyframes?.stop();
-    // Its tracks are forwarded no more; the subscribers' m-lines for them stay until renegotiation (a later step).
-    for (const other of this.members.values())
-      for (const track of member.tracks) other.subscription?.tracks.delete(track);
-    for (const [track, sender] of member.subscription?.tracks ?? []) track.senders.delete(sender);
+    for (const track of member.tracks) {
+      track.keyframes?.stop();
+      track.senders.clear();
+    }
+    for (const [track, transceiver] of member.subscription?.tracks ?? []) track.senders.delete(transceiver.sender);
     await Promise.all([member.publish?.close(), member.subscription?.pc.close()]);
+    await this.renegotiateOthers(member);
   }
 
   async close(): Promise<void> {
@@ -118,38 +151,87 @@ export class MediaRoom {
   }
 
   /**
-   * The server's offer of a subscribe connection with every track of the others, if the participant may subscribe,
-   * has none yet and there is something to receive. (Adding tracks to an existing one, by renegotiation, is step 3.)
+   * Brings the participant's subscribe connection to the tracks it should receive now (every track of the others it
+   * may receive): the first offer once there is something to receive, then a new offer whenever tracks came or went.
+   * A track that went has its transceiver stopped (its m-line rejected, port 0): the subscriber's track ends.
+   * Offers are not stacked: while one is out, the change is noted and made when its answer comes.
    */
-  private async offerSubscription(member: Member): Promise<void> {
-    if (!member.rights.subscribe || member.subscription) return;
-    const tracks = [...this.members.values()]
+  private async renegotiate(member: Member): Promise<void> {
+    if (!member.rights.subscribe) return;
+    const wanted = [...this.members.values()]
       .filter((other) => other !== member)
       .flatMap((other) => other.tracks.filter((track) => mayPublish(other.rights, track.kind)));
-    if (tracks.length === 0) return;
-    const pc = newPeerConnection();
-    const subscription = { pc, tracks: new Map<PublishedTrack, RTCRtpSender>() };
-    member.subscription = subscription;
-    const transceivers = tracks.map((track) => {
+    let subscription = member.subscription;
+    if (!subscription) {
+      if (wanted.length === 0) return;
+      subscription = this.newSubscription();
+      member.subscription = subscription;
+    }
+    if (subscription.awaitingAnswer) {
+      subscription.stale = true;
+      return;
+    }
+    subscription.stale = false;
+    const { pc, tracks } = subscription;
+    let changed = pc.localDescription === undefined;
+    for (const [track, transceiver] of tracks) {
+      if (wanted.includes(track)) continue;
+      track.senders.delete(transceiver.sender);
+      tracks.delete(track);
+      transceiver.stop();
+      changed = true;
+    }
+    for (const track of wanted) {
+      if (tracks.has(track)) continue;
       const transceiver = pc.addTransceiver(track.kind, { direction: 'sendonly' });
-      subscription.tracks.set(track, transceiver.sender);
+      tracks.set(track, transceiver);
       track.senders.add(transceiver.sender);
+      subscription.added.push(track);
       // The subscriber's own keyframe requests reach the publisher, throttled with everyone's.
       transceiver.sender.onPictureLossIndication.subscribe(() => track.keyframes?.request());
-      return { track, transceiver };
-    });
-    // Chromium sends no periodic keyframes: without asking once the subscriber can receive, it would see no frame.
-    pc.connectionStateChange.subscribe((state) => {
-      if (state !== 'connected') return;
-      for (const track of subscription.tracks.keys()) track.keyframes?.request();
-    });
-    await pc.setLocalDescription(await pc.createOffer());
-    const sdp = await gatheredDescription(pc);
-    const described: SubscribedTrack[] = transceivers.map(({ track, transceiver }) => ({
+      changed = true;
+    }
+    if (!changed) return;
+    // Set before the first await: a change meanwhile waits for the answer.
+    subscription.awaitingAnswer = true;
+    let sdp: string;
+    try {
+      await pc.setLocalDescription(await pc.createOffer());
+      sdp = await gatheredDescription(pc);
+    } catch (err) {
+      // No offer is out: the next change tries again.
+      subscription.awaitingAnswer = false;
+      throw err;
+    }
+    const described: SubscribedTrack[] = [...tracks].map(([track, transceiver]) => ({
       mid: transceiver.mid ?? '',
       participant: track.owner.identity,
       kind: track.kind,
     }));
     this.send({ type: 'subscribe_offer', conn: member.conn, sdp, tracks: described });
+  }
+
+  /** Every participant but `changed` (whose tracks came or went) renegotiated; one's failure is its own. */
+  private async renegotiateOthers(changed: Member): Promise<void> {
+    for (const other of this.members.values()) {
+      if (other === changed) continue;
+      await this.renegotiate(other).catch((err: unknown) =>
+        this.send({ type: 'failed', conn: other.conn, refused: 'subscribe_offer', message: (err as Error).message }),
+      );
+    }
+  }
+
+  private newSubscription(): Subscription {
+    const pc = newPeerConnection(this.mux);
+    // The connection's anchor: a data channel, offered first and never removed. A browser configured for
+    // max-bundle refuses an offer without a BUNDLE group, which one whose every track went away would be.
+    pc.createDataChannel('switchboard');
+    const subscription: Subscription = { pc, tracks: new Map(), awaitingAnswer: false, stale: false, added: [] };
+    // Chromium sends no periodic keyframes: without asking once the subscriber can receive, it would see no frame.
+    pc.connectionStateChange.subscribe((state) => {
+      if (state !== 'connected') return;
+      for (const track of subscription.tracks.keys()) track.keyframes?.request();
+    });
+    return subscription;
   }
 }

@@ -8,20 +8,23 @@
  * of its own, registered here with the function that makes its transports. Any other `init` call (a peer connection
  * made elsewhere in the process, the test's clients) goes to werift's own, untouched.
  *
- * The class comes from the same `import` as the RTCPeerConnection the mux constructs (werift's ESM build; the
- * server's bundle inlines it). werift's CommonJS build has a copy of its own, which this does not touch.
+ * The class comes from the same build as the RTCPeerConnection the mux constructs (werift.ts: the CommonJS one, left
+ * in node_modules by the bundle). werift's ES module build has a copy of its own, which this does not touch.
  */
-import { type InterfaceAddresses, type Transport, UdpTransport } from 'werift';
+import type { InterfaceAddresses, Transport } from 'werift';
+import { werift } from './werift.js';
+
+const { UdpTransport } = werift;
 
 export type TransportFactory = (socketType: string) => Promise<Transport>;
 
-type Init = typeof UdpTransport.init;
+type Init = typeof werift.UdpTransport.init;
 
 const factories = new WeakMap<InterfaceAddresses, TransportFactory>();
 let werifts: Init | undefined;
 let holders = 0;
 
-function init(this: typeof UdpTransport, ...[type, options]: Parameters<Init>): ReturnType<Init> {
+function init(this: typeof werift.UdpTransport, ...[type, options]: Parameters<Init>): ReturnType<Init> {
   const factory = options?.interfaceAddresses && factories.get(options.interfaceAddresses);
   // A muxed transport does what werift asks of a UdpTransport (werift's `Transport`), not its private fields.
   if (factory) return factory(type) as unknown as ReturnType<Init>;

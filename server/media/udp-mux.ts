@@ -18,16 +18,13 @@
  */
 import { createSocket, type Socket } from 'node:dgram';
 import { isIP, isIPv4 } from 'node:net';
-import {
-  type Address,
-  type InterfaceAddresses,
-  type PeerConfig,
-  parseMessage,
-  RTCPeerConnection,
-  type Transport,
-} from 'werift';
+import type { Address, InterfaceAddresses, PeerConfig, RTCPeerConnection, Transport } from 'werift';
 import { bindingRequestUfrag, isBindingSuccess, stunClass, transactionKey } from './udp-mux-stun.js';
 import { claimTransports, holdTransportHook } from './udp-mux-werift-hook.js';
+import { bindUdpSocket } from './udp-port.js';
+import { werift } from './werift.js';
+
+const { parseMessage } = werift;
 
 /** Everything of every connection queues here while the loop is busy: 4 MiB lost nothing in the spike's stalls. */
 export const DEFAULT_RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
@@ -78,26 +75,8 @@ export async function createUdpMux(options: UdpMuxOptions): Promise<UdpMux> {
     type: 'udp4',
     recvBufferSize: options.receiveBufferBytes ?? DEFAULT_RECEIVE_BUFFER_BYTES,
   });
-  await bind(socket, options.port, host);
+  await bindUdpSocket(socket, options.port, host);
   return new SharedPort(socket, host);
-}
-
-function bind(socket: Socket, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const failed = (error: NodeJS.ErrnoException) => {
-      socket.close();
-      const reason =
-        error.code === 'EADDRINUSE'
-          ? 'is already in use (another media process or program holds it: choose another port)'
-          : `cannot be bound: ${error.message}`;
-      reject(new Error(`UDP port ${port} on ${host} for media ${reason}`, { cause: error }));
-    };
-    socket.once('error', failed);
-    socket.bind(port, host, () => {
-      socket.off('error', failed);
-      resolve();
-    });
-  });
 }
 
 const addressKey = (address: string, port: number) => `${address}:${port}`;
@@ -187,7 +166,7 @@ class SharedPort implements UdpMux {
     claimTransports(interfaceAddresses, async (socketType) => this.newTransport(peer, socketType));
     // werift announces no loopback address of its own; bound to one address, the mux announces it.
     const announced = this.host === '0.0.0.0' ? [] : [this.host];
-    const pc = new RTCPeerConnection({
+    const pc = new werift.RTCPeerConnection({
       iceServers: [],
       ...config,
       iceAdditionalHostAddresses: [...new Set([...announced, ...(config.iceAdditionalHostAddresses ?? [])])],

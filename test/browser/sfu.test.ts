@@ -1,4 +1,8 @@
+import { createSocket } from 'node:dgram';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppOrigin, appPage, startAppOrigin } from '../support/app-origin.js';
@@ -18,11 +22,16 @@ interface SfuState {
   errors: { code: string; message: string }[];
   serverSdps: string[];
   tracks: { mid: string; participant: string; kind: string }[] | null;
+  subscribeOffers: number;
 }
 declare const window: {
   sfuClient: {
     join(options: { baseUrl: string; token: string; publish: boolean }): Promise<void>;
     framesDecoded(): Promise<{ frames: number; sinceJoinMs: number }>;
+    framesByMid(): Promise<{ frames: Record<string, number>; sinceJoinMs: number }>;
+    receivedTracks(): Record<string, string>;
+    addMicrophone(): Promise<void>;
+    packetsByMid(): Promise<Record<string, number>>;
   };
   sfuState: SfuState | undefined;
 };
@@ -30,9 +39,22 @@ declare const window: {
 /** The server's media processes: children of this test process (the server runs in it) running the media entry. */
 const mediaProcesses = () => childProcesses().filter(({ command }) => command.includes('server/media/main.ts'));
 
+/** The server's log lines (info and up). */
+const logged: { msg: string; udpPort?: number }[] = [];
+const logger = pino(
+  { level: 'info' },
+  new Writable({
+    write(chunk, _encoding, done) {
+      logged.push(JSON.parse(String(chunk)));
+      done();
+    },
+  }),
+);
+
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ rtc: { media: 'sfu' } });
+  // rtc.udpPort left out: a port the system picks.
+  server = await startTestServer({ rtc: { media: 'sfu' }, logger });
 });
 afterAll(async () => {
   await server?.dispose();
@@ -118,8 +140,70 @@ describe.skipIf(chromiumUnavailable('the SFU browser test'))('media through the 
     expect(candidates.length).toBeGreaterThan(0);
     for (const candidate of candidates) expect(candidate).toMatch(/ typ host( |$)/);
     expect(candidates.some((candidate) => / 127\.0\.0\.1 /.test(candidate))).toBe(true);
+    // Every one of them on the media process's one UDP port, the port it said it was on.
+    const ports = new Set(candidates.map((candidate) => candidate.split(' ')[5]));
+    expect(ports.size).toBe(1);
+    expect(logged.filter(({ udpPort }) => udpPort !== undefined).map(({ udpPort }) => String(udpPort))).toEqual([
+      ...ports,
+    ]);
     expect([...publisher.blocked, ...subscriber.blocked]).toEqual([]);
-  }, 60_000);
+
+    // Renegotiation: a second camera joins, and the viewer's one subscribe connection gets it by a new offer …
+    const second = await openPage();
+    const cameraTwo = await mintRtcToken(api, keys.development, room.id, { identity: 'camera-2' });
+    await second.page.evaluate((o) => window.sfuClient.join(o), {
+      baseUrl: server.url,
+      token: cameraTwo.token,
+      publish: true,
+    });
+    const withTwo = await eventually(
+      () => subscriber.page.evaluate(() => window.sfuState),
+      (state) => state?.tracks?.length === 2,
+      20_000,
+    );
+    expect(withTwo?.tracks).toEqual([
+      { mid: viewerState?.tracks?.[0].mid, participant: 'camera', kind: 'video' },
+      { mid: expect.any(String), participant: 'camera-2', kind: 'video' },
+    ]);
+    const [firstMid, secondMid] = (withTwo?.tracks ?? []).map(({ mid }) => mid);
+    await eventually(
+      () => subscriber.page.evaluate(() => window.sfuClient.framesByMid()),
+      ({ frames }) => (frames[secondMid] ?? 0) > 5,
+      20_000,
+    );
+    // It offers its microphone too, on the same publish connection: the viewer gets it by another offer …
+    await second.page.evaluate(() => window.sfuClient.addMicrophone());
+    const withMicrophone = await eventually(
+      () => subscriber.page.evaluate(() => window.sfuState),
+      (state) => state?.tracks?.length === 3,
+      20_000,
+    );
+    expect(withMicrophone?.tracks?.slice(0, 2)).toEqual(withTwo?.tracks);
+    const audioMid = withMicrophone?.tracks?.[2].mid ?? '';
+    expect(withMicrophone?.tracks?.[2]).toEqual({ mid: audioMid, participant: 'camera-2', kind: 'audio' });
+    await eventually(
+      () => subscriber.page.evaluate(() => window.sfuClient.packetsByMid()),
+      (packets) => (packets[audioMid] ?? 0) > 10,
+      20_000,
+    );
+    // … and when it leaves, its tracks end at the viewer's, while the first camera's goes on.
+    await second.page.context().close();
+    const ended = await eventually(
+      () => subscriber.page.evaluate(() => window.sfuClient.receivedTracks()),
+      (tracks) => tracks[secondMid] === 'ended' && tracks[audioMid] === 'ended',
+      20_000,
+    );
+    expect(ended[firstMid]).toBe('live');
+    const before = await subscriber.page.evaluate(() => window.sfuClient.framesByMid());
+    await eventually(
+      () => subscriber.page.evaluate(() => window.sfuClient.framesByMid()),
+      ({ frames }) => frames[firstMid] > before.frames[firstMid] + 5,
+      10_000,
+    );
+    const afterLeaving = await subscriber.page.evaluate(() => window.sfuState);
+    expect(afterLeaving?.tracks).toEqual([{ mid: firstMid, participant: 'camera', kind: 'video' }]);
+    expect(afterLeaving?.errors).toEqual([]);
+  }, 90_000);
 });
 
 describe('the media process', () => {
@@ -148,6 +232,20 @@ describe('the media process', () => {
       hostSocket.close();
     }
   }, 20_000);
+
+  it('fails the start of a server whose UDP port is in use, naming it', async () => {
+    const holder = createSocket('udp4');
+    holder.bind(0, '0.0.0.0');
+    await once(holder, 'listening');
+    const { port } = holder.address();
+    try {
+      await expect(startTestServer({ rtc: { media: 'sfu', udpPort: port } })).rejects.toThrow(
+        `UDP port ${port} on 0.0.0.0 for media is already in use`,
+      );
+    } finally {
+      holder.close();
+    }
+  });
 
   it('is started again when it dies, and close() leaves none behind', async () => {
     // The runtime (and with it the media process) starts on the first API request.

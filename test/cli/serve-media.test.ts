@@ -12,7 +12,9 @@ const work = mkdtempSync(join(tmpdir(), 'switchboard-cli-media-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 it('serve --rtc-media sfu runs the built media process, and stops it when it stops', async () => {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', work, '--rtc-media', 'sfu'], {
+  // UDP port 0: the default, 40100, may be another test run's.
+  const args = ['serve', '--port', '0', '--data-dir', work, '--rtc-media', 'sfu', '--rtc-udp-port', '0'];
+  const child = spawn(process.execPath, [BIN, ...args], {
     env: { PATH: process.env.PATH, HOME: work },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -45,7 +47,8 @@ it('serve --rtc-media sfu runs the built media process, and stops it when it sto
     const [, url] = await waitFor(/Switchboard listening on (http:\/\/[^\s"]+)/);
     // The first API request loads the runtime, which forks the media process; it is ready once werift has loaded.
     await client(url).get('/v1/projects');
-    const [, pid] = await waitFor(/the media process is ready \(pid (\d+)\)/);
+    const [, pid, udpPort] = await waitFor(/the media process is ready \(pid (\d+), media on UDP port (\d+)\)/);
+    expect(Number(udpPort)).toBeGreaterThan(0);
     const [media] = childProcesses(child.pid).filter((p) => p.pid === Number(pid));
     expect(media?.command).toContain(join('dist', 'media-process.mjs'));
 

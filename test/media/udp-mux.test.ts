@@ -9,8 +9,12 @@ import { createSocket, type Socket } from 'node:dgram';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { classes, Message, methods, parseMessage, type RTCDataChannel, RTCPeerConnection, UdpTransport } from 'werift';
+import { classes, Message, methods, parseMessage, type RTCDataChannel, RTCPeerConnection } from 'werift';
 import { createUdpMux, type UdpMux } from '../../server/media/udp-mux.js';
+import { werift } from '../../server/media/werift.js';
+
+/** The build of werift the mux hooks (the media process's: server/media/werift.ts); the clients use the other. */
+const { UdpTransport } = werift;
 
 const HOST = '127.0.0.1';
 const RMEM_MAX = '/proc/sys/net/core/rmem_max';

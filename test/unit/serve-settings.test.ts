@@ -92,6 +92,17 @@ describe('serve settings', () => {
     expect(resolveServeSettings({}, { HOME: '/home/u' })).not.toHaveProperty('otelEnvironment');
   });
 
+  it('puts the SFU’s media on UDP port 40100 unless --rtc-udp-port or SWITCHBOARD_RTC_UDP_PORT says otherwise', () => {
+    expect(resolveServeSettings({ rtcMedia: 'sfu' }, {}).rtc).toEqual({ media: 'sfu', udpPort: 40100 });
+    expect(resolveServeSettings({ rtcMedia: 'sfu' }, { SWITCHBOARD_RTC_UDP_PORT: '0' }).rtc?.udpPort).toBe(0);
+    expect(
+      resolveServeSettings({ rtcMedia: 'sfu', rtcUdpPort: '50000' }, { SWITCHBOARD_RTC_UDP_PORT: '40200' }).rtc,
+    ).toEqual({ media: 'sfu', udpPort: 50000 });
+    expect(() => resolveServeSettings({ rtcMedia: 'sfu', rtcUdpPort: '70000' }, {})).toThrow(
+      /--rtc-udp-port must be a port number/,
+    );
+  });
+
   it('takes the data flags: --import with --replace, --export-on-exit, and --seed over SWITCHBOARD_SEED', () => {
     const env = { SWITCHBOARD_SEED: 'env.seed.json' };
     expect(resolveServeSettings({}, env)).toMatchObject({ seedFile: 'env.seed.json' });
