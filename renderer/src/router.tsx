@@ -175,6 +175,18 @@ const webhookDeliveryRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/webhooks/delivery'), 'WebhookDeliveryPage'),
 });
 
+const recordingsRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'recordings',
+  component: lazyRouteComponent(() => import('./pages/recordings/recordings'), 'RecordingsPage'),
+});
+
+const recordingRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'recordings/$recordingId',
+  component: lazyRouteComponent(() => import('./pages/recordings/recording'), 'RecordingPage'),
+});
+
 const settingsRoute = createRoute({
   getParentRoute: () => projectRoute,
   path: 'settings',
@@ -263,6 +275,8 @@ const routeTree = rootRoute.addChildren([
       webhooksRoute,
       webhookEndpointRoute,
       webhookDeliveryRoute,
+      recordingsRoute,
+      recordingRoute,
       settingsRoute,
       ...observabilityRoutes,
     ]),

@@ -63,6 +63,7 @@ const PAGES = [
   { to: '/projects/$projectId/webhooks', label: 'Webhooks', needs: 'webhooks:read' },
   { to: '/projects/$projectId/observability', label: 'Observability', needs: 'project:read' },
   { to: '/projects/$projectId/live', label: 'Live tail', needs: 'project:read' },
+  { to: '/projects/$projectId/recordings', label: 'Recordings', needs: 'project:read' },
   { to: '/projects/$projectId/usage', label: 'Usage', needs: 'usage:read' },
   { to: '/projects/$projectId/members', label: 'Members', needs: 'members:read' },
   { to: '/projects/$projectId/audit', label: 'Audit log', needs: 'audit:read' },
