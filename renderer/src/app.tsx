@@ -3,6 +3,7 @@ import {
   Anchor,
   type CSSVariablesResolver,
   createTheme,
+  Drawer,
   localStorageColorSchemeManager,
   MantineProvider,
   Modal,
@@ -33,6 +34,7 @@ const theme = createTheme({
     // Links inside text are underlined: colour alone does not tell them apart.
     Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
     Notification: Notification.extend({
       defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } },
       styles: { description: { color: 'var(--mantine-color-text)' } },

@@ -24,6 +24,8 @@ export const DASHBOARD_ROUTES = [
   '/projects/$projectId/webhooks',
   '/projects/$projectId/webhooks/$webhookId',
   '/projects/$projectId/webhooks/$webhookId/deliveries/$deliveryId',
+  '/projects/$projectId/recordings',
+  '/projects/$projectId/recordings/$recordingId',
   '/projects/$projectId/settings',
   '/projects/$projectId/observability',
   '/projects/$projectId/observability/errors',

@@ -35,9 +35,9 @@ export function RecordingPage() {
 const KINDS: Record<TimelineKind, { label: string; color: string }> = {
   rest: { label: 'REST', color: 'blue' },
   webhook: { label: 'Webhook', color: 'grape' },
-  opened: { label: 'Socket', color: 'teal' },
+  opened: { label: 'Socket', color: 'gray' },
   frame: { label: 'Frame', color: 'cyan' },
-  closed: { label: 'Socket', color: 'teal' },
+  closed: { label: 'Socket', color: 'gray' },
 };
 
 /** Wall and test-clock times to the millisecond: entries a few milliseconds apart must read apart. */

@@ -54,7 +54,7 @@ function StartRecording({ project, environment }: { project: Project; environmen
             : ''}
         </Text>
         <Group align="flex-end" gap="xs">
-          <NumberInput label="Size limit (MiB)" min={1} max={100} value={maxMib} onChange={setMaxMib} w={150} />
+          <NumberInput label="Size limit (MB)" min={1} max={100} value={maxMib} onChange={setMaxMib} w={150} />
           <NumberInput
             label="Time limit (minutes)"
             min={1}
@@ -177,7 +177,7 @@ function RecordingList({ project, environment }: { project: Project; environment
                 <Button
                   size="xs"
                   variant="light"
-                  aria-label={`Download ${recording.id} as HAR`}
+                  aria-label={`Download HAR of ${recording.id}`}
                   loading={download.isPending && download.variables === recording.id}
                   onClick={() => download.mutate(recording.id)}
                 >
