@@ -40,16 +40,18 @@ const KINDS: Record<TimelineKind, { label: string; color: string }> = {
   closed: { label: 'Socket', color: 'gray' },
 };
 
-/** Wall and test-clock times to the millisecond: entries a few milliseconds apart must read apart. */
-const clockTime = (ms: number) =>
-  new Date(ms).toLocaleString(undefined, {
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    fractionalSecondDigits: 3,
-  });
+/** Times to the millisecond, on a 24-hour clock: entries a few milliseconds apart must read apart. */
+const TIME: Intl.DateTimeFormatOptions = {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  fractionalSecondDigits: 3,
+  hourCycle: 'h23',
+};
+/** The wall time of an entry (the recording's dates are above the timeline). */
+const wallTime = (ms: number) => new Date(ms).toLocaleTimeString(undefined, TIME);
+/** The test clock may run days ahead: with its date. */
+const clockTime = (ms: number) => new Date(ms).toLocaleString(undefined, { month: 'short', day: 'numeric', ...TIME });
 
 function Recording({
   project,
@@ -140,14 +142,14 @@ function Recording({
               <Table.Tbody>
                 {items.map((item) => (
                   <Table.Tr key={item.key}>
-                    <Table.Td ff="monospace" fz="xs">
-                      {clockTime(item.at)}
+                    <Table.Td ff="monospace" fz="xs" style={{ whiteSpace: 'nowrap' }}>
+                      {wallTime(item.at)}
                     </Table.Td>
-                    <Table.Td ff="monospace" fz="xs">
+                    <Table.Td ff="monospace" fz="xs" style={{ whiteSpace: 'nowrap' }}>
                       {clockTime(item.testClockAt)}
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={KINDS[item.kind].color} variant="light">
+                      <Badge color={KINDS[item.kind].color} variant="light" style={{ minWidth: 'fit-content' }}>
                         {KINDS[item.kind].label}
                       </Badge>
                     </Table.Td>

@@ -93,12 +93,12 @@ const END_REASONS: Record<NonNullable<Recording['endReason']>, string> = {
 function StateBadge({ recording }: { recording: Recording }) {
   if (recording.state === 'recording')
     return (
-      <Badge color="red" variant="dot">
+      <Badge color="red" variant="dot" style={{ minWidth: 'fit-content' }}>
         Recording
       </Badge>
     );
   return (
-    <Badge color="gray" variant="light">
+    <Badge color="gray" variant="light" style={{ minWidth: 'fit-content' }}>
       {recording.endReason ? END_REASONS[recording.endReason] : 'Stopped'}
     </Badge>
   );

@@ -150,7 +150,7 @@ export function timelineOf(har: HarFile): { items: TimelineItem[]; connections: 
           at: closedAt,
           testClockAt: closedAt + offset,
           label: `${connection.socket} socket closed`,
-          outcome: String(entry._webSocketClose.code),
+          outcome: `code ${entry._webSocketClose.code}`,
           failed: false,
           connection,
           entry,
