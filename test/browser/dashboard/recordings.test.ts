@@ -82,6 +82,14 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     await page.getByRole('link', { name: 'Recordings', exact: true }).first().click();
     await row.getByRole('button', { name: `Delete ${recordingId}` }).click();
     await visible(page.getByText('No recordings of development yet.'));
+
+    // One started elsewhere (the CLI, a test suite) appears by the live event stream, without a reload.
+    const elsewhere = await dash.api.post(`/v1/projects/${project.id}/environment/recordings?environment=development`, {
+      token: owner.token,
+      body: {},
+    });
+    expect(elsewhere.status).toBe(201);
+    await visible(table.getByRole('link', { name: `Timeline of ${elsewhere.body.id}` }));
     dp.expectClean();
     await dp.close();
   }, 90_000);
