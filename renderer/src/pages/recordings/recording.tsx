@@ -149,7 +149,7 @@ function Recording({
                       {clockTime(item.testClockAt)}
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={KINDS[item.kind].color} variant="light" style={{ minWidth: 'fit-content' }}>
+                      <Badge color={KINDS[item.kind].color} variant="light" style={{ minWidth: 'max-content' }}>
                         {KINDS[item.kind].label}
                       </Badge>
                     </Table.Td>

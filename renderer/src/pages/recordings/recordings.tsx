@@ -93,12 +93,12 @@ const END_REASONS: Record<NonNullable<Recording['endReason']>, string> = {
 function StateBadge({ recording }: { recording: Recording }) {
   if (recording.state === 'recording')
     return (
-      <Badge color="red" variant="dot" style={{ minWidth: 'fit-content' }}>
+      <Badge color="red" variant="dot" style={{ minWidth: 'max-content' }}>
         Recording
       </Badge>
     );
   return (
-    <Badge color="gray" variant="light" style={{ minWidth: 'fit-content' }}>
+    <Badge color="gray" variant="light" style={{ minWidth: 'max-content' }}>
       {recording.endReason ? END_REASONS[recording.endReason] : 'Stopped'}
     </Badge>
   );
