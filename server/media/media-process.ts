@@ -91,7 +91,10 @@ export function startMediaProcess({ entry, udpPort, logger, onReply, onRestart }
   start(false);
   return {
     send(request) {
-      if (child && ready) child.send(request);
+      // Stopped: a socket whose close comes after the server's (a client late to answer its close frame) has
+      // nothing left to leave, and the closed channel would throw.
+      if (stopped) return;
+      if (child?.connected && ready) child.send(request);
       else held.push(request);
     },
     pid: () => child?.pid,

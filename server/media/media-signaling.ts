@@ -94,15 +94,16 @@ export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingO
         media.send({ type: 'subscribe_answer', room, conn, sdp: message.sdp });
         return;
       }
-      const sends = sentMediaKinds(message.sdp);
-      if (
-        (sends.has('audio') && !canSendAudio(participant.permissions)) ||
-        (sends.has('video') && !canSendVideo(participant.permissions))
-      ) {
+      // Refused only when it sends nothing the token allows; otherwise the media process answers, rejecting the
+      // m-lines of the kinds it may not publish (port 0), and forwards nothing of them whatever the client sends.
+      const sends = [...sentMediaKinds(message.sdp)].filter((kind) => kind !== 'application');
+      const allowed = (kind: string) =>
+        kind === 'audio' ? canSendAudio(participant.permissions) : canSendVideo(participant.permissions);
+      if (sends.length > 0 && !sends.some(allowed)) {
         send(participant.socket, {
           type: 'error',
           code: 'publish_not_allowed',
-          message: 'Your token does not allow publishing what this offer sends.',
+          message: 'Your token does not allow publishing anything this offer sends.',
           refused: 'publish',
         });
         return;

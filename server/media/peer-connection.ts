@@ -3,6 +3,7 @@
  * around"): all on the media process's one UDP port, through its mux (udp-mux.ts).
  */
 import type { RTCPeerConnection as PeerConnection } from 'werift';
+import type { MediaKind } from './protocol.js';
 import type { UdpMux } from './udp-mux.js';
 import { werift } from './werift.js';
 
@@ -11,18 +12,21 @@ const { useOPUS: opusCodec, useVP8: vp8Codec } = werift;
 
 export type { PeerConnection };
 
+const ALL_KINDS: ReadonlySet<MediaKind> = new Set(['audio', 'video']);
+
 /**
  * No ICE server at all (werift's default is Google's STUN host): nothing contacts the internet, and host candidates
  * are all a machine needs. Loopback is announced too (werift leaves it out of its host candidates). One ICE transport
  * per connection (`max-bundle`, which the mux sets; werift's default gathers one per m-line as offerer). No header
  * extensions: the publisher's would be written through to every subscriber, and transport-cc on the publish
- * connection made Chromium's bitrate collapse (issue 47).
+ * connection made Chromium's bitrate collapse (issue 47). `kinds`: the media it may receive; an offered m-line of
+ * another kind has no codec in common, so werift's answer rejects it (port 0), as a publisher's rights require.
  */
-export function newPeerConnection(mux: UdpMux): PeerConnection {
+export function newPeerConnection(mux: UdpMux, kinds: ReadonlySet<MediaKind> = ALL_KINDS): PeerConnection {
   return mux.createPeerConnection({
     iceServers: [],
     iceAdditionalHostAddresses: ['127.0.0.1'],
-    codecs: { video: [vp8Codec()], audio: [opusCodec()] },
+    codecs: { video: kinds.has('video') ? [vp8Codec()] : [], audio: kinds.has('audio') ? [opusCodec()] : [] },
     headerExtensions: { video: [], audio: [] },
   });
 }

@@ -41,6 +41,7 @@ interface Member {
   subscription?: Subscription;
 }
 
+const MEDIA_KINDS: MediaKind[] = ['audio', 'video'];
 const mayPublish = (rights: MediaRights, kind: MediaKind) =>
   kind === 'audio' ? rights.publishAudio : rights.publishVideo;
 
@@ -71,8 +72,11 @@ export class MediaRoom {
     if (!member) throw new Error('not in the room');
     // werift answers an offer without media with no transport, whose gathering never completes.
     if (!/^m=(audio|video) /m.test(offer)) throw new Error('the offer has no audio or video to publish');
+    const allowed = new Set(MEDIA_KINDS.filter((kind) => mayPublish(member.rights, kind)));
+    if (allowed.size === 0) throw new Error('this participant may not publish');
     const first = !member.publish;
-    const pc = member.publish ?? newPeerConnection(this.mux);
+    // The kinds it may not publish have no codec there: their m-lines are rejected (port 0) in the answer.
+    const pc = member.publish ?? newPeerConnection(this.mux, allowed);
     member.publish = pc;
     if (first)
       pc.ontrack = ({ track, transceiver }) => {
@@ -140,7 +144,9 @@ export class MediaRoom {
   /**
    * Every packet goes to every sender of the track, as one copy without the publisher's header extensions (their ids
    * are the publish connection's): werift's sender clones what it is given before writing its own SSRC and payload
-   * type, so the copy is shared. Nothing of a kind the publisher may not publish is forwarded, whatever it sends.
+   * type, so the copy is shared. Nothing of a kind the publisher may not publish is forwarded, whatever it sends:
+   * a rejected m-line has no track, and werift's receiver drops a packet whose payload type its m-line did not
+   * negotiate (video's sent with the SSRC of an allowed audio track: test/media/room-rights.test.ts).
    */
   private forward(track: PublishedTrack, rtp: RtpPacket): void {
     if (track.senders.size === 0 || !mayPublish(track.owner.rights, track.kind)) return;

@@ -74,10 +74,21 @@ export function createSignalingHub({ clock, ids, events, cluster, logger }: Infr
 
   events.on('signaling.frame', (frame) => sockets.receive(frame));
 
+  /** Told of each participant this node closes (see `onClosing`). */
+  const closingListeners = new Set<(participant: Participant) => void>();
+  /**
+   * Closes a participant's socket because its place in the room is withdrawn: its listeners hear of it now, not when
+   * the closing handshake ends (a client may hold that for `ws`'s 30 s close timeout).
+   */
+  function withdraw(participant: Participant, code: number, reason: string): void {
+    participant.socket.close(code, reason);
+    for (const listener of closingListeners) listener(participant);
+  }
+
   /** Ends a connection of this node whose identity joined again: its own close then finds it no longer current. */
   function replaceHere(previous: Participant): void {
     sockets.remove(previous);
-    previous.socket.close(REPLACED.code, REPLACED.reason);
+    withdraw(previous, REPLACED.code, REPLACED.reason);
     // Its own close event will find it no longer current: record its end here.
     closed(previous, REPLACED);
   }
@@ -86,7 +97,7 @@ export function createSignalingHub({ clock, ids, events, cluster, logger }: Infr
   function closeHere(roomId: string, code: number, reason: string, identity?: string): void {
     closings++;
     const concerned = (p: Participant) => p.room.id === roomId && (identity === undefined || p.identity === identity);
-    for (const participant of sockets.in(roomId)) if (concerned(participant)) participant.socket.close(code, reason);
+    for (const participant of sockets.in(roomId)) if (concerned(participant)) withdraw(participant, code, reason);
     for (const { participant } of sockets.joining()) if (concerned(participant)) participant.socket.close(code, reason);
   }
 
@@ -138,7 +149,7 @@ export function createSignalingHub({ clock, ids, events, cluster, logger }: Infr
       sockets.drop(roomId);
       for (const participant of members) {
         events.emit('connection.closed', { ...connectionOf(participant), at, ...close });
-        participant.socket.close(close.code, close.reason);
+        withdraw(participant, close.code, close.reason);
         forgetPlace(participant);
       }
     }
@@ -429,6 +440,15 @@ export function createSignalingHub({ clock, ids, events, cluster, logger }: Infr
         }
       }
       return dropped;
+    },
+
+    /**
+     * Calls `listener` with each joined participant of this node whose socket the server closes to withdraw its place
+     * (replaced, removed, its room deleted or ended, its environment reset) at the moment it does, before the close
+     * handshake ends: what it was allowed ends at once (the media process stops forwarding its tracks).
+     */
+    onClosing(listener: (participant: Participant) => void): void {
+      closingListeners.add(listener);
     },
 
     /** Participants connected to this node now, in every room. */

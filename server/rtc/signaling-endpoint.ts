@@ -86,6 +86,9 @@ export function createSignalingEndpoint(app: AppContext, media?: MediaSignaling)
     return joined;
   }
 
+  // A participant the server removes stops sending and receiving media at once, not after its closing handshake.
+  if (media) app.services.signaling.onClosing((participant) => media.leave(participant));
+
   const endpoint = createSocketEndpoint<Participant, ClientMessage>({
     logger: app.logger,
     clock: app.clock,

@@ -3,29 +3,14 @@
  * out at a time, and what changed while it was out sent once it is answered.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { RTCPeerConnection } from 'werift';
+import type { RTCPeerConnection } from 'werift';
 import type { MediaReply } from '../../server/media/protocol.js';
 import { MediaRoom } from '../../server/media/room.js';
 import { createUdpMux, type UdpMux } from '../../server/media/udp-mux.js';
+import { gathered, newClient } from './werift-client.js';
 
 const RIGHTS = { publishAudio: true, publishVideo: true, subscribe: true };
 const VIEWER = { publishAudio: false, publishVideo: false, subscribe: true };
-
-function newClient(): RTCPeerConnection {
-  return new RTCPeerConnection({
-    iceServers: [],
-    bundlePolicy: 'max-bundle',
-    iceUseIpv6: false,
-    iceInterfaceAddresses: { udp4: '127.0.0.1' },
-    iceAdditionalHostAddresses: ['127.0.0.1'],
-  });
-}
-
-async function gathered(pc: RTCPeerConnection): Promise<string> {
-  if (pc.iceGatheringState !== 'complete')
-    await new Promise<void>((resolve) => pc.iceGatheringStateChange.subscribe((s) => s === 'complete' && resolve()));
-  return pc.localDescription?.sdp ?? '';
-}
 
 let mux: UdpMux;
 const clients: RTCPeerConnection[] = [];
