@@ -68,6 +68,12 @@ export async function makeFixtures(api: Client, dataDir: string): Promise<Fixtur
     token: owner.token,
   });
   const deliveryId: string = deliveries.body.data[0].id;
+  // A saved snapshot of development, so that restoring and deleting one are fuzzed past the lookup.
+  const snapshot = await api.post(`/v1/projects/${project.id}/environment/snapshots`, {
+    token: owner.token,
+    body: { name: 'fuzz-snapshot' },
+  });
+  if (snapshot.status !== 201) throw new Error(`Saving a snapshot answered ${snapshot.status}`);
 
   const byName: Record<string, string> = {
     roomId: room.id,
@@ -81,6 +87,7 @@ export async function makeFixtures(api: Client, dataDir: string): Promise<Fixtur
     attachmentId: attachment.body.id,
     webhookId: webhook.id,
     deliveryId,
+    name: snapshot.body.name,
     ...UNKNOWN,
   };
   const credentials: Record<string, string> = {
