@@ -121,6 +121,12 @@ describe('backup → import round trip', () => {
     expect(receiver.requests).toHaveLength(1);
     const stopped = await api.post(`${recordings}/${recording.body.id}/stop`, { token: owner.token });
     expect(stopped.body.entries).toBeGreaterThan(0);
+    // A snapshot of development as it is now: the backup carries it, and a restore can come back to it.
+    const snapshot = await api.post(`/v1/projects/${project.id}/environment/snapshots`, {
+      token: owner.token,
+      body: { name: 'before-backup' },
+    });
+    expect(snapshot.status).toBe(201);
 
     const archive = join(tempDir(), 'backup.tar.gz');
     await downloadBackup(source, archive);

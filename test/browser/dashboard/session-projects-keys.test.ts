@@ -171,7 +171,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))(
       const alphaId = new URL(page.url()).pathname.split('/')[2];
 
       await page.getByRole('link', { name: 'Settings' }).click();
-      await page.getByRole('textbox', { name: 'Name' }).fill('Alpha renamed');
+      await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Alpha renamed');
       await page.getByRole('button', { name: 'Rename' }).click();
       await visible(page.getByText('Renamed to Alpha renamed'));
       expect((await dash.api.get(`/v1/projects/${alphaId}`, { token: owner.token })).body.name).toBe('Alpha renamed');
