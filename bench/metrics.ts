@@ -11,16 +11,14 @@ import { join } from 'node:path';
 import { conversationOn, prepareConversation, spawnSubscribers } from './chat.js';
 import { spawnServer } from './child.js';
 import type { BenchConfig } from './config.js';
-import { type LoadOptions, type Measurement, measure, requireAllOk } from './load.js';
-import { formatTable } from './report.js';
+import { type LoadOptions, type Measurement, measure } from './load.js';
+import { compareOffOn, progress } from './off-on.js';
 import { createCredentials } from './setup.js';
 
 /** The goal: metrics cost the message POST at most this share of its throughput. */
 export const MAX_OVERHEAD = 0.03;
 const SUBSCRIBERS = 100;
 const SCRAPE_EVERY_MS = 5_000;
-
-const progress = (line: string) => process.stderr.write(`${line}\n`);
 
 /** A loopback port nothing listens on, for the server's metrics listener (the bench scrapes it). */
 async function freeLoopbackPort(): Promise<number> {
@@ -75,49 +73,13 @@ async function measureOnce(config: BenchConfig, load: LoadOptions, metrics: bool
   }
 }
 
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-
-function combine(name: string, runs: Measurement[]): Measurement {
-  return {
-    ...runs[0],
-    name,
-    requestsPerSecond: mean(runs.map((m) => m.requestsPerSecond)),
-    p50: Math.round(mean(runs.map((m) => m.p50))),
-    p99: Math.round(mean(runs.map((m) => m.p99))),
-    responses: runs.reduce((a, m) => a + m.responses, 0),
-    non2xx: runs.reduce((a, m) => a + m.non2xx, 0),
-    errors: runs.reduce((a, m) => a + m.errors, 0),
-    statusSummary: runs
-      .map((m) => m.statusSummary)
-      .filter(Boolean)
-      .join('; '),
-    serverCpuPerRequest: mean(runs.map((m) => m.serverCpuPerRequest)),
-  };
-}
-
 /** Measures both ways and prints the table, the ratios and the ≤ 3% goal line. */
 export async function runMetricsBench(config: BenchConfig, load: LoadOptions): Promise<void> {
-  const rounds = Math.max(1, Math.round(Number(process.env.BENCH_METRICS_ROUNDS ?? 4)));
-  const off: Measurement[] = [];
-  const on: Measurement[] = [];
-  for (let round = 0; round < rounds; round++) {
-    // Off-on, then on-off (ABBA): a machine that slows down or speeds up weighs on both sides alike.
-    const order = round % 2 === 0 ? [false, true] : [true, false];
-    for (const metrics of order) (metrics ? on : off).push(await measureOnce(config, load, metrics));
-  }
-  const offAll = combine(`POST message, metrics off (mean of ${rounds})`, off);
-  const onAll = combine(`POST message, metrics on (mean of ${rounds})`, on);
-  for (const m of [offAll, onAll]) requireAllOk(m);
-  const overhead = 1 - onAll.requestsPerSecond / offAll.requestsPerSecond;
-  const cpuOverhead = onAll.serverCpuPerRequest / offAll.serverCpuPerRequest - 1;
-  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  console.log('');
-  console.log(formatTable([...off, ...on, offAll, onAll]));
-  console.log('');
-  console.log(`metrics on / off, message POST with ${SUBSCRIBERS} online: req/s overhead ${pct(overhead)}`);
-  console.log(`  same, from server CPU µs/req:                         overhead ${pct(cpuOverhead)}`);
-  console.log(
-    `goal: ≤ ${pct(MAX_OVERHEAD)} overhead   ${overhead <= MAX_OVERHEAD ? 'PASS' : 'ABOVE GOAL'} (req/s), ` +
-      `${cpuOverhead <= MAX_OVERHEAD ? 'PASS' : 'ABOVE GOAL'} (CPU)`,
-  );
+  await compareOffOn({
+    feature: 'metrics',
+    scenario: `POST message with ${SUBSCRIBERS} online`,
+    rounds: Math.max(1, Math.round(Number(process.env.BENCH_METRICS_ROUNDS ?? 4))),
+    maxOverhead: MAX_OVERHEAD,
+    measureOnce: (metrics) => measureOnce(config, load, metrics),
+  });
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppOrigin, appPage, startAppOrigin } from '../support/app-origin.js';
-import { chromiumUnavailable, launchChromium, type TestBrowser } from '../support/chromium.js';
+import { chromiumUnavailable, launchChromium, MEDIA_CHROMIUM_ARGS, type TestBrowser } from '../support/chromium.js';
 import { createRoom, mintRtcToken, projectWithKeys } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -40,13 +40,7 @@ describe.skipIf(chromiumUnavailable('the WebRTC browser test'))('two browsers in
       '/rtc-page-client.js': { type: 'text/javascript', body: PAGE_CLIENT },
     });
     chromium = await launchChromium({
-      args: [
-        '--use-fake-device-for-media-stream',
-        '--use-fake-ui-for-media-stream',
-        // Peers on one machine connect over loopback; nothing needs STUN, TURN or mDNS.
-        '--allow-loopback-in-peer-connection',
-        '--disable-features=WebRtcHideLocalIpsWithMdns',
-      ],
+      args: MEDIA_CHROMIUM_ARGS,
     });
   }, 60_000);
   afterAll(async () => {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppOrigin, appPage, startAppOrigin } from '../support/app-origin.js';
-import { chromiumUnavailable, launchChromium, type TestBrowser } from '../support/chromium.js';
+import { chromiumUnavailable, launchChromium, MEDIA_CHROMIUM_ARGS, type TestBrowser } from '../support/chromium.js';
 import { createLiveStream, projectWithKeys } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -53,12 +53,7 @@ describe.skipIf(chromiumUnavailable('the SFU live stream test'))('a live stream 
       '/sfu-page-client.js': { type: 'text/javascript', body: PAGE_CLIENT },
     });
     chromium = await launchChromium({
-      args: [
-        '--use-fake-device-for-media-stream',
-        '--use-fake-ui-for-media-stream',
-        '--allow-loopback-in-peer-connection',
-        '--disable-features=WebRtcHideLocalIpsWithMdns',
-      ],
+      args: MEDIA_CHROMIUM_ARGS,
     });
   }, 60_000);
 

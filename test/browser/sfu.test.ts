@@ -6,7 +6,7 @@ import pino from 'pino';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppOrigin, appPage, startAppOrigin } from '../support/app-origin.js';
-import { chromiumUnavailable, launchChromium, type TestBrowser } from '../support/chromium.js';
+import { chromiumUnavailable, launchChromium, MEDIA_CHROMIUM_ARGS, type TestBrowser } from '../support/chromium.js';
 import { createRoom, mintRtcToken, projectWithKeys } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { childProcesses } from '../support/processes.js';
@@ -69,13 +69,7 @@ describe.skipIf(chromiumUnavailable('the SFU browser test'))('media through the 
       '/sfu-page-client.js': { type: 'text/javascript', body: PAGE_CLIENT },
     });
     chromium = await launchChromium({
-      args: [
-        '--use-fake-device-for-media-stream',
-        '--use-fake-ui-for-media-stream',
-        // The server is on this machine: loopback candidates, host addresses rather than mDNS names.
-        '--allow-loopback-in-peer-connection',
-        '--disable-features=WebRtcHideLocalIpsWithMdns',
-      ],
+      args: MEDIA_CHROMIUM_ARGS,
     });
   }, 60_000);
   afterAll(async () => {

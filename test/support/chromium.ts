@@ -45,6 +45,17 @@ export const BASE_CHROMIUM_ARGS = [
 export const OFFLINE_RESOLVER_ARG =
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.*, EXCLUDE [::1]';
 
+/**
+ * The switches of every media test (the guide's fake-device ones): a fake camera and microphone granted without a
+ * prompt, and peers on one machine connecting over loopback with host addresses, so nothing needs STUN, TURN or mDNS.
+ */
+export const MEDIA_CHROMIUM_ARGS = [
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+  '--allow-loopback-in-peer-connection',
+  '--disable-features=WebRtcHideLocalIpsWithMdns',
+];
+
 export interface LaunchOptions {
   /** More switches, e.g. `--use-fake-device-for-media-stream` and `--use-fake-ui-for-media-stream` for WebRTC. */
   args?: string[];

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { chromiumUnavailable } from '../../support/chromium.js';
+import { chromiumUnavailable, MEDIA_CHROMIUM_ARGS } from '../../support/chromium.js';
 import {
   createKey,
   createProject,
@@ -16,13 +16,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))(
   'dashboard: rooms, token playground, test call',
   () => {
     const dash = useDashboard({
-      chromiumArgs: [
-        '--use-fake-device-for-media-stream',
-        '--use-fake-ui-for-media-stream',
-        // Peers on one machine connect over loopback; nothing needs STUN, TURN or mDNS.
-        '--allow-loopback-in-peer-connection',
-        '--disable-features=WebRtcHideLocalIpsWithMdns',
-      ],
+      chromiumArgs: MEDIA_CHROMIUM_ARGS,
     });
 
     async function signedIn(user: TestUser, path: string): Promise<DashboardPage> {
