@@ -110,6 +110,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
       'Webhooks',
       'Observability',
       'Live tail',
+      'Recordings',
       'Usage',
       'Members',
       'Audit log',
@@ -145,6 +146,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
       'Webhooks',
       'Observability',
       'Live tail',
+      'Recordings',
       'Usage',
       'Settings',
     ]);
