@@ -11,6 +11,7 @@ import { connectFailureReason, describePostgresUrl, StoreUnreachableError } from
 import { insertTemplate } from './prepared-insert.js';
 import { enterSchemaHistory, type SchemaStanding, SchemaTooNewError } from './schema-history.js';
 import type { Queries, RowInsert, ServerSlot, ServerSlotKind, Store, TransactionObserver } from './store.js';
+import { timedTransaction } from './timed-transaction.js';
 import { transactionContext } from './transaction-context.js';
 
 export interface PostgresStore extends Store {
@@ -128,17 +129,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Postg
     async transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T> {
       const joined = context.current();
       if (joined) return work(joined);
-      if (!observer) return runTransaction(work);
-      const started = performance.now();
-      let committed = false;
-      try {
-        const result = await runTransaction(work);
-        committed = true;
-        return result;
-      } finally {
-        // Its runs again after conflicts included: the time its caller waited.
-        observer?.((performance.now() - started) / 1000, committed);
-      }
+      return timedTransaction(observer, () => runTransaction(work));
     },
     claimer<T extends SQLiteTable>(table: T, claim: Claim<T>): Claimer<T> {
       const name = `claim_${getTableName(table)}_${++claimers}`;

@@ -12,6 +12,7 @@ import { enterSchemaHistory, type SchemaStanding } from './schema-history.js';
 import Database from './sqlite-driver.js';
 import { cacheStatements } from './statement-cache.js';
 import type { Queries, RowInsert, Store, TransactionObserver } from './store.js';
+import { timedTransaction } from './timed-transaction.js';
 import { transactionContext } from './transaction-context.js';
 
 function fileBytes(path: string): number {
@@ -91,16 +92,7 @@ export async function openSqliteStore(
   async function transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T> {
     const joined = context.current();
     if (joined) return work(joined);
-    if (!observer) return runTransaction(work);
-    const started = performance.now();
-    let committed = false;
-    try {
-      const result = await runTransaction(work);
-      committed = true;
-      return result;
-    } finally {
-      observer?.((performance.now() - started) / 1000, committed);
-    }
+    return timedTransaction(observer, () => runTransaction(work));
   }
 
   async function runTransaction<T>(work: (tx: Queries) => Promise<T>): Promise<T> {
