@@ -72,6 +72,11 @@ describe.skipIf(chromiumUnavailable('the single sign-on browser tests'))('dashbo
 
     await signInWithProvider(dp, 'ada');
     await page.waitForURL(`${dash.url}/projects/${project.id}/keys`);
+    // She is no member of that project: the page asks for it, is answered 404 and says so. Its code comes in chunks:
+    // leaving before they arrive would abort them (page problems), so the page is let finish first.
+    dp.expectFailure(404, new RegExp(`^/v1/projects/${project.id}$`));
+    dp.expectConsoleError(/status of 404/);
+    await page.waitForLoadState('networkidle');
     await page.goto(`${dash.url}/`);
     await visible(page.getByRole('heading', { name: 'Projects' }));
     await visible(page.getByRole('button', { name: 'Ada Lovelace' }));
