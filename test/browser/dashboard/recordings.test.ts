@@ -25,6 +25,9 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
     const row = table.getByRole('row').filter({ hasText: 'rec_' });
     await visible(row.getByText('Recording', { exact: true }));
     expect(await row.innerText()).toContain('of 5.0 MB');
+    // One recording at a time: the page says so instead of letting the server refuse a second start.
+    await visible(page.getByText('A recording of this environment is running: stop it below to start another.'));
+    expect(await page.getByRole('button', { name: 'Start recording' }).isDisabled()).toBe(true);
 
     // Traffic: a REST call with the key, and a realtime ping answered by a pong.
     const chatToken = await mintChatToken(dash.api, key, 'alice');
@@ -46,6 +49,7 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))('dashboard: 
 
     await row.getByRole('button', { name: `Stop ${recordingId}` }).click();
     await visible(row.getByText('Stopped', { exact: true }));
+    expect(await page.getByRole('button', { name: 'Start recording' }).isEnabled()).toBe(true);
 
     const download = page.waitForEvent('download');
     await row.getByRole('button', { name: `Download HAR of ${recordingId}` }).click();

@@ -37,6 +37,9 @@ export function RecordingsPage() {
 
 function StartRecording({ project, environment }: { project: Project; environment: Environment }) {
   const { start } = useRecordingChanges(project.id, environment);
+  const recordings = useRecordings(project.id, environment);
+  // One recording at a time per environment: the server would answer 409, so say why before the click.
+  const running = recordings.data?.some((recording) => recording.state === 'recording') ?? false;
   const [maxMib, setMaxMib] = useState<number | string>(10);
   const [maxMinutes, setMaxMinutes] = useState<number | string>(15);
   if (!can(project, 'project:write'))
@@ -65,6 +68,7 @@ function StartRecording({ project, environment }: { project: Project; environmen
           />
           <Button
             loading={start.isPending}
+            disabled={running}
             onClick={() =>
               start.mutate(
                 {
@@ -78,6 +82,7 @@ function StartRecording({ project, environment }: { project: Project; environmen
             Start recording
           </Button>
         </Group>
+        {running && <Text size="sm">A recording of this environment is running: stop it below to start another.</Text>}
         <ErrorAlert title="The recording did not start" error={start.error} />
       </Stack>
     </Paper>
