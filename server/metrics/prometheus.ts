@@ -1,9 +1,10 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Store } from '../../db/store.js';
 import type { Cluster } from '../cluster/cluster.js';
 import type { EventBus } from '../events/bus.js';
 import { pendingDeliveriesCounter } from '../webhooks/queue-depth.js';
 import { requestMetrics } from './http-requests.js';
+import { processMetrics } from './process-metrics.js';
 import type { MetricSink } from './sink.js';
 
 /** How long a scrape waits for the store's answers (its ping, the webhook queue's count) before leaving them out. */
@@ -38,13 +39,7 @@ export function createPrometheusMetrics({ store, cluster, events }: PrometheusPa
   const registry = new Registry();
   const unsubscribe: (() => void)[] = [];
   const registers = [registry];
-  // The process's own: CPU, memory, heap spaces, event-loop lag, garbage collections, open files.
-  collectDefaultMetrics({ register: registry });
-  // Gauges that prom-client names like counters (promtool's lint refuses them): their sums, by type, are kept in
-  // nodejs_active_handles, nodejs_active_requests and nodejs_active_resources.
-  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
-    registry.removeSingleMetric(name);
-
+  processMetrics(); // started with the first server, so its GC and event-loop figures cover the time before a scrape
   const requestDuration = new Histogram({
     name: 'switchboard_http_request_duration_seconds',
     help: 'HTTP requests answered, by route template, method and status, and how long each took.',
@@ -194,7 +189,9 @@ export function createPrometheusMetrics({ store, cluster, events }: PrometheusPa
     requests: requestMetrics(requestDuration),
     /** The exposition, in Prometheus' text format. */
     async exposition(): Promise<{ contentType: string; text: string }> {
-      return { contentType: registry.contentType, text: await registry.metrics() };
+      // The server's metrics beside the process's (shared by every server of the process: process-metrics.ts).
+      const exposed = Registry.merge([processMetrics(), registry]);
+      return { contentType: exposed.contentType, text: await exposed.metrics() };
     },
     close(): void {
       for (const stop of unsubscribe) stop();
