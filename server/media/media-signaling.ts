@@ -1,7 +1,8 @@
 /**
  * `/v1/rtc` with `--rtc-media sfu` (experimental, issue 47): the signaling socket's participants and the media process
  * between them. Each participant joins the media process's room with its rights; its `publish` offer and its
- * `subscribe_answer` go there, and what the media process answers goes back to its socket.
+ * `subscribe_answer` go there, and what the media process answers goes back to its socket. With several nodes,
+ * "there" is the media process of the room's media home, perhaps another node's (media-routes.ts).
  */
 import type { Logger } from 'pino';
 import type { MediaProcessEntry } from '../app-files/app-files.js';

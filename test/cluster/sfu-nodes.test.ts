@@ -2,6 +2,7 @@
 // a viewer's on node B, the room's media on its media home (A, the node of the first join), the viewer's media sent
 // to A's UDP port; node A gone, the viewer is closed with 4503 and, joining again, finds a new home.
 import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type AppOrigin, appPage, startAppOrigin } from '../support/app-origin.js';
@@ -115,6 +116,7 @@ describe.skipIf(missing !== undefined)('the SFU on two nodes', () => {
     expect([...(viewerState?.errors ?? []), ...(publisherState?.errors ?? [])]).toEqual([]);
 
     // Node A stops: once the others find it lost (two checks 3 s apart), the viewer on B is closed with 4503.
+    const stoppedAt = Date.now();
     await project.cluster.nodes[0].kill('SIGTERM');
     const closed = await eventually(
       () => watcher.evaluate(() => window.sfuState?.closed),
@@ -122,6 +124,7 @@ describe.skipIf(missing !== undefined)('the SFU on two nodes', () => {
       30_000,
     );
     expect(closed?.code).toBe(4503);
+    console.info(`SFU across nodes: the viewer closed with 4503 ${Date.now() - stoppedAt} ms after node A was stopped`);
 
     // Joining again (both on B now), the room's media finds its new home there.
     const apiB = client(project.cluster.nodes[1].url);
@@ -132,5 +135,20 @@ describe.skipIf(missing !== undefined)('the SFU on two nodes', () => {
     await decodes(watcherAgain);
     const again = await watcherAgain.evaluate(() => window.sfuState);
     expect(candidatePorts(again?.serverSdps ?? [])).toEqual(new Set([portB]));
+
+    // Everyone gone, the room has no home left in Redis: the next join chooses again.
+    const redis = new Redis(project.cluster.redis.url);
+    try {
+      expect(await redis.exists(`switchboard:rtc:media-home:${room.id}`)).toBe(1);
+      await publisherAgain.context().close();
+      await watcherAgain.context().close();
+      await eventually(
+        () => redis.exists(`switchboard:rtc:media-home:${room.id}`),
+        (exists) => exists === 0,
+        10_000,
+      );
+    } finally {
+      redis.disconnect();
+    }
   }, 120_000);
 });
