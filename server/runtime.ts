@@ -54,6 +54,8 @@ export async function createRuntime(
           entry: appFiles.mediaProcess(),
           udpPort: rtc.udpPort ?? 0,
           logger: ctx.logger,
+          cluster: ctx.cluster,
+          events: ctx.events,
         })
       : undefined;
   const signaling = createSignalingEndpoint(ctx, media);

@@ -3,6 +3,7 @@ import type { Environment } from '../../db/schema/environment.js';
 import type { environmentFaults, environmentRecordings } from '../../db/schema/test-tools.js';
 import type { DeliveryStatus } from '../../db/schema/webhooks.js';
 import type { ResetCounts } from '../environment-reset/service.js';
+import type { MediaRequest } from '../media/protocol.js';
 import type { ServerMessage } from '../rtc/protocol.js';
 
 /**
@@ -130,6 +131,18 @@ export interface InternalEvents {
    * connection `connection` (replaced by a newer one of its identity, which may have joined on another node).
    */
   'signaling.close': { roomId: string; identity?: string; connection?: string; code: number; reason: string };
+  /**
+   * Lost node `node`'s signaling participants were removed (server/rtc/lost-nodes.ts, by the node that swept them):
+   * the rooms whose media lived there end on every node (server/media/media-routes.ts).
+   */
+  'signaling.node_lost': { node: string };
+  /**
+   * With `--rtc-media sfu` on several nodes: a request of a participant of node `origin` for the media process of its
+   * room's media home, node `home` (server/media/media-routes.ts).
+   */
+  'media.request': { home: string; origin: string; request: MediaRequest };
+  /** What the media home's process answered participant `conn` of node `node`, for its socket there. */
+  'media.reply': { node: string; conn: string; message: ServerMessage };
   /** Every event of the public catalogue. */
   catalogue: CatalogueEvent;
   /** A signaling participant joined or a realtime client was admitted (observability keeps the record). */

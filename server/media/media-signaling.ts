@@ -1,15 +1,19 @@
 /**
  * `/v1/rtc` with `--rtc-media sfu` (experimental, issue 47): the signaling socket's participants and the media process
  * between them. Each participant joins the media process's room with its rights; its `publish` offer and its
- * `subscribe_answer` go there, and what the media process answers goes back to its socket.
+ * `subscribe_answer` go there, and what the media process answers goes back to its socket. With several nodes,
+ * "there" is the media process of the room's media home, perhaps another node's (media-routes.ts).
  */
 import type { Logger } from 'pino';
 import type { MediaProcessEntry } from '../app-files/app-files.js';
+import type { Cluster } from '../cluster/cluster.js';
+import type { EventBus } from '../events/bus.js';
 import { type Participant, send } from '../rtc/participant.js';
 import { canSendAudio, canSendVideo } from '../rtc/permissions.js';
 import type { MediaClientMessage, ServerMessage } from '../rtc/protocol.js';
 import { sentMediaKinds } from '../rtc/sdp.js';
 import { startMediaProcess } from './media-process.js';
+import { createMediaRoutes } from './media-routes.js';
 
 /** What `rtc.media` picks: peer-to-peer media (`mesh`, the default), or media through the server (`sfu`). */
 export type RtcMediaMode = 'mesh' | 'sfu';
@@ -28,14 +32,28 @@ export interface MediaSignalingOptions {
   /** `rtc.udpPort`: the media process's one UDP port. */
   udpPort: number;
   logger: Logger;
+  /** With several nodes, each room's media lives on one of them (media-routes.ts). */
+  cluster: Cluster;
+  events: EventBus;
 }
 
-export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingOptions): MediaSignaling {
+export function createMediaSignaling({
+  entry,
+  udpPort,
+  logger,
+  cluster,
+  events,
+}: MediaSignalingOptions): MediaSignaling {
   /** The participants in the media process's rooms, by connection id. */
   const participants = new Map<string, Participant>();
-  const toParticipant = (conn: string, message: ServerMessage) => {
+  const toSocket = (conn: string, message: ServerMessage) => {
     const participant = participants.get(conn);
     if (participant) send(participant.socket, message);
+  };
+  /** A reply of this node's media process: to a participant here, or of another node whose room's media is here. */
+  const toParticipant = (conn: string, message: ServerMessage) => {
+    if (participants.has(conn)) toSocket(conn, message);
+    else routes.reply(conn, message);
   };
   const joinRequest = (p: Participant) =>
     ({
@@ -77,21 +95,22 @@ export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingO
     // The new process holds no rooms: the participants join again (their connections to the last one are gone, and
     // publishing again is theirs to do, until renegotiation and reconnection come in later steps).
     onRestart() {
-      for (const participant of participants.values()) media.send(joinRequest(participant));
+      for (const join of routes.joinedHere()) media.send(join);
     },
   });
+  const routes = createMediaRoutes({ toMedia: media.send, toSocket, cluster, events, logger });
 
   return {
     join(participant) {
       participants.set(participant.id, participant);
-      media.send(joinRequest(participant));
+      routes.send(participant, joinRequest(participant));
     },
     handle(participant, message) {
       if (!participants.has(participant.id)) return;
       const room = participant.room.id;
       const conn = participant.id;
       if (message.type === 'subscribe_answer') {
-        media.send({ type: 'subscribe_answer', room, conn, sdp: message.sdp });
+        routes.send(participant, { type: 'subscribe_answer', room, conn, sdp: message.sdp });
         return;
       }
       // Refused only when it sends nothing the token allows; otherwise the media process answers, rejecting the
@@ -108,13 +127,16 @@ export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingO
         });
         return;
       }
-      media.send({ type: 'publish', room, conn, sdp: message.sdp });
+      routes.send(participant, { type: 'publish', room, conn, sdp: message.sdp });
     },
     leave(participant) {
       if (!participants.delete(participant.id)) return;
-      media.send({ type: 'leave', room: participant.room.id, conn: participant.id });
+      routes.send(participant, { type: 'leave', room: participant.room.id, conn: participant.id });
     },
     pid: media.pid,
-    close: media.close,
+    async close() {
+      routes.stop();
+      await media.close();
+    },
   };
 }

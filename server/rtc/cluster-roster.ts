@@ -18,7 +18,7 @@ export interface RosterEntry {
 }
 
 /** A room's participants: identity → RosterEntry (JSON). */
-const roomKey = (roomId: string) => `switchboard:rtc:room:${roomId}`;
+export const roomKey = (roomId: string) => `switchboard:rtc:room:${roomId}`;
 /** Where a node's participants are: a set of `[roomId, identity]` (JSON), to find them if the node is lost. */
 const nodeKey = (nodeId: string) => `switchboard:rtc:node:${nodeId}`;
 /** The nodes that have had participants: those to look after once lost. */

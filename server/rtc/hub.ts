@@ -351,6 +351,7 @@ export function createSignalingHub({ clock, ids, events, cluster, logger }: Infr
           },
           { code: null, reason: LOST_NODE_REASON },
         ),
+      lost: (node) => events.emit('signaling.node_lost', { node }),
     });
   }
 

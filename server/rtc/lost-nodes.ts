@@ -19,7 +19,16 @@ const MISSED_CHECKS = 2;
 export function watchLostNodes(
   cluster: Cluster,
   roster: ClusterRoster,
-  { logger, left }: { logger: Logger; left: (roomId: string, entry: RosterEntry) => void },
+  {
+    logger,
+    left,
+    lost,
+  }: {
+    logger: Logger;
+    left: (roomId: string, entry: RosterEntry) => void;
+    /** After `node`'s participants were removed (by this node, which claimed it). */
+    lost?: (node: string) => void;
+  },
 ): { stop(): void } {
   /** Node id → checks in a row it was missing from. */
   const missing = new Map<string, number>();
@@ -35,6 +44,7 @@ export function watchLostNodes(
       }
     }
     await roster.forget(node);
+    lost?.(node);
     if (count > 0) logger.info({ node, participants: count }, 'removed the signaling participants of a lost node');
   }
 

@@ -33,6 +33,11 @@ export const CLOSE = {
   roomFull: 4429,
   /** The client stopped answering pings, or could not keep up with what was sent to it. */
   unresponsive: 4408,
+  /**
+   * `--rtc-media sfu` on several nodes: the node holding the room's media (its media home) was lost, and the room's
+   * media with it. Join again: the first join picks a new home.
+   */
+  mediaHomeLost: 4503,
 } as const;
 
 /**

@@ -23,16 +23,23 @@ export interface ClusterProject {
 }
 
 /**
- * A three-node cluster (test/support/cluster.ts) for the tests of a file, with an owner, a project and a development
- * key made through the proxy: started before them, stopped after. Call it inside the file's `describe.skipIf(…)`, so
- * that a skipped file starts nothing; read its fields inside hooks and tests, not at the top level.
+ * A cluster of three nodes, or `nodes` (test/support/cluster.ts), for the tests of a file, with an owner, a project
+ * and a development key made through the proxy: started before them, stopped after. Call it inside the file's
+ * `describe.skipIf(…)`, so that a skipped file starts nothing; read its fields inside hooks and tests, not at the top
+ * level.
  */
-export function useClusterProject(options: { env?: Record<string, string>; withKey?: boolean } = {}): ClusterProject {
+export function useClusterProject(
+  options: { env?: Record<string, string>; withKey?: boolean; nodes?: number } = {},
+): ClusterProject {
   let cluster: Cluster | undefined;
   let running: { owner: TestUser; projectId: string; key: string | undefined } | undefined;
   const sockets: SocketClient[] = [];
   beforeAll(async () => {
-    cluster = await startCluster({ postgresUrl: inject('postgresUrl') as string, nodes: 3, env: options.env });
+    cluster = await startCluster({
+      postgresUrl: inject('postgresUrl') as string,
+      nodes: options.nodes ?? 3,
+      env: options.env,
+    });
     const api = client(cluster.proxy.url);
     const owner = await registerUser(api);
     const projectId = (await createProject(api, owner)).id;

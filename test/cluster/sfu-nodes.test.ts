@@ -1,0 +1,154 @@
+// The SFU on two `switchboard serve --rtc-media sfu` nodes (issue 47, step 7): a publisher's signaling on node A and
+// a viewer's on node B, the room's media on its media home (A, the node of the first join), the viewer's media sent
+// to A's UDP port; node A gone, the viewer is closed with 4503 and, joining again, finds a new home.
+import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type AppOrigin, appPage, startAppOrigin } from '../support/app-origin.js';
+import { chromiumUnavailable, launchChromium, MEDIA_CHROMIUM_ARGS, type TestBrowser } from '../support/chromium.js';
+import { clusterMissing } from '../support/cluster.js';
+import { useClusterProject } from '../support/cluster-project.js';
+import { createRoom, mintRtcToken } from '../support/factories.js';
+import { client } from '../support/http.js';
+import { eventually } from '../support/wait.js';
+
+const PAGE_CLIENT = readFileSync(new URL('../browser/sfu-page-client.js', import.meta.url), 'utf8');
+
+// The page globals the callbacks below use inside the browser (this project's TypeScript has no DOM library).
+declare const window: {
+  sfuClient: {
+    join(options: { baseUrl: string; token: string; publish: boolean }): Promise<void>;
+    framesDecoded(): Promise<{ frames: number; sinceJoinMs: number }>;
+  };
+  sfuState:
+    | { errors: { code: string }[]; serverSdps: string[]; closed: { code: number; sinceJoinMs: number } | null }
+    | undefined;
+};
+
+const missing =
+  clusterMissing(inject('postgresUrl')) ?? (chromiumUnavailable('the SFU across nodes') ? 'no Chromium' : undefined);
+if (missing) console.warn(`Skipping the SFU tests across nodes: ${missing}`);
+
+/** The UDP port of every candidate in these descriptions (the server's: one port per node). */
+const candidatePorts = (sdps: string[]) =>
+  new Set(
+    sdps.flatMap((sdp) =>
+      sdp
+        .split('\r\n')
+        .filter((line) => line.startsWith('a=candidate:'))
+        .map((line) => Number(line.split(' ')[5])),
+    ),
+  );
+
+describe.skipIf(missing !== undefined)('the SFU on two nodes', () => {
+  // Each node's media process on a UDP port of its own, any free one.
+  const project = useClusterProject({ nodes: 2, env: { SWITCHBOARD_RTC_MEDIA: 'sfu', SWITCHBOARD_RTC_UDP_PORT: '0' } });
+  let chromium: TestBrowser;
+  let app: AppOrigin;
+  beforeAll(async () => {
+    app = await startAppOrigin({
+      '/': appPage('SFU call', '/sfu-page-client.js'),
+      '/sfu-page-client.js': { type: 'text/javascript', body: PAGE_CLIENT },
+    });
+    chromium = await launchChromium({ args: MEDIA_CHROMIUM_ARGS });
+  }, 60_000);
+  afterAll(async () => {
+    await chromium?.close();
+    await app?.close();
+  });
+
+  /** A page that joins the room with `token` on node `nodeIndex`. */
+  async function joinOn(nodeIndex: number, token: string, publish: boolean): Promise<Page> {
+    const context = await chromium.newOfflineContext();
+    const page = await context.newPage();
+    await page.goto(`${app.url}/`);
+    await page.waitForFunction(() => window.sfuClient !== undefined);
+    const baseUrl = project.cluster.nodes[nodeIndex].url;
+    await page.evaluate((o) => window.sfuClient.join(o), { baseUrl, token, publish });
+    return page;
+  }
+  const decodes = async (viewer: Page) => {
+    const first = await eventually(
+      () => viewer.evaluate(() => window.sfuClient.framesDecoded()),
+      ({ frames }) => frames > 0,
+      30_000,
+    );
+    await eventually(
+      () => viewer.evaluate(() => window.sfuClient.framesDecoded()),
+      ({ frames }) => frames > first.frames + 5,
+      10_000,
+    );
+    return first;
+  };
+  /** The UDP port node `nodeIndex`'s media process said it is on. */
+  const mediaPortOf = (nodeIndex: number) =>
+    Number(/media on UDP port (\d+)/.exec(project.cluster.nodes[nodeIndex].output())?.[1]);
+
+  it('forwards a publisher on node A to a viewer on node B through A, and closes B’s participants when A is lost', async () => {
+    // Read early: a node keeps the last 64 KiB of what it printed.
+    const [portA, portB] = await Promise.all(
+      [0, 1].map((node) =>
+        eventually(
+          async () => mediaPortOf(node),
+          (port) => port > 0,
+          10_000,
+        ),
+      ),
+    );
+    const api = client(project.cluster.proxy.url);
+    const room = await createRoom(api, project.key, 'sfu-nodes');
+    const camera = await mintRtcToken(api, project.key, room.id, { identity: 'camera' });
+    const viewer = await mintRtcToken(api, project.key, room.id, { identity: 'viewer', publish: false });
+
+    const publisher = await joinOn(0, camera.token, true);
+    await publisher.waitForFunction(() => (window.sfuState?.serverSdps.length ?? 0) > 0);
+    const watcher = await joinOn(1, viewer.token, false);
+    const first = await decodes(watcher);
+    console.info(`SFU across nodes: first frame decoded ${Math.round(first.sinceJoinMs)} ms after the viewer joined`);
+
+    // Both pages' media goes to node A's media process, the room's home: B's port is in no description.
+    expect(portA).not.toBe(portB);
+    const viewerState = await watcher.evaluate(() => window.sfuState);
+    const publisherState = await publisher.evaluate(() => window.sfuState);
+    expect(candidatePorts(viewerState?.serverSdps ?? [])).toEqual(new Set([portA]));
+    expect(candidatePorts(publisherState?.serverSdps ?? [])).toEqual(new Set([portA]));
+    expect([...(viewerState?.errors ?? []), ...(publisherState?.errors ?? [])]).toEqual([]);
+
+    // Node A stops: once the others find it lost (two checks 3 s apart), the viewer on B is closed with 4503.
+    const stoppedAt = Date.now();
+    await project.cluster.nodes[0].kill('SIGTERM');
+    const closed = await eventually(
+      () => watcher.evaluate(() => window.sfuState?.closed),
+      (state) => state !== null && state !== undefined,
+      30_000,
+    );
+    expect(closed?.code).toBe(4503);
+    console.info(`SFU across nodes: the viewer closed with 4503 ${Date.now() - stoppedAt} ms after node A was stopped`);
+
+    // Joining again (both on B now), the room's media finds its new home there.
+    const apiB = client(project.cluster.nodes[1].url);
+    const cameraAgain = await mintRtcToken(apiB, project.key, room.id, { identity: 'camera' });
+    const publisherAgain = await joinOn(1, cameraAgain.token, true);
+    await publisherAgain.waitForFunction(() => (window.sfuState?.serverSdps.length ?? 0) > 0);
+    const watcherAgain = await joinOn(1, viewer.token, false);
+    await decodes(watcherAgain);
+    const again = await watcherAgain.evaluate(() => window.sfuState);
+    expect(candidatePorts(again?.serverSdps ?? [])).toEqual(new Set([portB]));
+
+    // Everyone gone, the room has no home left in Redis: the next join chooses again.
+    const redis = new Redis(project.cluster.redis.url);
+    try {
+      expect(await redis.exists(`switchboard:rtc:media-home:${room.id}`)).toBe(1);
+      await publisherAgain.context().close();
+      await watcherAgain.context().close();
+      await eventually(
+        () => redis.exists(`switchboard:rtc:media-home:${room.id}`),
+        (exists) => exists === 0,
+        10_000,
+      );
+    } finally {
+      redis.disconnect();
+    }
+  }, 120_000);
+});
