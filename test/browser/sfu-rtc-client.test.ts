@@ -57,10 +57,15 @@ describe.skipIf(chromiumUnavailable('the SDK’s SFU browser test'))('RtcClient 
   }, 60_000);
 
   const blocked: string[][] = [];
+  /** The types of the frames every page sent on its signaling socket. */
+  const sent: string[] = [];
   async function joinPage(token: string, camera: boolean): Promise<Page> {
     const context = await chromium.newOfflineContext();
     blocked.push(context.blocked);
     const page = await context.newPage();
+    page.on('websocket', (socket) =>
+      socket.on('framesent', ({ payload }) => sent.push(JSON.parse(String(payload)).type)),
+    );
     await page.goto(`${app.url}/`);
     await page.waitForFunction(() => window.sdkCall !== undefined);
     await page.evaluate((o) => window.sdkCall.join(o), { baseUrl: server.url, token, camera });
@@ -136,6 +141,10 @@ describe.skipIf(chromiumUnavailable('the SDK’s SFU browser test'))('RtcClient 
     await decodes(carol, ['alice']);
 
     for (const page of [alice, bob, carol]) expect(await page.evaluate(() => window.sdkCall.errors)).toEqual([]);
+    // Media went through the server only: two publish offers (the hosts'), and no offer to a peer.
+    expect(sent.filter((type) => type === 'publish')).toHaveLength(2);
+    expect(sent).toContain('subscribe_answer');
+    expect(sent.filter((type) => ['offer', 'answer', 'ice'].includes(type))).toEqual([]);
     expect(blocked.flat()).toEqual([]);
   }, 90_000);
 });
