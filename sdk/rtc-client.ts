@@ -1,6 +1,7 @@
 import type { WebSocketConstructor, WebSocketLike } from './chat-client.js';
 import { Listeners } from './listeners.js';
 import { MeshPeer, type PeerStats } from './rtc/mesh-peer.js';
+import { SfuSession } from './rtc/sfu-session.js';
 import type { MediaStreamLike, PeerConnectionConstructor, TrackOf } from './rtc/web-rtc.js';
 import { DEFAULT_BASE_URL, socketBaseOf } from './transport.js';
 import type { SignalingClientFrame, SignalingParticipant, SignalingServerFrame } from './types.js';
@@ -28,9 +29,15 @@ export interface RtcJoinOptions<Stream extends MediaStreamLike> {
 export interface RtcClientEvents<Stream extends MediaStreamLike = MediaStreamLike> {
   participantJoined: SignalingParticipant;
   participantLeft: { identity: string };
-  /** A remote participant's track arrived, in the stream they send their tracks in (null if they named none). */
+  /**
+   * A remote participant's track arrived, in the stream they send their tracks in (null if they named none). It ends
+   * (`readyState` `ended`) when they leave, or stop sending it through the server.
+   */
   track: { identity: string; track: TrackOf<Stream>; stream: Stream | null };
-  /** The peer connection to a participant changed state (`connecting`, `connected`, `failed` …). */
+  /**
+   * The peer connection to a participant changed state (`connecting`, `connected`, `failed` …); through the server,
+   * the one connection that carries every participant's media (each is told).
+   */
   peerState: { identity: string; state: string };
   /** The server refused something this client sent (see docs/signaling.md); the connection stays open. */
   error: { code: string; message: string; refused?: string };
@@ -52,12 +59,15 @@ export class RtcJoinError extends Error {
 }
 
 /**
- * A browser's place in a room: joins over the signaling socket (`/v1/rtc`) with an RTC token, connects peer to
- * peer with every other participant (a mesh, host ICE candidates only: no STUN or TURN, nothing leaves the
- * machine or network), sends the local media and hands out the remote tracks as events.
+ * A browser's place in a room: joins over the signaling socket (`/v1/rtc`) with an RTC token, sends the local media
+ * and hands out the remote tracks as events. The server's `joined` says how media goes: peer to peer with every
+ * other participant (`mesh`, host ICE candidates only: no STUN or TURN, nothing leaves the machine or network), or
+ * through the server (`sfu`: one connection up, one down, whatever the number of participants).
  */
 export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
   private readonly peers = new Map<string, MeshPeer>();
+  /** Media through the server, when `joined.media` is `sfu`; the mesh's `peers` stay empty then. */
+  private readonly sfu: SfuSession | undefined;
   private readonly others = new Map<string, SignalingParticipant>();
   private readonly listeners = new Listeners<RtcClientEvents<Stream>>();
   /** Signaling messages are handled one after the other: each negotiation step awaits the one before. */
@@ -69,9 +79,24 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
     private readonly joined: Joined,
     private readonly media: Stream | undefined,
     private readonly PeerConnection: PeerConnectionConstructor,
-  ) {}
+  ) {
+    if (joined.media !== 'sfu') return;
+    this.sfu = new SfuSession(joined, PeerConnection, media, (message) => this.send(message), {
+      track: (identity, track, stream) => {
+        // The browser's own classes, as the local media's: Stream and its tracks.
+        this.emit('track', { identity, track: track as TrackOf<Stream>, stream: stream as Stream | null });
+        this.emit('peerState', { identity, state: this.sfu?.state ?? 'new' });
+      },
+      state: (state) => {
+        for (const identity of this.others.keys()) this.emit('peerState', { identity, state });
+      },
+    });
+  }
 
-  /** Joins the token's room; resolves once the server admitted the client and the offers to the others are sent. */
+  /**
+   * Joins the token's room; resolves once the server admitted the client and its offers are sent (to the others, or
+   * its publish offer to the server).
+   */
   static join<Stream extends MediaStreamLike = MediaStreamLike>(
     options: RtcJoinOptions<Stream>,
   ): Promise<RtcClient<Stream>> {
@@ -132,6 +157,7 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
 
   /** What arrives from each other participant (frames decoded, audio packets), from the peer connections' stats. */
   stats(): Promise<PeerStats[]> {
+    if (this.sfu) return this.sfu.stats([...this.others.keys()]);
     return Promise.all([...this.peers.values()].map((peer) => peer.stats()));
   }
 
@@ -146,8 +172,9 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
   private async start(): Promise<void> {
     for (const participant of this.joined.participants) {
       this.others.set(participant.identity, participant);
-      await this.peer(participant).offer();
+      if (!this.sfu) await this.peer(participant).offer();
     }
+    await this.sfu?.publish();
   }
 
   private receive(message: SignalingServerFrame): void {
@@ -188,7 +215,15 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
       case 'ice':
         await this.peers.get(message.from)?.candidate(message.candidate);
         return;
+      case 'publish_answer':
+        await this.sfu?.published(message.sdp);
+        return;
+      case 'subscribe_offer':
+        await this.sfu?.offered(message);
+        return;
       case 'error':
+        // No answer comes for a refused publish offer: its connection is closed (the token decides, not a retry).
+        if (message.refused === 'publish') this.sfu?.unpublished();
         this.emit('error', { code: message.code, message: message.message, refused: message.refused });
         return;
       default:
@@ -221,6 +256,7 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
     if (this.left) return;
     this.left = true;
     for (const identity of [...this.peers.keys()]) this.drop(identity);
+    this.sfu?.close();
     this.emit('closed', { code, reason });
   }
 

@@ -37,7 +37,7 @@ export async function createRuntime(
   infra: Infrastructure,
   { observability, rtc }: Pick<ServerOptions, 'observability' | 'rtc'>,
 ): Promise<Runtime> {
-  const ctx: AppContext = { ...infra, services: createServices(infra, { observability }) };
+  const ctx: AppContext = { ...infra, services: createServices(infra, { observability, rtcMedia: rtc?.media }) };
   const { services } = ctx;
   // Before any socket can connect: rows left open by a previous run are closed first.
   await services.observability.start();

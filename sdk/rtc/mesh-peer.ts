@@ -1,8 +1,8 @@
 import type { SignalingClientFrame, SignalingParticipant } from '../types.js';
 import type { MediaStreamLike, MediaStreamTrackLike, PeerConnectionLike, StatsReportLike } from './web-rtc.js';
 
-type Kind = 'audio' | 'video';
-const KINDS: readonly Kind[] = ['audio', 'video'];
+export type Kind = 'audio' | 'video';
+export const KINDS: readonly Kind[] = ['audio', 'video'];
 
 /** What one remote participant's connection shows: whether it is up, and what arrives from them. */
 export interface PeerStats {
@@ -22,7 +22,7 @@ export interface PeerStats {
 }
 
 /** The signaling server's rule (server/rtc/permissions.ts): `publish` is the master switch for media. */
-const maySend = (p: SignalingParticipant['permissions'], kind: Kind) =>
+export const maySend = (p: SignalingParticipant['permissions'], kind: Kind) =>
   p.publish && (kind === 'audio' ? p.publishAudio : p.publishVideo);
 
 /**
@@ -134,12 +134,18 @@ export class MeshPeer {
 const count = (value: unknown) => (typeof value === 'number' ? value : 0);
 const maybe = (value: unknown) => (typeof value === 'number' ? value : null);
 
-/** The inbound media of a connection's statistics (the `inbound-rtp` reports, one per kind received). */
-function received(report: StatsReportLike): Pick<PeerStats, 'video' | 'audio'> {
+/**
+ * The inbound media of a connection's statistics (the `inbound-rtp` reports, one per kind received); `from` keeps
+ * those of one sender when the connection carries several (the SFU's subscribe connection).
+ */
+export function received(
+  report: StatsReportLike,
+  from: (stat: Record<string, unknown>) => boolean = () => true,
+): Pick<PeerStats, 'video' | 'audio'> {
   let video: PeerStats['video'] = null;
   let audio: PeerStats['audio'] = null;
   report.forEach((stat) => {
-    if (stat.type !== 'inbound-rtp') return;
+    if (stat.type !== 'inbound-rtp' || !from(stat)) return;
     if (stat.kind === 'video') {
       video = {
         framesDecoded: count(stat.framesDecoded),

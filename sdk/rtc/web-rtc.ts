@@ -36,6 +36,8 @@ export interface IceCandidateLike {
 
 export interface TransceiverLike {
   direction: string;
+  /** The m-line it is negotiated on, once it is (null before). */
+  readonly mid: string | null;
   readonly receiver: { readonly track: MediaStreamTrackLike };
   readonly sender: {
     replaceTrack(track: MediaStreamTrackLike | null): Promise<void>;
@@ -49,10 +51,19 @@ export interface StatsReportLike {
 
 export interface PeerConnectionLike {
   onicecandidate: ((event: { candidate: IceCandidateLike | null }) => void) | null;
-  ontrack: ((event: { track: MediaStreamTrackLike; streams: readonly MediaStreamLike[] }) => void) | null;
+  ontrack:
+    | ((event: {
+        track: MediaStreamTrackLike;
+        streams: readonly MediaStreamLike[];
+        transceiver: { readonly mid: string | null };
+      }) => void)
+    | null;
   onconnectionstatechange: (() => void) | null;
+  onicegatheringstatechange: (() => void) | null;
   /** `new`, `connecting`, `connected`, `disconnected`, `failed` or `closed`. */
   readonly connectionState: string;
+  /** `new`, `gathering` or `complete`: complete once every ICE candidate is in the local description. */
+  readonly iceGatheringState: string;
   readonly localDescription: { readonly sdp: string } | null;
   addTransceiver(kind: string, init?: { direction?: string }): TransceiverLike;
   getTransceivers(): TransceiverLike[];
@@ -66,4 +77,6 @@ export interface PeerConnectionLike {
 
 export type PeerConnectionConstructor = new (configuration: {
   iceServers: { urls: string | string[] }[];
+  /** `max-bundle` for the connections to the server's media process (all media on one transport). */
+  bundlePolicy?: 'max-bundle';
 }) => PeerConnectionLike;

@@ -15,8 +15,7 @@ import { sentMediaKinds } from '../rtc/sdp.js';
 import { startMediaProcess } from './media-process.js';
 import { createMediaRoutes } from './media-routes.js';
 
-/** What `rtc.media` picks: peer-to-peer media (`mesh`, the default), or media through the server (`sfu`). */
-export type RtcMediaMode = 'mesh' | 'sfu';
+export type { RtcMediaMode } from '../rtc/protocol.js';
 
 export interface MediaSignaling {
   join(participant: Participant): void;

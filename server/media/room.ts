@@ -190,6 +190,8 @@ export class MediaRoom {
     for (const track of wanted) {
       if (tracks.has(track)) continue;
       const transceiver = pc.addTransceiver(track.kind, { direction: 'sendonly' });
+      // One stream (msid) per publisher: a browser hands a participant's audio and video out in one MediaStream.
+      transceiver.sender.streamId = track.owner.conn;
       tracks.set(track, transceiver);
       track.senders.add(transceiver.sender);
       subscription.added.push(track);

@@ -48,6 +48,10 @@ export const CLOSE = {
 export const SIGNALING_DEGRADED_REASON = 'signaling degraded: the bus between the servers is lost; join again later';
 
 const MAX_SDP = 64 * 1024;
+
+/** What `rtc.media` picks: peer-to-peer media (`mesh`, the default), or media through the server (`sfu`). */
+export const rtcMediaMode = z.enum(['mesh', 'sfu']);
+export type RtcMediaMode = z.infer<typeof rtcMediaMode>;
 const identity = z.lazy(() => z.string().min(1).max(128));
 /** An RTCIceCandidateInit, or null for end-of-candidates. */
 const iceCandidate = z.lazy(() =>
@@ -122,6 +126,11 @@ export const serverMessage = z.lazy(() =>
       participants: z.array(participantSchema),
       /** Empty: on one machine, host candidates connect peers without STUN or TURN. */
       iceServers: z.array(z.strictObject({ urls: z.array(z.string()) })),
+      /**
+       * Where the room's media goes on this server: `mesh`, peer to peer (offer, answer and ice between participants);
+       * `sfu` (`--rtc-media sfu`), through the server's media process (publish and subscribe connections).
+       */
+      media: rtcMediaMode,
     }),
     z.strictObject({ type: z.literal('participant_joined'), participant: participantSchema }),
     z.strictObject({ type: z.literal('participant_left'), identity: z.string() }),

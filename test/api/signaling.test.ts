@@ -37,6 +37,7 @@ describe('joining', () => {
       self: { identity: 'alice', name: 'Alice', permissions: { publish: true, subscribe: true } },
       participants: [],
       iceServers: [],
+      media: 'mesh',
     });
     const bob = await join('bob', { publish: false });
     expect((await bob.next('joined')).participants.map((p: { identity: string }) => p.identity)).toEqual(['alice']);
