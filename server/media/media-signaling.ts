@@ -9,7 +9,7 @@ import { type Participant, send } from '../rtc/participant.js';
 import { canSendAudio, canSendVideo } from '../rtc/permissions.js';
 import type { MediaClientMessage, ServerMessage } from '../rtc/protocol.js';
 import { sentMediaKinds } from '../rtc/sdp.js';
-import { startMediaProcess } from './media-process.js';
+import { createMediaPool } from './media-pool.js';
 
 /** What `rtc.media` picks: peer-to-peer media (`mesh`, the default), or media through the server (`sfu`). */
 export type RtcMediaMode = 'mesh' | 'sfu';
@@ -18,19 +18,21 @@ export interface MediaSignaling {
   join(participant: Participant): void;
   handle(participant: Participant, message: MediaClientMessage): void;
   leave(participant: Participant): void;
-  /** The media process's id, while one runs. */
-  pid(): number | undefined;
+  /** The media processes' ids, those running (they start with the first join of a room that needs one). */
+  pids(): number[];
   close(): Promise<void>;
 }
 
 export interface MediaSignalingOptions {
   entry: MediaProcessEntry;
-  /** `rtc.udpPort`: the media process's one UDP port. */
+  /** `rtc.udpPort`: the first media process's one UDP port (the next ones' follow it). */
   udpPort: number;
+  /** `rtc.processes`: how many media processes at most, rooms spread over them. */
+  processes: number;
   logger: Logger;
 }
 
-export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingOptions): MediaSignaling {
+export function createMediaSignaling({ entry, udpPort, processes, logger }: MediaSignalingOptions): MediaSignaling {
   /** The participants in the media process's rooms, by connection id. */
   const participants = new Map<string, Participant>();
   const toParticipant = (conn: string, message: ServerMessage) => {
@@ -50,9 +52,10 @@ export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingO
       },
     }) as const;
 
-  const media = startMediaProcess({
+  const media = createMediaPool({
     entry,
     udpPort,
+    processes,
     logger,
     onReply(reply) {
       switch (reply.type) {
@@ -74,10 +77,11 @@ export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingO
           });
       }
     },
-    // The new process holds no rooms: the participants join again (their connections to the last one are gone, and
-    // publishing again is theirs to do, until renegotiation and reconnection come in later steps).
-    onRestart() {
-      for (const participant of participants.values()) media.send(joinRequest(participant));
+    // The new process holds none of its rooms: their participants join again (their connections to the last one are
+    // gone, and publishing again is theirs to do, until renegotiation and reconnection come in later steps).
+    onRestart(rooms) {
+      for (const participant of participants.values())
+        if (rooms.has(participant.room.id)) media.send(joinRequest(participant));
     },
   });
 
@@ -114,7 +118,7 @@ export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingO
       if (!participants.delete(participant.id)) return;
       media.send({ type: 'leave', room: participant.room.id, conn: participant.id });
     },
-    pid: media.pid,
+    pids: media.pids,
     close: media.close,
   };
 }
