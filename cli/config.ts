@@ -3,6 +3,7 @@ import { describePostgresUrl, isPostgresUrl } from '../db/postgres-url.js';
 import { describeRedisUrl, isRedisUrl } from '../server/cluster/redis-url.js';
 import type { DeploymentMode } from '../server/context.js';
 import { type AccessLogSetting, parseAccessLog } from '../server/http/access-log.js';
+import { MAX_MEDIA_PROCESSES } from '../server/media/media-ports.js';
 import type { RtcMediaMode } from '../server/media/media-signaling.js';
 import { MAKE_A_SECRET_KEY } from '../server/secret-key.js';
 import { parseOrigin, type RegistrationPolicy, type SecurityOptions } from '../server/security/settings.js';
@@ -122,10 +123,11 @@ function parseRtcMedia(value: string, source: string): RtcMediaMode {
   return media;
 }
 
-/** Up to 64 (server/media/media-ports.ts); the ports they take past 65535 are refused at start. */
+/** Ports past 65535 (`--rtc-udp-port` and the next ones) are refused by startServer, naming them. */
 function parseMediaProcesses(value: string, source: string): number {
   const processes = parseCount(value, source);
-  if (processes > 64) throw new UsageError(`${source} must be at most 64 (one a core is what helps), not ${value}`);
+  if (processes > MAX_MEDIA_PROCESSES)
+    throw new UsageError(`${source} must be at most ${MAX_MEDIA_PROCESSES} (one a core is what helps), not ${value}`);
   return processes;
 }
 
