@@ -11,7 +11,7 @@ import type { MediaRequest } from './protocol.js';
 
 /**
  * How long a media process holding no room lives on: long enough that a participant reloading its page or a call
- * started again finds it running (its start, werift's loading, takes 0.3–1 s), short enough that a server whose
+ * started again finds it running (its start, werift's loading, takes 1–3 s on a busy machine), short enough that a server whose
  * call ended gives its memory back.
  */
 export const MEDIA_PROCESS_IDLE_STOP_MS = 30_000;
