@@ -1,6 +1,7 @@
 /**
  * The pool of media processes (server/media/media-pool.ts) driven through its IPC protocol, with the real entry: a
- * process that holds no room for `idleStopMs` stops, and the next room starts one again on the same UDP port.
+ * process that holds no room for `idleStopMs` stops, and the next room starts one again on the same UDP port; and
+ * the processes' ports (media-ports.ts).
  */
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
@@ -8,6 +9,7 @@ import pino from 'pino';
 import { expect, it } from 'vitest';
 import { appFiles } from '../../server/app-files/app-files.js';
 import { createMediaPool } from '../../server/media/media-pool.js';
+import { mediaProcessPorts } from '../../server/media/media-ports.js';
 import type { MediaReply } from '../../server/media/protocol.js';
 import { childProcesses } from '../support/processes.js';
 import { eventually } from '../support/wait.js';
@@ -68,3 +70,12 @@ it('stops a process once it has held no room for a while, and starts one again o
   }
   expect(running()).toEqual([]);
 }, 40_000);
+
+it('gives each process a UDP port of its own, consecutive from the first, and refuses ports past 65535', () => {
+  expect(mediaProcessPorts(40100, 1)).toEqual([40100]);
+  expect(mediaProcessPorts(40100, 3)).toEqual([40100, 40101, 40102]);
+  // Port 0: each process's is one the system picks, nothing to check.
+  expect(mediaProcessPorts(0, 4)).toEqual([]);
+  expect(() => mediaProcessPorts(65535, 2)).toThrow('2 media processes need UDP ports 65535–65536: past 65535');
+  expect(() => mediaProcessPorts(40100, 0)).toThrow('rtc.processes must be a whole number from 1 to 64, not 0');
+});
