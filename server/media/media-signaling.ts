@@ -25,7 +25,7 @@ export interface MediaSignaling {
 
 export interface MediaSignalingOptions {
   entry: MediaProcessEntry;
-  /** `rtc.udpPort`: the first media process's one UDP port (the next ones' follow it). */
+  /** `rtc.udpPort`: the first media process's UDP port (the next ones follow it). */
   udpPort: number;
   /** `rtc.processes`: how many media processes at most, rooms spread over them. */
   processes: number;
