@@ -67,8 +67,8 @@ it('forks no media process before a join, one per room up to the pool, and a dea
   expect(mediaPids()).toEqual([]);
 
   const first = await roomWithMedia(keys.development, 'on-the-first', 'A');
+  expect(mediaPids()).toHaveLength(1);
   const [firstPid] = mediaPids();
-  expect(mediaPids()).toEqual([firstPid]);
   await first.flows();
 
   // The second room goes to the process with fewer participants: a second one, started for it.
