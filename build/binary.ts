@@ -129,6 +129,27 @@ function sqliteDriverPlugin(): Plugin {
   };
 }
 
+/**
+ * Bundles werift (its CommonJS build) into the executable, which has no node_modules, where server/media/werift.ts
+ * requires it from there at run time: the media process (server/app-files/sea-main.ts) takes it from here.
+ */
+function weriftPlugin(): Plugin {
+  return {
+    name: 'werift',
+    setup(bundle) {
+      bundle.onResolve({ filter: /^\.\/werift\.js$/ }, (args) => {
+        if (!args.importer.startsWith(join(ROOT, 'server', 'media', sep))) return undefined;
+        return { path: 'werift', namespace: 'werift', pluginData: { resolveDir: args.resolveDir } };
+      });
+      bundle.onLoad({ filter: /.*/, namespace: 'werift' }, (args) => ({
+        contents: "export const werift = require('werift');\n",
+        resolveDir: (args.pluginData as { resolveDir: string }).resolveDir,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 /** Bundles sea-files.ts where the sources import package-files.ts (see server/app-files/app-files.ts). */
 function carriedFilesPlugin(onUsed: () => void): Plugin {
   return {
@@ -146,7 +167,8 @@ function carriedFilesPlugin(onUsed: () => void): Plugin {
 async function bundleCli(outfile: string): Promise<void> {
   let swapped = false;
   await build({
-    entryPoints: [join(ROOT, 'cli', 'index.ts')],
+    // The command, or the media process when a server forks the executable as one (server/app-files/sea-main.ts).
+    entryPoints: [join(ROOT, 'server', 'app-files', 'sea-main.ts')],
     outfile,
     bundle: true,
     platform: 'node',
@@ -158,6 +180,7 @@ async function bundleCli(outfile: string): Promise<void> {
         swapped = true;
       }),
       sqliteDriverPlugin(),
+      weriftPlugin(),
       unreachableDataPlugin(),
       jsonAsStringPlugin(),
     ],

@@ -3,6 +3,7 @@ import { describePostgresUrl, isPostgresUrl } from '../db/postgres-url.js';
 import { describeRedisUrl, isRedisUrl } from '../server/cluster/redis-url.js';
 import type { DeploymentMode } from '../server/context.js';
 import { type AccessLogSetting, parseAccessLog } from '../server/http/access-log.js';
+import { MAX_MEDIA_PROCESSES } from '../server/media/media-ports.js';
 import type { RtcMediaMode } from '../server/media/media-signaling.js';
 import { MAKE_A_SECRET_KEY } from '../server/secret-key.js';
 import { parseOrigin, type RegistrationPolicy, type SecurityOptions } from '../server/security/settings.js';
@@ -42,9 +43,10 @@ export interface ServeSettings {
   accessLog: AccessLogSetting;
   /**
    * Where `/v1/rtc`'s media goes, when given: peer to peer (the default), or through the server (experimental), then
-   * on one UDP port (`--rtc-udp-port`, default DEFAULT_RTC_UDP_PORT).
+   * on one UDP port (`--rtc-udp-port`, default DEFAULT_RTC_UDP_PORT) per media process (`--rtc-media-processes`,
+   * default 1), consecutive.
    */
-  rtc?: { media: RtcMediaMode; udpPort: number };
+  rtc?: { media: RtcMediaMode; udpPort: number; processes: number };
   /** Where Prometheus metrics are served, on a listener of their own; absent: not served. */
   metrics?: { port: number; host: string };
   /** The environment's OTEL_* variables, which configure tracing (none: no tracing). */
@@ -104,6 +106,7 @@ export interface ServeFlags {
   /** False with `--no-password-sign-in`; commander sets true otherwise. */
   passwordSignIn?: boolean;
   rtcUdpPort?: string;
+  rtcMediaProcesses?: string;
 }
 
 /**
@@ -118,6 +121,14 @@ function parseRtcMedia(value: string, source: string): RtcMediaMode {
   const media = value.toLowerCase();
   if (media !== 'mesh' && media !== 'sfu') throw new UsageError(`${source} must be "mesh" or "sfu", not "${value}"`);
   return media;
+}
+
+/** Ports past 65535 (`--rtc-udp-port` and the next ones) are refused by startServer, naming them. */
+function parseMediaProcesses(value: string, source: string): number {
+  const processes = parseCount(value, source);
+  if (processes > MAX_MEDIA_PROCESSES)
+    throw new UsageError(`${source} must be at most ${MAX_MEDIA_PROCESSES} (one a core is what helps), not ${value}`);
+  return processes;
 }
 
 function parsePort(value: string, source: string): number {
@@ -334,6 +345,7 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
   const rtcMedia = setting(flags.rtcMedia, 'rtc-media', 'SWITCHBOARD_RTC_MEDIA');
   const otelEnvironment = otelVariables(env);
   const rtcUdpPort = setting(flags.rtcUdpPort, 'rtc-udp-port', 'SWITCHBOARD_RTC_UDP_PORT');
+  const rtcMediaProcesses = setting(flags.rtcMediaProcesses, 'rtc-media-processes', 'SWITCHBOARD_RTC_MEDIA_PROCESSES');
   const database = setting(flags.databaseUrl, 'database-url', 'SWITCHBOARD_DATABASE_URL');
   const databaseUrl = database && parseDatabaseUrl(database.value, database.source);
   const secretKey = readSecretKey(flags.secretKeyFile, 'secret-key-file', env.SWITCHBOARD_SECRET_KEY);
@@ -384,6 +396,7 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
       rtc: {
         media: parseRtcMedia(rtcMedia.value, rtcMedia.source),
         udpPort: rtcUdpPort ? parsePort(rtcUdpPort.value, rtcUdpPort.source) : DEFAULT_RTC_UDP_PORT,
+        processes: rtcMediaProcesses ? parseMediaProcesses(rtcMediaProcesses.value, rtcMediaProcesses.source) : 1,
       },
     }),
   };

@@ -160,8 +160,14 @@ export function registerServeCommand(program: Command): void {
     )
     .option(
       '--rtc-udp-port <port>',
-      'with --rtc-media sfu: the one UDP port, on every interface, that carries all media of the server; open it in ' +
-        'the firewall for clients on other machines (env SWITCHBOARD_RTC_UDP_PORT, default 40100; 0 for any free one)',
+      'with --rtc-media sfu: the UDP port, on every interface, that carries all media of the server (of its first ' +
+        'media process: see --rtc-media-processes); open it in the firewall for clients on other machines (env SWITCHBOARD_RTC_UDP_PORT, default 40100; 0 for any free one)',
+    )
+    .option(
+      '--rtc-media-processes <count>',
+      'with --rtc-media sfu: how many media processes at most, each started when a room first needs it, holding whole ' +
+        'rooms on a UDP port of its own (--rtc-udp-port, then the next ones); more than 1 spreads media over cores ' +
+        '(env SWITCHBOARD_RTC_MEDIA_PROCESSES, default 1)',
     )
     .option(
       '--seed <file>',

@@ -46,13 +46,14 @@ export async function createRuntime(
     realtime: services.realtime.count(),
     signaling: services.signaling.participantsOnNode(),
   }));
-  // The media process starts with the runtime (a second after listening at the latest), and stops with it. Its
-  // module (and the schemas of its protocol) loads only when asked for.
+  // The media processes start with the first join of a room that needs one (none for a server whose rooms see no
+  // participant), and stop with the runtime. Their module (and the schemas of their protocol) loads only when asked for.
   const media =
     rtc?.media === 'sfu'
       ? (await import('./media/media-signaling.js')).createMediaSignaling({
           entry: appFiles.mediaProcess(),
           udpPort: rtc.udpPort ?? 0,
+          processes: rtc.processes ?? 1,
           logger: ctx.logger,
           cluster: ctx.cluster,
           events: ctx.events,

@@ -135,9 +135,10 @@ export interface ServerOptions {
    * docs/architecture.md, "Media: the SFU"); its `publish` and `subscribe_offer` messages are in docs/signaling.md.
    * `udpPort`: with `sfu`, the one UDP port (on every interface) of all its peer connections. Default 0: one the
    * system picks, again at each restart of the media process (tests); `serve` passes 40100 unless told otherwise. A
-   * port in use fails the start.
+   * port in use fails the start. `processes`: with `sfu`, how many media processes at most (default 1), each started
+   * when a room first needs it and holding whole rooms on a UDP port of its own: `udpPort`, `udpPort + 1`, …
    */
-  rtc?: { media?: RtcMediaMode; udpPort?: number };
+  rtc?: { media?: RtcMediaMode; udpPort?: number; processes?: number };
   /**
    * Serve Prometheus metrics (text exposition format) at `/metrics` on a listener of their own: `port` (0 picks a
    * free one) on `host`, default 127.0.0.1. Off by default; never on the API's port. See docs/deployment.md.
@@ -333,9 +334,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     }
     const { seed } = options;
-    // The media process binds it a second after listening at the latest: a port in use fails the start, clearly.
-    if (options.rtc?.media === 'sfu' && options.rtc.udpPort)
-      await (await import('./media/udp-port.js')).checkUdpPortFree(options.rtc.udpPort, '0.0.0.0');
+    // The media processes bind them when a room first needs them: a port in use fails the start, clearly, instead.
+    if (options.rtc?.media === 'sfu')
+      await (await import('./media/media-ports.js')).checkMediaPortsFree(
+        options.rtc.udpPort ?? 0,
+        options.rtc.processes,
+      );
     const runtimeTracing = tracing;
     // Loaded outside the trace of the request that asked for it: the timers and loops it starts are no request's.
     runtime = runtimeLoader(() =>

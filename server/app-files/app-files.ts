@@ -29,10 +29,11 @@ export interface AppFiles {
   mediaProcess(): MediaProcessEntry;
 }
 
-/** A module for `child_process.fork`, and the Node.js options it needs. */
+/** A module for `child_process.fork`, the Node.js options it needs, and variables added to its environment. */
 export interface MediaProcessEntry {
   module: string;
   execArgv: string[];
+  env?: Record<string, string>;
 }
 
 export { appFiles } from './package-files.js';

@@ -3,6 +3,7 @@ import { getAsset, getRawAsset } from 'node:sea';
 import { defaultCacheDir } from '../../cli/user-folders.js';
 import type { AppFiles } from './app-files.js';
 import { CARRIED, MANIFEST_ASSET, type SeaManifest } from './sea-manifest.js';
+import { seaMediaProcessEntry } from './sea-media-process.js';
 import { unpackOnce } from './unpack.js';
 
 let manifest: SeaManifest | undefined;
@@ -42,7 +43,6 @@ export const appFiles: AppFiles = {
   sqliteAddon: () => join(unpackedFolder(), CARRIED.sqliteAddon),
   // Unpacked with the rest; an executable built without the dashboard has none there, and says so at `/`.
   dashboardDir: () => join(unpackedFolder(), CARRIED.dashboard),
-  mediaProcess: () => {
-    throw new Error('The single executable has no media process yet (issue 47): run `--rtc-media sfu` from npm.');
-  },
+  // The executable itself, which carries the media process's code (sea-main.ts).
+  mediaProcess: seaMediaProcessEntry,
 };

@@ -39,7 +39,9 @@ async function openPort(): Promise<UdpMux> {
   return mux;
 }
 
-const mux = await openPort();
+// Not awaited at the top level: the single executable bundles this module as CommonJS (build/binary.ts). Nothing uses
+// it before `ready`, which the server waits for before it sends a request.
+let mux!: UdpMux;
 
 function roomOf(id: string): MediaRoom {
   let room = rooms.get(id);
@@ -79,4 +81,7 @@ process.on('message', (message: unknown) => {
 });
 // The server is gone (it exited, or closed the channel to stop this process): nothing is left to serve.
 process.on('disconnect', () => process.exit(0));
-send({ type: 'ready', udpPort: mux.port });
+void openPort().then((opened) => {
+  mux = opened;
+  send({ type: 'ready', udpPort: mux.port });
+});

@@ -23,6 +23,8 @@ export interface MediaProcessOptions {
   onReply(reply: Exclude<MediaReply, { type: 'ready' | 'log' }>): void;
   /** A new media process is ready after the last one exited: it holds nothing of what the last one held. */
   onRestart(): void;
+  /** Forks once this settles: the exit of a process stopped before it, whose UDP port it takes over. */
+  startAfter?: Promise<void>;
 }
 
 export interface MediaProcess {
@@ -34,7 +36,14 @@ export interface MediaProcess {
   close(): Promise<void>;
 }
 
-export function startMediaProcess({ entry, udpPort, logger, onReply, onRestart }: MediaProcessOptions): MediaProcess {
+export function startMediaProcess({
+  entry,
+  udpPort,
+  logger,
+  onReply,
+  onRestart,
+  startAfter,
+}: MediaProcessOptions): MediaProcess {
   let child: ChildProcess | undefined;
   let ready = false;
   let held: MediaRequest[] = [];
@@ -43,9 +52,11 @@ export function startMediaProcess({ entry, udpPort, logger, onReply, onRestart }
   let restartTimer: NodeJS.Timeout | undefined;
 
   function start(restarted: boolean): void {
+    if (stopped) return;
     const startedAt = performance.now();
     const forked = fork(entry.module, [String(udpPort)], {
       execArgv: entry.execArgv,
+      ...(entry.env && { env: { ...process.env, ...entry.env } }),
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -88,7 +99,8 @@ export function startMediaProcess({ entry, udpPort, logger, onReply, onRestart }
     });
   }
 
-  start(false);
+  if (startAfter === undefined) start(false);
+  else void startAfter.then(() => start(false));
   return {
     send(request) {
       // Stopped: a socket whose close comes after the server's (a client late to answer its close frame) has

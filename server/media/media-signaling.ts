@@ -12,7 +12,7 @@ import { type Participant, send } from '../rtc/participant.js';
 import { canSendAudio, canSendVideo } from '../rtc/permissions.js';
 import type { MediaClientMessage, ServerMessage } from '../rtc/protocol.js';
 import { sentMediaKinds } from '../rtc/sdp.js';
-import { startMediaProcess } from './media-process.js';
+import { createMediaPool } from './media-pool.js';
 import { createMediaRoutes } from './media-routes.js';
 
 export type { RtcMediaMode } from '../rtc/protocol.js';
@@ -21,15 +21,17 @@ export interface MediaSignaling {
   join(participant: Participant): void;
   handle(participant: Participant, message: MediaClientMessage): void;
   leave(participant: Participant): void;
-  /** The media process's id, while one runs. */
-  pid(): number | undefined;
+  /** The media processes' ids, those running (they start with the first join of a room that needs one). */
+  pids(): number[];
   close(): Promise<void>;
 }
 
 export interface MediaSignalingOptions {
   entry: MediaProcessEntry;
-  /** `rtc.udpPort`: the media process's one UDP port. */
+  /** `rtc.udpPort`: the first media process's UDP port (the next ones follow it). */
   udpPort: number;
+  /** `rtc.processes`: how many media processes at most, rooms spread over them. */
+  processes: number;
   logger: Logger;
   /** With several nodes, each room's media lives on one of them (media-routes.ts). */
   cluster: Cluster;
@@ -39,6 +41,7 @@ export interface MediaSignalingOptions {
 export function createMediaSignaling({
   entry,
   udpPort,
+  processes,
   logger,
   cluster,
   events,
@@ -67,9 +70,10 @@ export function createMediaSignaling({
       },
     }) as const;
 
-  const media = startMediaProcess({
+  const media = createMediaPool({
     entry,
     udpPort,
+    processes,
     logger,
     onReply(reply) {
       switch (reply.type) {
@@ -91,10 +95,11 @@ export function createMediaSignaling({
           });
       }
     },
-    // The new process holds no rooms: the participants join again (their connections to the last one are gone, and
-    // publishing again is theirs to do, until renegotiation and reconnection come in later steps).
-    onRestart() {
-      for (const join of routes.joinedHere()) media.send(join);
+    // The new process holds none of its rooms: their participants join again, this node's and other nodes' whose
+    // room's media is here (their connections to the last one are gone, and publishing again is theirs to do, until
+    // renegotiation and reconnection come in later steps).
+    onRestart(rooms) {
+      for (const join of routes.joinedHere()) if (rooms.has(join.room)) media.send(join);
     },
   });
   const routes = createMediaRoutes({ toMedia: media.send, toSocket, cluster, events, logger });
@@ -132,7 +137,7 @@ export function createMediaSignaling({
       if (!participants.delete(participant.id)) return;
       routes.send(participant, { type: 'leave', room: participant.room.id, conn: participant.id });
     },
-    pid: media.pid,
+    pids: media.pids,
     async close() {
       routes.stop();
       await media.close();

@@ -8,8 +8,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, registerUser } from '../support/factories.js';
+import { connected, gathered, newClient } from '../media/werift-client.js';
+import { createRoom, mintRtcToken, PASSWORD, projectWithKeys, registerUser } from '../support/factories.js';
 import { client } from '../support/http.js';
+import { childProcesses } from '../support/processes.js';
+import { connectSignaling } from '../support/socket-client.js';
 
 const VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 
@@ -76,7 +79,7 @@ async function serve(extraEnv: Record<string, string> = {}, args: string[] = [])
     const [code] = await exit;
     return { code: code as number | null, ms: performance.now() - started, output };
   };
-  return { url, stop };
+  return { url, stop, pid: child.pid as number };
 }
 
 describe('the single executable', () => {
@@ -173,6 +176,39 @@ describe('the single executable', () => {
     const stopped = await seeded.stop();
     expect(stopped.code).toBe(0);
     expect(stopped.output).toMatch(/Seed .* applied: created/);
+  }, 60_000);
+
+  it('is its own media process: serve --rtc-media sfu answers a publish, connects it, and stops the process with it', async () => {
+    const server = await serve({ SWITCHBOARD_DATA_DIR: join(root, 'media') }, [
+      '--rtc-media',
+      'sfu',
+      '--rtc-udp-port',
+      '0',
+    ]);
+    const api = client(server.url);
+    const { keys } = await projectWithKeys(api);
+    const room = await createRoom(api, keys.development, 'binary-media');
+    const socket = connectSignaling(server.url, (await mintRtcToken(api, keys.development, room.id)).token);
+    const pc = newClient();
+    try {
+      await socket.next('joined');
+      pc.addTransceiver('audio', { direction: 'sendonly' });
+      await pc.setLocalDescription(await pc.createOffer());
+      socket.send({ type: 'publish', sdp: await gathered(pc) });
+      const { sdp } = await socket.next('publish_answer', 15_000);
+      expect(sdp).toMatch(/^m=audio [1-9]/m);
+      await pc.setRemoteDescription({ type: 'answer', sdp });
+      await connected(pc);
+      const media = childProcesses(server.pid);
+      expect(media.map(({ command }) => command)).toEqual([expect.stringContaining('switchboard-media-process')]);
+
+      const stopped = await server.stop();
+      expect(stopped.code, stopped.output).toBe(0);
+      expect(existsSync(`/proc/${media[0].pid}`)).toBe(false);
+    } finally {
+      socket.socket.terminate();
+      await pc.close();
+    }
   }, 60_000);
 
   it('unpacks what it carries once, into a cache folder named by version and content, and nothing into its folder', () => {

@@ -242,8 +242,12 @@ describe('the media process', () => {
   });
 
   it('is started again when it dies, and close() leaves none behind', async () => {
-    // The runtime (and with it the media process) starts on the first API request.
-    await client(server.url).get('/v1/projects');
+    // The media process starts with the first join of a room.
+    const api = client(server.url);
+    const { keys } = await projectWithKeys(api);
+    const room = await createRoom(api, keys.development, 'sfu-restart');
+    const participant = connectSignaling(server.url, (await mintRtcToken(api, keys.development, room.id)).token);
+    await participant.next('joined');
     const [first] = await eventually(
       async () => mediaProcesses(),
       (found) => found.length === 1,

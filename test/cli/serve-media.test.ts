@@ -4,8 +4,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { createRoom, mintRtcToken, projectWithKeys } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { childProcesses } from '../support/processes.js';
+import { connectSignaling } from '../support/socket-client.js';
 
 const BIN = resolve('dist/switchboard.mjs');
 const work = mkdtempSync(join(tmpdir(), 'switchboard-cli-media-'));
@@ -45,8 +47,13 @@ it('serve --rtc-media sfu runs the built media process, and stops it when it sto
   const exited = once(child, 'exit');
   try {
     const [, url] = await waitFor(/Switchboard listening on (http:\/\/[^\s"]+)/);
-    // The first API request loads the runtime, which forks the media process; it is ready once werift has loaded.
-    await client(url).get('/v1/projects');
+    // A room's first join forks the media process; it is ready once werift has loaded.
+    const api = client(url);
+    const { keys } = await projectWithKeys(api);
+    const room = await createRoom(api, keys.development, 'media');
+    expect(childProcesses(child.pid)).toEqual([]);
+    const participant = connectSignaling(url, (await mintRtcToken(api, keys.development, room.id)).token);
+    await participant.next('joined');
     const [, pid, udpPort] = await waitFor(/the media process is ready \(pid (\d+), media on UDP port (\d+)\)/);
     expect(Number(udpPort)).toBeGreaterThan(0);
     const [media] = childProcesses(child.pid).filter((p) => p.pid === Number(pid));

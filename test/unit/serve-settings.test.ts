@@ -93,14 +93,24 @@ describe('serve settings', () => {
   });
 
   it('puts the SFU’s media on UDP port 40100 unless --rtc-udp-port or SWITCHBOARD_RTC_UDP_PORT says otherwise', () => {
-    expect(resolveServeSettings({ rtcMedia: 'sfu' }, {}).rtc).toEqual({ media: 'sfu', udpPort: 40100 });
+    expect(resolveServeSettings({ rtcMedia: 'sfu' }, {}).rtc).toEqual({ media: 'sfu', udpPort: 40100, processes: 1 });
     expect(resolveServeSettings({ rtcMedia: 'sfu' }, { SWITCHBOARD_RTC_UDP_PORT: '0' }).rtc?.udpPort).toBe(0);
     expect(
       resolveServeSettings({ rtcMedia: 'sfu', rtcUdpPort: '50000' }, { SWITCHBOARD_RTC_UDP_PORT: '40200' }).rtc,
-    ).toEqual({ media: 'sfu', udpPort: 50000 });
+    ).toEqual({ media: 'sfu', udpPort: 50000, processes: 1 });
     expect(() => resolveServeSettings({ rtcMedia: 'sfu', rtcUdpPort: '70000' }, {})).toThrow(
       /--rtc-udp-port must be a port number/,
     );
+  });
+
+  it('takes the number of media processes from --rtc-media-processes or SWITCHBOARD_RTC_MEDIA_PROCESSES, 1 to 64', () => {
+    const processes = (flag?: string, env = {}) =>
+      resolveServeSettings({ rtcMedia: 'sfu', rtcMediaProcesses: flag }, env).rtc?.processes;
+    expect(processes()).toBe(1);
+    expect(processes(undefined, { SWITCHBOARD_RTC_MEDIA_PROCESSES: '2' })).toBe(2);
+    expect(processes('4', { SWITCHBOARD_RTC_MEDIA_PROCESSES: '2' })).toBe(4);
+    expect(() => processes('0')).toThrow(/--rtc-media-processes must be a whole number from 1/);
+    expect(() => processes('65')).toThrow(/--rtc-media-processes must be at most 64/);
   });
 
   it('takes the data flags: --import with --replace, --export-on-exit, and --seed over SWITCHBOARD_SEED', () => {
