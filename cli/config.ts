@@ -4,11 +4,13 @@ import { describeRedisUrl, isRedisUrl } from '../server/cluster/redis-url.js';
 import type { DeploymentMode } from '../server/context.js';
 import { type AccessLogSetting, parseAccessLog } from '../server/http/access-log.js';
 import type { RtcMediaMode } from '../server/media/media-signaling.js';
+import type { IceServer } from '../server/rtc/ice-servers.js';
 import { MAKE_A_SECRET_KEY } from '../server/secret-key.js';
 import { parseOrigin, type RegistrationPolicy, type SecurityOptions } from '../server/security/settings.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/start-server.js';
 import { type OtelEnvironment, otelVariables } from '../server/tracing/otel-environment.js';
 import { UsageError } from './errors.js';
+import { type RtcNetworkFlags, resolveRtcNetwork } from './rtc-network-settings.js';
 import { defaultDataDir, resolveDataDir } from './user-folders.js';
 
 export { defaultDataDir, UsageError };
@@ -44,7 +46,7 @@ export interface ServeSettings {
    * Where `/v1/rtc`'s media goes, when given: peer to peer (the default), or through the server (experimental), then
    * on one UDP port (`--rtc-udp-port`, default DEFAULT_RTC_UDP_PORT).
    */
-  rtc?: { media: RtcMediaMode; udpPort: number };
+  rtc?: { media: RtcMediaMode; udpPort: number; announceAddresses?: string[]; iceServers?: IceServer[] };
   /** Where Prometheus metrics are served, on a listener of their own; absent: not served. */
   metrics?: { port: number; host: string };
   /** The environment's OTEL_* variables, which configure tracing (none: no tracing). */
@@ -69,7 +71,7 @@ function parseAccessLogSetting(value: string, source: string): AccessLogSetting 
 }
 
 /** The flags of `switchboard serve`, each also an environment variable. */
-export interface ServeFlags {
+export interface ServeFlags extends RtcNetworkFlags {
   port?: string;
   host?: string;
   dataDir?: string;
@@ -334,6 +336,7 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
   const rtcMedia = setting(flags.rtcMedia, 'rtc-media', 'SWITCHBOARD_RTC_MEDIA');
   const otelEnvironment = otelVariables(env);
   const rtcUdpPort = setting(flags.rtcUdpPort, 'rtc-udp-port', 'SWITCHBOARD_RTC_UDP_PORT');
+  const { announceAddresses, iceServers } = resolveRtcNetwork(flags, env, setting);
   const database = setting(flags.databaseUrl, 'database-url', 'SWITCHBOARD_DATABASE_URL');
   const databaseUrl = database && parseDatabaseUrl(database.value, database.source);
   const secretKey = readSecretKey(flags.secretKeyFile, 'secret-key-file', env.SWITCHBOARD_SECRET_KEY);
@@ -380,10 +383,13 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
     security,
     logLevel: logLevel ? parseLogLevel(logLevel.value, logLevel.source) : 'info',
     accessLog: accessLog ? parseAccessLogSetting(accessLog.value, accessLog.source) : 'all',
-    ...(rtcMedia && {
+    // The ICE servers are for either mode; the port and the announced addresses for the SFU's media only.
+    ...((rtcMedia || iceServers) && {
       rtc: {
-        media: parseRtcMedia(rtcMedia.value, rtcMedia.source),
+        media: rtcMedia ? parseRtcMedia(rtcMedia.value, rtcMedia.source) : 'mesh',
         udpPort: rtcUdpPort ? parsePort(rtcUdpPort.value, rtcUdpPort.source) : DEFAULT_RTC_UDP_PORT,
+        ...(announceAddresses && { announceAddresses }),
+        ...(iceServers && { iceServers }),
       },
     }),
   };

@@ -37,7 +37,10 @@ export async function createRuntime(
   infra: Infrastructure,
   { observability, rtc }: Pick<ServerOptions, 'observability' | 'rtc'>,
 ): Promise<Runtime> {
-  const ctx: AppContext = { ...infra, services: createServices(infra, { observability }) };
+  const ctx: AppContext = {
+    ...infra,
+    services: createServices(infra, { observability, iceServers: rtc?.iceServers }),
+  };
   const { services } = ctx;
   // Before any socket can connect: rows left open by a previous run are closed first.
   await services.observability.start();
@@ -53,6 +56,7 @@ export async function createRuntime(
       ? (await import('./media/media-signaling.js')).createMediaSignaling({
           entry: appFiles.mediaProcess(),
           udpPort: rtc.udpPort ?? 0,
+          announcedAddresses: rtc.announceAddresses,
           logger: ctx.logger,
         })
       : undefined;

@@ -27,6 +27,7 @@ import { createProjectService } from './projects/service.js';
 import { createRecordingService } from './recordings/service.js';
 import { createRoomService } from './rooms/service.js';
 import { createSignalingHub } from './rtc/hub.js';
+import type { IceServer } from './rtc/ice-servers.js';
 import { createRtcTokenService } from './rtc/token-service.js';
 import { createSecretKeyRotationJob } from './secret-key-rotation/job.js';
 import { createLimitWindows } from './security/limit-windows.js';
@@ -40,11 +41,15 @@ import { createWebhookService } from './webhooks/service.js';
 /** Domain services: where the rules live. Routes only parse, authorize, call one of these, present. */
 /**
  * `observability: false` turns recording off: for the benchmark's baseline only (ServerOptions). `random` draws the
- * shares of injected faults (Math.random unless a test fixes it).
+ * shares of injected faults (Math.random unless a test fixes it). `iceServers`: what `/v1/rtc` gives its clients.
  */
 export function createServices(
   infra: Infrastructure,
-  { observability = true, random = Math.random }: { observability?: boolean; random?: () => number } = {},
+  {
+    observability = true,
+    random = Math.random,
+    iceServers = [],
+  }: { observability?: boolean; random?: () => number; iceServers?: readonly IceServer[] } = {},
 ) {
   const audit = createAuditService(infra);
   /** Each environment's now (its test clock): what is timed within an environment asks it. */
@@ -55,7 +60,7 @@ export function createServices(
   const messages = createMessageService(infra, conversations, attachments);
   const engagement = createEngagementService(infra, messages);
   const rtcTokens = createRtcTokenService(infra, rooms, audit, clocks);
-  const signaling = createSignalingHub(infra);
+  const signaling = createSignalingHub(infra, { iceServers });
   const chatTokens = createChatTokenService(infra, clocks);
   const recorder = createObservabilityRecorder(infra, clocks, { enabled: observability });
   const invitations = createInvitationService(infra, audit);

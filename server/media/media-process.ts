@@ -18,6 +18,8 @@ export interface MediaProcessOptions {
   entry: MediaProcessEntry;
   /** The UDP port of all its peer connections; 0 for one the system picks (again at each restart). */
   udpPort: number;
+  /** The addresses its descriptions announce instead of its interfaces' (announced-address.ts); none: those. */
+  announcedAddresses?: readonly string[];
   logger: Logger;
   /** Every reply but `ready` and `log`, which this module handles. */
   onReply(reply: Exclude<MediaReply, { type: 'ready' | 'log' }>): void;
@@ -34,7 +36,14 @@ export interface MediaProcess {
   close(): Promise<void>;
 }
 
-export function startMediaProcess({ entry, udpPort, logger, onReply, onRestart }: MediaProcessOptions): MediaProcess {
+export function startMediaProcess({
+  entry,
+  udpPort,
+  announcedAddresses = [],
+  logger,
+  onReply,
+  onRestart,
+}: MediaProcessOptions): MediaProcess {
   let child: ChildProcess | undefined;
   let ready = false;
   let held: MediaRequest[] = [];
@@ -44,7 +53,7 @@ export function startMediaProcess({ entry, udpPort, logger, onReply, onRestart }
 
   function start(restarted: boolean): void {
     const startedAt = performance.now();
-    const forked = fork(entry.module, [String(udpPort)], {
+    const forked = fork(entry.module, [String(udpPort), announcedAddresses.join(',')], {
       execArgv: entry.execArgv,
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -27,10 +27,17 @@ export interface MediaSignalingOptions {
   entry: MediaProcessEntry;
   /** `rtc.udpPort`: the media process's one UDP port. */
   udpPort: number;
+  /** `rtc.announceAddresses`: what the media process's descriptions announce instead of its interfaces. */
+  announcedAddresses?: readonly string[];
   logger: Logger;
 }
 
-export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingOptions): MediaSignaling {
+export function createMediaSignaling({
+  entry,
+  udpPort,
+  announcedAddresses,
+  logger,
+}: MediaSignalingOptions): MediaSignaling {
   /** The participants in the media process's rooms, by connection id. */
   const participants = new Map<string, Participant>();
   const toParticipant = (conn: string, message: ServerMessage) => {
@@ -53,6 +60,7 @@ export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingO
   const media = startMediaProcess({
     entry,
     udpPort,
+    announcedAddresses,
     logger,
     onReply(reply) {
       switch (reply.type) {

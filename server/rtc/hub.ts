@@ -4,6 +4,7 @@ import type { Infrastructure } from '../context.js';
 import { ENVIRONMENT_RESET_REASON } from '../environment-reset/close.js';
 import type { ConnectionInfo } from '../events/bus.js';
 import { type ClusterRoster, createClusterRoster, type RosterEntry } from './cluster-roster.js';
+import type { IceServer } from './ice-servers.js';
 import { watchLostNodes } from './lost-nodes.js';
 import { type CloseInfo, type Member, memberOf, type Participant, send, viewOf } from './participant.js';
 import { CLOSE, type RelayedClientMessage, type ServerMessage, SIGNALING_DEGRADED_REASON } from './protocol.js';
@@ -30,7 +31,10 @@ const LOST_NODE_REASON = 'its server node was lost';
  * Redis who is in each room on every node (cluster-roster.ts): a join takes its place there atomically, and frames for
  * a participant on another node cross the bus as `signaling.frame` events, which the node holding its socket sends.
  */
-export function createSignalingHub({ clock, ids, events, cluster, logger }: Infrastructure) {
+export function createSignalingHub(
+  { clock, ids, events, cluster, logger }: Infrastructure,
+  { iceServers = [] }: { iceServers?: readonly IceServer[] } = {},
+) {
   const sockets = createRoomSockets();
   const roster = cluster.redis ? createClusterRoster(cluster.redis, cluster.nodeId) : undefined;
   /** With a cluster, each participant's frames are relayed one after the other (looking up their target may wait). */
@@ -169,7 +173,7 @@ export function createSignalingHub({ clock, ids, events, cluster, logger }: Infr
       room: joined.room,
       self: view,
       participants: others.map(viewOf),
-      iceServers: [],
+      iceServers: iceServers.map((server) => ({ ...server, urls: [...server.urls] })),
     });
     broadcast(
       joined.room.id,
