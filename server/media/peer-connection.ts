@@ -30,8 +30,11 @@ export function newPeerConnection(mux: UdpMux, kinds: ReadonlySet<MediaKind> = A
     headerExtensions: { video: [], audio: [] },
   });
   // Data goes through the signaling socket, where the hub holds `publishData`: a channel a client opens here (on its
-  // publish connection, say) is closed at once, so that it knows that nothing it sends there reaches anyone.
-  pc.onDataChannel.subscribe((channel) => channel.close());
+  // publish connection, say) is closed at once, so that it knows that nothing it sends there reaches anyone. After
+  // werift has acknowledged its opening: a client whose channel is gone when the acknowledgement comes may throw.
+  pc.onDataChannel.subscribe((channel) => {
+    setTimeout(() => channel.close(), 0);
+  });
   return pc;
 }
 
