@@ -53,8 +53,9 @@ export class RtcJoinError extends Error {
 
 /**
  * A browser's place in a room: joins over the signaling socket (`/v1/rtc`) with an RTC token, connects peer to
- * peer with every other participant (a mesh, host ICE candidates only: no STUN or TURN, nothing leaves the
- * machine or network), sends the local media and hands out the remote tracks as events.
+ * peer with every other participant (a mesh, with the ICE servers `joined` lists: none unless the server was given
+ * some, host candidates only, nothing leaves the machine or network), sends the local media and hands out the remote
+ * tracks as events.
  */
 export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
   private readonly peers = new Map<string, MeshPeer>();
@@ -197,7 +198,8 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
   }
 
   private peer(remote: SignalingParticipant): MeshPeer {
-    const pc = new this.PeerConnection({ iceServers: [] });
+    // The server's `--rtc-ice-servers` (STUN, TURN with its credentials); none by default.
+    const pc = new this.PeerConnection({ iceServers: this.joined.iceServers });
     const peer = new MeshPeer(remote, this.joined.self, pc, this.media, (message) => this.send(message));
     const identity = remote.identity;
     pc.ontrack = ({ track, streams }) =>

@@ -65,5 +65,5 @@ export interface PeerConnectionLike {
 }
 
 export type PeerConnectionConstructor = new (configuration: {
-  iceServers: { urls: string | string[] }[];
+  iceServers: { urls: string | string[]; username?: string; credential?: string }[];
 }) => PeerConnectionLike;
