@@ -35,11 +35,16 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-async function roomWith(...participants: [identity: string, rights: object][]) {
+interface Joined {
+  socket: SocketClient;
+  joined: { iceServers: IceServer[] };
+}
+
+async function roomWith(...participants: [identity: string, rights: object][]): Promise<Joined[]> {
   const api = client(server.url);
   const { keys } = await projectWithKeys(api);
   const room = await createRoom(api, keys.development, `sfu-network-${participants.length}`);
-  const joined: { socket: SocketClient; joined: { iceServers: IceServer[] } }[] = [];
+  const joined: Joined[] = [];
   for (const [identity, rights] of participants) {
     const { token } = await mintRtcToken(api, keys.development, room.id, { identity, ...rights });
     const socket = connectSignaling(server.url, token);
@@ -78,13 +83,13 @@ async function subscribe(socket: SocketClient) {
 const candidatesOf = (sdp: string) => sdp.split('\r\n').filter((line) => line.startsWith('a=candidate:'));
 
 it('announces the configured address only, connects there, and gives clients the configured ICE servers', async () => {
-  const [speaker, listener] = await roomWith(['speaker', {}], ['listener', {}]);
+  const [speaker, listener] = (await roomWith(['speaker', {}], ['listener', {}])) as [Joined, Joined];
   // Every participant learns the ICE servers when it joins, TURN with its credentials.
-  expect(speaker?.joined.iceServers).toEqual(ICE_SERVERS);
-  expect(listener?.joined.iceServers).toEqual(ICE_SERVERS);
+  expect(speaker.joined.iceServers).toEqual(ICE_SERVERS);
+  expect(listener.joined.iceServers).toEqual(ICE_SERVERS);
 
-  const { answer } = await publishWithChannel(speaker!.socket);
-  const { offer } = await subscribe(listener!.socket);
+  const { answer } = await publishWithChannel(speaker.socket);
+  const { offer } = await subscribe(listener.socket);
   // Both of the server's descriptions: host candidates at the announced address, on the one media port, and
   // no other address (by default the interfaces' are announced too); the clients connected there.
   for (const description of [answer, offer]) {
@@ -97,21 +102,21 @@ it('announces the configured address only, connects there, and gives clients the
 }, 30_000);
 
 it('lets no data of a participant without publishData reach anyone: socket frames, its own data channels', async () => {
-  const [muted, talker, audience] = await roomWith(
+  const [muted, talker, audience] = (await roomWith(
     ['muted', { publishData: false }],
     ['talker', {}],
     ['audience', { publish: false, publishData: false }],
-  );
+  )) as [Joined, Joined, Joined];
   // On the socket: refused, and nobody gets it; the talker's data reaches both others.
-  muted!.socket.send({ type: 'data', payload: 'from muted' });
-  expect(await muted!.socket.next('error')).toMatchObject({ code: 'publish_data_not_allowed', refused: 'data' });
-  talker!.socket.send({ type: 'data', payload: 'from talker' });
-  expect(await muted!.socket.next('data')).toEqual({ type: 'data', from: 'talker', payload: 'from talker' });
-  expect(await audience!.socket.next('data')).toEqual({ type: 'data', from: 'talker', payload: 'from talker' });
+  muted.socket.send({ type: 'data', payload: 'from muted' });
+  expect(await muted.socket.next('error')).toMatchObject({ code: 'publish_data_not_allowed', refused: 'data' });
+  talker.socket.send({ type: 'data', payload: 'from talker' });
+  expect(await muted.socket.next('data')).toEqual({ type: 'data', from: 'talker', payload: 'from talker' });
+  expect(await audience.socket.next('data')).toEqual({ type: 'data', from: 'talker', payload: 'from talker' });
 
   // On a data channel of its publish connection: the server closes it (data goes by the socket), for a participant
   // with publishData too; nothing sent on it while open reached anyone.
-  for (const publisher of [muted!, talker!]) {
+  for (const publisher of [muted, talker]) {
     const { channel } = await publishWithChannel(publisher.socket);
     if (channel.readyState === 'open') channel.send('sent on the publish connection');
     await eventually(
@@ -121,15 +126,27 @@ it('lets no data of a participant without publishData reach anyone: socket frame
     );
   }
   // The audience's subscribe connection (its `switchboard` channel among what it counts) got no data either.
-  const { received } = await subscribe(audience!.socket);
+  const { received } = await subscribe(audience.socket);
   await delay(300);
   expect(received.data).toBe(0);
-  for (const { socket } of [muted!, talker!, audience!]) {
+  for (const { socket } of [muted, talker, audience]) {
     socket.send({ type: 'ping' });
     await socket.next('pong');
   }
-  const dataFrames = [muted!, talker!, audience!].flatMap(({ socket }) =>
+  const dataFrames = [muted, talker, audience].flatMap(({ socket }) =>
     socket.received.filter((frame) => frame.type === 'data'),
   );
   expect(dataFrames.map(({ from }) => from)).toEqual(['talker', 'talker']);
 }, 30_000);
+
+it('refuses to start with an address it cannot announce or an ICE server no client could use', async () => {
+  await expect(startTestServer({ rtc: { media: 'sfu', announceAddresses: ['media.example.com'] } })).rejects.toThrow(
+    'rtc.announceAddresses: "media.example.com" is not an IPv4 address',
+  );
+  await expect(
+    startTestServer({ rtc: { media: 'sfu', iceServers: [{ urls: ['turn:turn.example.com'] }] } }),
+  ).rejects.toThrow('rtc.iceServers: turn:turn.example.com needs a username and a credential');
+  await expect(startTestServer({ rtc: { iceServers: [{ urls: ['http://stun.example.com'] }] } })).rejects.toThrow(
+    'rtc.iceServers: "http://stun.example.com" is not a stun:, turn: or turns: URL',
+  );
+});
