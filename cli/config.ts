@@ -5,11 +5,13 @@ import type { DeploymentMode } from '../server/context.js';
 import { type AccessLogSetting, parseAccessLog } from '../server/http/access-log.js';
 import { MAX_MEDIA_PROCESSES } from '../server/media/media-ports.js';
 import type { RtcMediaMode } from '../server/media/media-signaling.js';
+import type { IceServer } from '../server/rtc/ice-servers.js';
 import { MAKE_A_SECRET_KEY } from '../server/secret-key.js';
 import { parseOrigin, type RegistrationPolicy, type SecurityOptions } from '../server/security/settings.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/start-server.js';
 import { type OtelEnvironment, otelVariables } from '../server/tracing/otel-environment.js';
 import { UsageError } from './errors.js';
+import { type RtcNetworkFlags, resolveRtcNetwork } from './rtc-network-settings.js';
 import { defaultDataDir, resolveDataDir } from './user-folders.js';
 
 export { defaultDataDir, UsageError };
@@ -46,7 +48,13 @@ export interface ServeSettings {
    * on one UDP port (`--rtc-udp-port`, default DEFAULT_RTC_UDP_PORT) per media process (`--rtc-media-processes`,
    * default 1), consecutive.
    */
-  rtc?: { media: RtcMediaMode; udpPort: number; processes: number };
+  rtc?: {
+    media: RtcMediaMode;
+    udpPort: number;
+    processes: number;
+    announceAddresses?: string[];
+    iceServers?: IceServer[];
+  };
   /** Where Prometheus metrics are served, on a listener of their own; absent: not served. */
   metrics?: { port: number; host: string };
   /** The environment's OTEL_* variables, which configure tracing (none: no tracing). */
@@ -71,7 +79,7 @@ function parseAccessLogSetting(value: string, source: string): AccessLogSetting 
 }
 
 /** The flags of `switchboard serve`, each also an environment variable. */
-export interface ServeFlags {
+export interface ServeFlags extends RtcNetworkFlags {
   port?: string;
   host?: string;
   dataDir?: string;
@@ -346,6 +354,7 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
   const otelEnvironment = otelVariables(env);
   const rtcUdpPort = setting(flags.rtcUdpPort, 'rtc-udp-port', 'SWITCHBOARD_RTC_UDP_PORT');
   const rtcMediaProcesses = setting(flags.rtcMediaProcesses, 'rtc-media-processes', 'SWITCHBOARD_RTC_MEDIA_PROCESSES');
+  const { announceAddresses, iceServers } = resolveRtcNetwork(flags, env, setting);
   const database = setting(flags.databaseUrl, 'database-url', 'SWITCHBOARD_DATABASE_URL');
   const databaseUrl = database && parseDatabaseUrl(database.value, database.source);
   const secretKey = readSecretKey(flags.secretKeyFile, 'secret-key-file', env.SWITCHBOARD_SECRET_KEY);
@@ -392,11 +401,14 @@ export function resolveServeSettings(flags: ServeFlags, env: NodeJS.ProcessEnv =
     security,
     logLevel: logLevel ? parseLogLevel(logLevel.value, logLevel.source) : 'info',
     accessLog: accessLog ? parseAccessLogSetting(accessLog.value, accessLog.source) : 'all',
-    ...(rtcMedia && {
+    // The ICE servers are for either mode; the port and the announced addresses for the SFU's media only.
+    ...((rtcMedia || iceServers) && {
       rtc: {
-        media: parseRtcMedia(rtcMedia.value, rtcMedia.source),
+        media: rtcMedia ? parseRtcMedia(rtcMedia.value, rtcMedia.source) : 'mesh',
         udpPort: rtcUdpPort ? parsePort(rtcUdpPort.value, rtcUdpPort.source) : DEFAULT_RTC_UDP_PORT,
         processes: rtcMediaProcesses ? parseMediaProcesses(rtcMediaProcesses.value, rtcMediaProcesses.source) : 1,
+        ...(announceAddresses && { announceAddresses }),
+        ...(iceServers && { iceServers }),
       },
     }),
   };

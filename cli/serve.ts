@@ -170,6 +170,25 @@ export function registerServeCommand(program: Command): void {
         '(env SWITCHBOARD_RTC_MEDIA_PROCESSES, default 1)',
     )
     .option(
+      '--rtc-announce-address <addresses>',
+      'with --rtc-media sfu: the IPv4 address (or several, comma-separated) clients reach the media port at, announced ' +
+        "instead of the interfaces' own: for a server behind NAT or in a container (env " +
+        "SWITCHBOARD_RTC_ANNOUNCE_ADDRESS; default the interfaces' addresses and 127.0.0.1)",
+    )
+    .option(
+      '--rtc-ice-servers <urls>',
+      "STUN and TURN servers for the clients' peer connections, comma-separated stun:, turn: or turns: URLs, given " +
+        'to them when they join (env SWITCHBOARD_RTC_ICE_SERVERS; default none: nothing on the internet is asked)',
+    )
+    .option(
+      '--rtc-turn-username <name>',
+      'the username of the TURN servers in --rtc-ice-servers (env SWITCHBOARD_RTC_TURN_USERNAME)',
+    )
+    .option(
+      '--rtc-turn-credential-file <file>',
+      "a file holding the TURN servers' credential (or env SWITCHBOARD_RTC_TURN_CREDENTIAL; never on the command line)",
+    )
+    .option(
       '--seed <file>',
       'create what this seed file declares if the data folder is empty (env SWITCHBOARD_SEED; `switchboard seed init` ' +
         'writes an example)',

@@ -61,8 +61,9 @@ export class RtcJoinError extends Error {
 /**
  * A browser's place in a room: joins over the signaling socket (`/v1/rtc`) with an RTC token, sends the local media
  * and hands out the remote tracks as events. The server's `joined` says how media goes: peer to peer with every
- * other participant (`mesh`, host ICE candidates only: no STUN or TURN, nothing leaves the machine or network), or
- * through the server (`sfu`: one connection up, one down, whatever the number of participants).
+ * other participant (`mesh`), or through the server (`sfu`: one connection up, one down, whatever the number of
+ * participants). Its peer connections use the ICE servers `joined` lists: none unless the server was given some,
+ * host candidates only, nothing leaves the machine or network.
  */
 export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
   private readonly peers = new Map<string, MeshPeer>();
@@ -232,7 +233,8 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
   }
 
   private peer(remote: SignalingParticipant): MeshPeer {
-    const pc = new this.PeerConnection({ iceServers: [] });
+    // The server's `--rtc-ice-servers` (STUN, TURN with its credentials); none by default.
+    const pc = new this.PeerConnection({ iceServers: this.joined.iceServers });
     const peer = new MeshPeer(remote, this.joined.self, pc, this.media, (message) => this.send(message));
     const identity = remote.identity;
     pc.ontrack = ({ track, streams }) =>

@@ -37,7 +37,10 @@ export async function createRuntime(
   infra: Infrastructure,
   { observability, rtc }: Pick<ServerOptions, 'observability' | 'rtc'>,
 ): Promise<Runtime> {
-  const ctx: AppContext = { ...infra, services: createServices(infra, { observability, rtcMedia: rtc?.media }) };
+  const ctx: AppContext = {
+    ...infra,
+    services: createServices(infra, { observability, rtcMedia: rtc?.media, iceServers: rtc?.iceServers }),
+  };
   const { services } = ctx;
   // Before any socket can connect: rows left open by a previous run are closed first.
   await services.observability.start();
@@ -54,6 +57,7 @@ export async function createRuntime(
           entry: appFiles.mediaProcess(),
           udpPort: rtc.udpPort ?? 0,
           processes: rtc.processes ?? 1,
+          announcedAddresses: rtc.announceAddresses,
           logger: ctx.logger,
           cluster: ctx.cluster,
           events: ctx.events,

@@ -27,6 +27,7 @@ import { createProjectService } from './projects/service.js';
 import { createRecordingService } from './recordings/service.js';
 import { createRoomService } from './rooms/service.js';
 import { createSignalingHub } from './rtc/hub.js';
+import type { IceServer } from './rtc/ice-servers.js';
 import type { RtcMediaMode } from './rtc/protocol.js';
 import { createRtcTokenService } from './rtc/token-service.js';
 import { createSecretKeyRotationJob } from './secret-key-rotation/job.js';
@@ -42,7 +43,8 @@ import { createWebhookService } from './webhooks/service.js';
 /**
  * `observability: false` turns recording off: for the benchmark's baseline only (ServerOptions). `random` draws the
  * shares of injected faults (Math.random unless a test fixes it). `rtcMedia`: where `/v1/rtc`'s media goes
- * (ServerOptions `rtc.media`), which the signaling hub tells each participant as it joins.
+ * (ServerOptions `rtc.media`), which the signaling hub tells each participant as it joins. `iceServers`: what
+ * `/v1/rtc` gives its clients.
  */
 export function createServices(
   infra: Infrastructure,
@@ -50,7 +52,13 @@ export function createServices(
     observability = true,
     random = Math.random,
     rtcMedia,
-  }: { observability?: boolean; random?: () => number; rtcMedia?: RtcMediaMode } = {},
+    iceServers = [],
+  }: {
+    observability?: boolean;
+    random?: () => number;
+    rtcMedia?: RtcMediaMode;
+    iceServers?: readonly IceServer[];
+  } = {},
 ) {
   const audit = createAuditService(infra);
   /** Each environment's now (its test clock): what is timed within an environment asks it. */
@@ -61,7 +69,7 @@ export function createServices(
   const messages = createMessageService(infra, conversations, attachments);
   const engagement = createEngagementService(infra, messages);
   const rtcTokens = createRtcTokenService(infra, rooms, audit, clocks);
-  const signaling = createSignalingHub(infra, { media: rtcMedia });
+  const signaling = createSignalingHub(infra, { media: rtcMedia, iceServers });
   const chatTokens = createChatTokenService(infra, clocks);
   const recorder = createObservabilityRecorder(infra, clocks, { enabled: observability });
   const invitations = createInvitationService(infra, audit);

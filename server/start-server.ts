@@ -24,6 +24,8 @@ import type { RtcMediaMode } from './media/media-signaling.js';
 import type { MetricsListenerOptions } from './metrics/metrics-listener.js';
 import type { PrometheusMetrics } from './metrics/prometheus.js';
 import { openServerStore } from './open-store.js';
+import type { IceServer } from './rtc/ice-servers.js';
+import { checkRtcNetworkOptions } from './rtc/network-options.js';
 import type { Runtime } from './runtime.js';
 import { openFilesWarning, readOpenFileLimit } from './security/open-files.js';
 import { type HttpLimits, resolveSecurity, type SecurityOptions } from './security/settings.js';
@@ -137,8 +139,20 @@ export interface ServerOptions {
    * system picks, again at each restart of the media process (tests); `serve` passes 40100 unless told otherwise. A
    * port in use fails the start. `processes`: with `sfu`, how many media processes at most (default 1), each started
    * when a room first needs it and holding whole rooms on a UDP port of its own: `udpPort`, `udpPort + 1`, …
+   * `announceAddresses`: with `sfu`, the IPv4 addresses the server's descriptions announce as its host candidates
+   * instead of its interfaces' (a server behind a 1:1 NAT or in a container; `serve --rtc-announce-address`). Default
+   * none: its interfaces' addresses and 127.0.0.1.
+   * `iceServers`: the STUN and TURN servers clients get in `joined.iceServers` (either mode), TURN with its
+   * `username` and `credential`. Default none. The server's own peer connections use none. An invalid address or
+   * URL fails the start.
    */
-  rtc?: { media?: RtcMediaMode; udpPort?: number; processes?: number };
+  rtc?: {
+    media?: RtcMediaMode;
+    udpPort?: number;
+    processes?: number;
+    announceAddresses?: string[];
+    iceServers?: IceServer[];
+  };
   /**
    * Serve Prometheus metrics (text exposition format) at `/metrics` on a listener of their own: `port` (0 picks a
    * free one) on `host`, default 127.0.0.1. Off by default; never on the API's port. See docs/deployment.md.
@@ -254,6 +268,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw new Error(
       'A production-mode server hashes passwords at the standard cost: `passwordHashing: fast` is for tests.',
     );
+  if (options.rtc) checkRtcNetworkOptions(options.rtc);
   const files = appDatabaseFiles();
   const lock = lockDataDir(options.dataDir, files.nativeBinding);
   removeLeftoverStaging(options.dataDir);

@@ -76,7 +76,7 @@ export interface PeerConnectionLike {
 }
 
 export type PeerConnectionConstructor = new (configuration: {
-  iceServers: { urls: string | string[] }[];
+  iceServers: { urls: string | string[]; username?: string; credential?: string }[];
   /** `max-bundle` for the connections to the server's media process (all media on one transport). */
   bundlePolicy?: 'max-bundle';
 }) => PeerConnectionLike;

@@ -3,15 +3,23 @@
  * run by Node as a child process with an IPC channel: built as dist/media-process.mjs, run with tsx from the sources.
  * A crash here (werift throws from its event handlers) takes media down, not the API; the server starts it again.
  */
+import { announceAddresses } from './announced-address.js';
 import { type MediaReply, type MediaRequest, mediaRequest } from './protocol.js';
 import { MediaRoom } from './room.js';
 import { createUdpMux, DEFAULT_RECEIVE_BUFFER_BYTES, type UdpMux } from './udp-mux.js';
 
 const rooms = new Map<string, MediaRoom>();
 
+/** The addresses to announce instead of the interfaces' (`--rtc-announce-address`): the second argument, if any. */
+const announced = (process.argv[3] ?? '').split(',').filter(Boolean);
+
 function send(reply: MediaReply): void {
   // The server may have gone while this was busy (its close during a start): nothing to tell, and it exits below.
-  if (process.connected) process.send?.(reply);
+  if (!process.connected) return;
+  // The server's own descriptions leave with the announced addresses as their host candidates.
+  if (reply.type === 'publish_answer' || reply.type === 'subscribe_offer')
+    process.send?.({ ...reply, sdp: announceAddresses(reply.sdp, announced) });
+  else process.send?.(reply);
 }
 
 /** The one UDP port of every peer connection (`--rtc-udp-port`), the process's first argument (0: any free one). */

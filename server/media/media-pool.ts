@@ -16,7 +16,7 @@ import type { MediaRequest } from './protocol.js';
  */
 export const MEDIA_PROCESS_IDLE_STOP_MS = 30_000;
 
-export interface MediaPoolOptions extends Pick<MediaProcessOptions, 'onReply'> {
+export interface MediaPoolOptions extends Pick<MediaProcessOptions, 'onReply' | 'announcedAddresses'> {
   entry: MediaProcessEntry;
   /** How many processes at most; rooms spread over them. */
   processes: number;
@@ -52,6 +52,7 @@ export function createMediaPool({
   entry,
   processes,
   udpPort,
+  announcedAddresses,
   logger,
   onReply,
   onRestart,
@@ -82,6 +83,7 @@ export function createMediaPool({
     slot.process ??= startMediaProcess({
       entry,
       udpPort: slot.udpPort,
+      announcedAddresses,
       logger: processes > 1 ? logger.child({ mediaProcess: slot.index + 1 }) : logger,
       onReply,
       onRestart: () => onRestart(new Set(slot.rooms.keys())),

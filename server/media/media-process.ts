@@ -18,6 +18,8 @@ export interface MediaProcessOptions {
   entry: MediaProcessEntry;
   /** The UDP port of all its peer connections; 0 for one the system picks (again at each restart). */
   udpPort: number;
+  /** The addresses its descriptions announce instead of its interfaces' (announced-address.ts); none: those. */
+  announcedAddresses?: readonly string[];
   logger: Logger;
   /** Every reply but `ready` and `log`, which this module handles. */
   onReply(reply: Exclude<MediaReply, { type: 'ready' | 'log' }>): void;
@@ -39,6 +41,7 @@ export interface MediaProcess {
 export function startMediaProcess({
   entry,
   udpPort,
+  announcedAddresses = [],
   logger,
   onReply,
   onRestart,
@@ -54,7 +57,7 @@ export function startMediaProcess({
   function start(restarted: boolean): void {
     if (stopped) return;
     const startedAt = performance.now();
-    const forked = fork(entry.module, [String(udpPort)], {
+    const forked = fork(entry.module, [String(udpPort), announcedAddresses.join(',')], {
       execArgv: entry.execArgv,
       ...(entry.env && { env: { ...process.env, ...entry.env } }),
       serialization: 'advanced',

@@ -32,6 +32,8 @@ export interface MediaSignalingOptions {
   udpPort: number;
   /** `rtc.processes`: how many media processes at most, rooms spread over them. */
   processes: number;
+  /** `rtc.announceAddresses`: what the media process's descriptions announce instead of its interfaces. */
+  announcedAddresses?: readonly string[];
   logger: Logger;
   /** With several nodes, each room's media lives on one of them (media-routes.ts). */
   cluster: Cluster;
@@ -42,6 +44,7 @@ export function createMediaSignaling({
   entry,
   udpPort,
   processes,
+  announcedAddresses,
   logger,
   cluster,
   events,
@@ -74,6 +77,7 @@ export function createMediaSignaling({
     entry,
     udpPort,
     processes,
+    announcedAddresses,
     logger,
     onReply(reply) {
       switch (reply.type) {

@@ -23,12 +23,19 @@ const ALL_KINDS: ReadonlySet<MediaKind> = new Set(['audio', 'video']);
  * another kind has no codec in common, so werift's answer rejects it (port 0), as a publisher's rights require.
  */
 export function newPeerConnection(mux: UdpMux, kinds: ReadonlySet<MediaKind> = ALL_KINDS): PeerConnection {
-  return mux.createPeerConnection({
+  const pc = mux.createPeerConnection({
     iceServers: [],
     iceAdditionalHostAddresses: ['127.0.0.1'],
     codecs: { video: kinds.has('video') ? [vp8Codec()] : [], audio: kinds.has('audio') ? [opusCodec()] : [] },
     headerExtensions: { video: [], audio: [] },
   });
+  // Data goes through the signaling socket, where the hub holds `publishData`: a channel a client opens here (on its
+  // publish connection, say) is closed at once, so that it knows that nothing it sends there reaches anyone. After
+  // werift has acknowledged its opening: a client whose channel is gone when the acknowledgement comes may throw.
+  pc.onDataChannel.subscribe((channel) => {
+    setTimeout(() => channel.close(), 0);
+  });
+  return pc;
 }
 
 /** How long gathering host candidates may take (milliseconds, here) before the description is refused. */

@@ -4,6 +4,7 @@ import type { Infrastructure } from '../context.js';
 import { ENVIRONMENT_RESET_REASON } from '../environment-reset/close.js';
 import type { ConnectionInfo } from '../events/bus.js';
 import { type ClusterRoster, createClusterRoster, type RosterEntry } from './cluster-roster.js';
+import type { IceServer } from './ice-servers.js';
 import { watchLostNodes } from './lost-nodes.js';
 import { type CloseInfo, type Member, memberOf, type Participant, send, viewOf } from './participant.js';
 import {
@@ -38,7 +39,7 @@ const LOST_NODE_REASON = 'its server node was lost';
  */
 export function createSignalingHub(
   { clock, ids, events, cluster, logger }: Infrastructure,
-  { media = 'mesh' }: { media?: RtcMediaMode } = {},
+  { media = 'mesh', iceServers = [] }: { media?: RtcMediaMode; iceServers?: readonly IceServer[] } = {},
 ) {
   const sockets = createRoomSockets();
   const roster = cluster.redis ? createClusterRoster(cluster.redis, cluster.nodeId) : undefined;
@@ -178,7 +179,7 @@ export function createSignalingHub(
       room: joined.room,
       self: view,
       participants: others.map(viewOf),
-      iceServers: [],
+      iceServers: iceServers.map((server) => ({ ...server, urls: [...server.urls] })),
       media,
     });
     broadcast(

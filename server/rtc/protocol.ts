@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { CLOSE_ENVIRONMENT_RESET } from '../environment-reset/close.js';
 import { participantSchema } from '../rooms/schemas.js';
 import { CLOSE_TRY_AGAIN_LATER } from '../security/socket-limits.js';
+import { iceServerSchema } from './ice-servers.js';
 
 /** Close codes of the signaling socket; the close reason says the rest in words. */
 export const CLOSE = {
@@ -124,8 +125,11 @@ export const serverMessage = z.lazy(() =>
       room: z.strictObject({ id: z.string(), name: z.string() }),
       self: participantSchema,
       participants: z.array(participantSchema),
-      /** Empty: on one machine, host candidates connect peers without STUN or TURN. */
-      iceServers: z.array(z.strictObject({ urls: z.array(z.string()) })),
+      /**
+       * The server's `--rtc-ice-servers` (STUN, and TURN with its credentials), for the client's peer connections.
+       * Empty by default: on one machine and on a LAN, host candidates connect without STUN or TURN.
+       */
+      iceServers: z.array(iceServerSchema),
       /**
        * Where the room's media goes on this server: `mesh`, peer to peer (offer, answer and ice between participants);
        * `sfu` (`--rtc-media sfu`), through the server's media process (publish and subscribe connections).

@@ -1,20 +1,28 @@
 // A minimal client of /v1/rtc with `--rtc-media sfu`, injected into test pages (plain browser JS): a publisher
 // offers its fake camera to the server (`publish`), and every participant answers the server's `subscribe_offer`s on
 // one subscribe connection (the first creates it, the next renegotiate it). When the socket closes, so do both.
-// Only loopback candidates leave the page: the test never sends traffic to another address.
+// Only loopback candidates leave the page: the test never sends traffic to another address. With `join`'s `address`
+// (one of this machine's), only that address's candidates, the page's and the server's: a client on another machine.
 const gathered = (pc) =>
   new Promise((resolve) => {
     if (pc.iceGatheringState === 'complete') resolve();
     pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && resolve());
   });
+let onlyAddress;
 const loopbackCandidatesOnly = (sdp) =>
   sdp
     .split('\r\n')
-    .filter((line) => !line.startsWith('a=candidate:') || / 127\.\d+\.\d+\.\d+ /.test(line))
+    .filter(
+      (line) =>
+        !line.startsWith('a=candidate:') ||
+        (onlyAddress ? line.includes(` ${onlyAddress} `) : / 127\.\d+\.\d+\.\d+ /.test(line)),
+    )
     .join('\r\n');
+const serverCandidates = (sdp) => (onlyAddress ? loopbackCandidatesOnly(sdp) : sdp);
 
 window.sfuClient = {
-  async join({ baseUrl, token, publish }) {
+  async join({ baseUrl, token, publish, address }) {
+    onlyAddress = address;
     const state = {
       joined: null,
       errors: [],
@@ -51,7 +59,7 @@ window.sfuClient = {
       send({ type: 'publish', sdp: loopbackCandidatesOnly(pc.localDescription.sdp) });
     } else if (message.type === 'publish_answer') {
       state.serverSdps.push(message.sdp);
-      await this.publisher.setRemoteDescription({ type: 'answer', sdp: message.sdp });
+      await this.publisher.setRemoteDescription({ type: 'answer', sdp: serverCandidates(message.sdp) });
     } else if (message.type === 'subscribe_offer') {
       state.serverSdps.push(message.sdp);
       state.tracks = message.tracks;
@@ -64,7 +72,7 @@ window.sfuClient = {
         };
       }
       const pc = this.subscriber;
-      await pc.setRemoteDescription({ type: 'offer', sdp: message.sdp });
+      await pc.setRemoteDescription({ type: 'offer', sdp: serverCandidates(message.sdp) });
       await pc.setLocalDescription(await pc.createAnswer());
       await gathered(pc);
       send({ type: 'subscribe_answer', sdp: loopbackCandidatesOnly(pc.localDescription.sdp) });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,3 +66,22 @@ it('serve --rtc-media sfu runs the built media process, and stops it when it sto
     child.kill('SIGKILL');
   }
 }, 30_000);
+
+it('serve refuses an address it cannot announce, or an ICE server URL, at start in one line', () => {
+  const refusal = (...flags: string[]) => {
+    const run = spawnSync(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', work, ...flags], {
+      env: { PATH: process.env.PATH, HOME: work },
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    return { status: run.status, lines: run.stderr.trim().split('\n') };
+  };
+  const address = refusal('--rtc-media', 'sfu', '--rtc-announce-address', 'media.example.com');
+  expect(address.status).not.toBe(0);
+  expect(address.lines).toEqual([
+    expect.stringContaining('--rtc-announce-address: "media.example.com" is not an IPv4'),
+  ]);
+  const url = refusal('--rtc-ice-servers', 'stun.example.com:3478');
+  expect(url.status).not.toBe(0);
+  expect(url.lines).toEqual([expect.stringContaining('--rtc-ice-servers: "stun.example.com:3478" is not a stun:')]);
+});

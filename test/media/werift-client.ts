@@ -2,7 +2,12 @@
  * werift peer connections in the test process, as a client of the SFU, and a client that sends whatever it likes:
  * RTP written straight to its DTLS transport, whatever its session descriptions negotiated.
  */
+import * as werift from 'werift';
 import { type RTCDataChannel, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
+import { withoutDefaultStunServer } from '../../server/media/werift-default-stun.js';
+
+// The test's clients ask no STUN server either (werift's default is a public one, even with `iceServers: []`).
+withoutDefaultStunServer(werift);
 
 export function newClient(): RTCPeerConnection {
   return new RTCPeerConnection({

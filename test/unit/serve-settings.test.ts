@@ -113,6 +113,80 @@ describe('serve settings', () => {
     expect(() => processes('65')).toThrow(/--rtc-media-processes must be at most 64/);
   });
 
+  it('announces the addresses of --rtc-announce-address or SWITCHBOARD_RTC_ANNOUNCE_ADDRESS, IPv4 ones only', () => {
+    expect(resolveServeSettings({ rtcMedia: 'sfu', rtcAnnounceAddress: '203.0.113.7' }, {}).rtc).toEqual({
+      media: 'sfu',
+      udpPort: 40100,
+      processes: 1,
+      announceAddresses: ['203.0.113.7'],
+    });
+    expect(
+      resolveServeSettings({ rtcMedia: 'sfu' }, { SWITCHBOARD_RTC_ANNOUNCE_ADDRESS: '203.0.113.7, 10.0.0.5' }).rtc
+        ?.announceAddresses,
+    ).toEqual(['203.0.113.7', '10.0.0.5']);
+    expect(() => resolveServeSettings({ rtcMedia: 'sfu', rtcAnnounceAddress: 'media.example.com' }, {})).toThrow(
+      '--rtc-announce-address: "media.example.com" is not an IPv4 address',
+    );
+    expect(() => resolveServeSettings({ rtcMedia: 'sfu' }, { SWITCHBOARD_RTC_ANNOUNCE_ADDRESS: '0.0.0.0' })).toThrow(
+      'SWITCHBOARD_RTC_ANNOUNCE_ADDRESS: "0.0.0.0" is not an address a client can send to',
+    );
+    expect(() => resolveServeSettings({ rtcMedia: 'sfu', rtcAnnounceAddress: '2001:db8::1' }, {})).toThrow(
+      /not an IPv4 address/,
+    );
+  });
+
+  it('gives clients the ICE servers of --rtc-ice-servers, TURN with a credential from a file or a variable', () => {
+    const credentialFile = join(mkdtempSync(join(tmpdir(), 'switchboard-turn-')), 'turn-credential');
+    writeFileSync(credentialFile, 's3cret\n');
+    // For either media mode: without --rtc-media, the mesh's clients get them.
+    expect(resolveServeSettings({ rtcIceServers: 'stun:stun.example.com:3478' }, {}).rtc).toEqual({
+      media: 'mesh',
+      udpPort: 40100,
+      processes: 1,
+      iceServers: [{ urls: ['stun:stun.example.com:3478'] }],
+    });
+    expect(
+      resolveServeSettings(
+        {
+          rtcMedia: 'sfu',
+          rtcIceServers: 'stun:stun.example.com,turn:turn.example.com:3478?transport=udp,turns:turn.example.com',
+          rtcTurnUsername: 'switchboard',
+          rtcTurnCredentialFile: credentialFile,
+        },
+        {},
+      ).rtc?.iceServers,
+    ).toEqual([
+      { urls: ['stun:stun.example.com'] },
+      {
+        urls: ['turn:turn.example.com:3478?transport=udp', 'turns:turn.example.com'],
+        username: 'switchboard',
+        credential: 's3cret',
+      },
+    ]);
+    expect(
+      resolveServeSettings(
+        {},
+        {
+          SWITCHBOARD_RTC_ICE_SERVERS: 'turn:10.0.0.9',
+          SWITCHBOARD_RTC_TURN_USERNAME: 'u',
+          SWITCHBOARD_RTC_TURN_CREDENTIAL: 'from-env',
+        },
+      ).rtc?.iceServers,
+    ).toEqual([{ urls: ['turn:10.0.0.9'], username: 'u', credential: 'from-env' }]);
+    expect(() => resolveServeSettings({ rtcIceServers: 'https://stun.example.com' }, {})).toThrow(
+      '--rtc-ice-servers: "https://stun.example.com" is not a stun:, turn: or turns: URL',
+    );
+    expect(() => resolveServeSettings({ rtcIceServers: 'turn:turn.example.com' }, {})).toThrow(
+      '--rtc-ice-servers: a TURN server needs a username and a credential',
+    );
+    expect(() => resolveServeSettings({ rtcIceServers: 'turn:t.example.com', rtcTurnUsername: 'u' }, {})).toThrow(
+      '--rtc-turn-username needs a credential',
+    );
+    expect(() => resolveServeSettings({ rtcTurnCredentialFile: join(tmpdir(), 'no-such-credential') }, {})).toThrow(
+      /--rtc-turn-credential-file: cannot read .*ENOENT/,
+    );
+  });
+
   it('takes the data flags: --import with --replace, --export-on-exit, and --seed over SWITCHBOARD_SEED', () => {
     const env = { SWITCHBOARD_SEED: 'env.seed.json' };
     expect(resolveServeSettings({}, env)).toMatchObject({ seedFile: 'env.seed.json' });
