@@ -2,10 +2,11 @@
  * werift peer connections in the test process, as a client of the SFU, and a client that sends whatever it likes:
  * RTP written straight to its DTLS transport, whatever its session descriptions negotiated.
  */
-import { type RTCDataChannel, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
+import { type PeerConfig, type RTCDataChannel, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
 
-export function newClient(): RTCPeerConnection {
+export function newClient(config: Partial<PeerConfig> = {}): RTCPeerConnection {
   return new RTCPeerConnection({
+    ...config,
     iceServers: [],
     bundlePolicy: 'max-bundle',
     iceUseIpv6: false,
