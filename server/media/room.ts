@@ -3,6 +3,7 @@
  * connection, to which every packet of every track it may receive is forwarded as is (no decoding).
  */
 import type { RTCRtpSender, RTCRtpTransceiver, RtpPacket } from 'werift';
+import { bitrateCap, bitrateCapper, type ReceiverEstimate, readReceiverEstimates, sendBitrateCap } from './bitrate.js';
 import { type KeyframeRequester, keyframeRequester } from './keyframes.js';
 import { gatheredDescription, newPeerConnection, type PeerConnection } from './peer-connection.js';
 import type { MediaKind, MediaReply, MediaRights, SubscribedTrack } from './protocol.js';
@@ -15,6 +16,8 @@ interface PublishedTrack {
   senders: Set<RTCRtpSender>;
   /** Video only: keyframe requests to the publisher, throttled. */
   keyframes?: KeyframeRequester;
+  /** Video only: the REMB that caps the publisher to its slowest subscriber (bitrate.ts). */
+  bitrateCap?: { stop(): void };
 }
 
 /**
@@ -29,6 +32,8 @@ interface Subscription {
   stale: boolean;
   /** Video tracks added by the offer out: a connected subscriber needs a keyframe of each once it has answered. */
   added: PublishedTrack[];
+  /** The subscriber's last receiver estimate (REMB) for the whole connection. */
+  estimate?: ReceiverEstimate;
 }
 
 /** A participant's connection to the room. */
@@ -42,6 +47,10 @@ interface Member {
 }
 
 const MEDIA_KINDS: MediaKind[] = ['audio', 'video'];
+const stopTrack = (track: PublishedTrack) => {
+  track.keyframes?.stop();
+  track.bitrateCap?.stop();
+};
 const mayPublish = (rights: MediaRights, kind: MediaKind) =>
   kind === 'audio' ? rights.publishAudio : rights.publishVideo;
 
@@ -82,12 +91,20 @@ export class MediaRoom {
       pc.ontrack = ({ track, transceiver }) => {
         const kind = track.kind as MediaKind;
         const published: PublishedTrack = { owner: member, kind, senders: new Set() };
-        if (kind === 'video')
+        if (kind === 'video') {
           published.keyframes = keyframeRequester(() => {
             if (track.ssrc === undefined) return false;
             transceiver.receiver.sendRtcpPLI(track.ssrc).catch(() => {});
             return true;
           });
+          published.bitrateCap = bitrateCapper(
+            () => bitrateCap(this.subscribersOf(published)),
+            (bitsPerSecond) => {
+              if (track.ssrc !== undefined)
+                sendBitrateCap(transceiver.receiver, track.ssrc, bitsPerSecond).catch(() => {});
+            },
+          );
+        }
         member.tracks.push(published);
         track.onReceiveRtp.subscribe((rtp) => this.forward(published, rtp));
       };
@@ -99,7 +116,7 @@ export class MediaRoom {
     } catch (err) {
       // A first offer refused leaves nothing behind: the participant may offer again.
       if (first) {
-        for (const track of member.tracks) track.keyframes?.stop();
+        for (const track of member.tracks) stopTrack(track);
         member.tracks = [];
         member.publish = undefined;
         await pc.close();
@@ -129,7 +146,7 @@ export class MediaRoom {
     if (!member) return;
     this.members.delete(conn);
     for (const track of member.tracks) {
-      track.keyframes?.stop();
+      stopTrack(track);
       track.senders.clear();
     }
     for (const [track, transceiver] of member.subscription?.tracks ?? []) track.senders.delete(transceiver.sender);
@@ -195,6 +212,11 @@ export class MediaRoom {
       subscription.added.push(track);
       // The subscriber's own keyframe requests reach the publisher, throttled with everyone's.
       transceiver.sender.onPictureLossIndication.subscribe(() => track.keyframes?.request());
+      // Its estimate covers the connection, whichever of its streams the REMB names first.
+      const current = subscription;
+      readReceiverEstimates(transceiver.sender, (estimate) => {
+        current.estimate = estimate;
+      });
       changed = true;
     }
     if (!changed) return;
@@ -225,6 +247,19 @@ export class MediaRoom {
         this.send({ type: 'failed', conn: other.conn, refused: 'subscribe_offer', message: (err as Error).message }),
       );
     }
+  }
+
+  /** The subscribers receiving `track`, with their estimates and how many video tracks share each. */
+  private subscribersOf(track: PublishedTrack): { estimate?: ReceiverEstimate; videoTracks: number }[] {
+    const subscribers = [];
+    for (const member of this.members.values()) {
+      const subscription = member.subscription;
+      if (!subscription?.tracks.has(track)) continue;
+      let videoTracks = 0;
+      for (const received of subscription.tracks.keys()) if (received.kind === 'video') videoTracks++;
+      subscribers.push({ estimate: subscription.estimate, videoTracks });
+    }
+    return subscribers;
   }
 
   private newSubscription(): Subscription {
