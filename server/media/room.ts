@@ -93,7 +93,9 @@ export class MediaRoom {
         const published: PublishedTrack = { owner: member, kind, senders: new Set() };
         if (kind === 'video') {
           published.keyframes = keyframeRequester(() => {
-            if (track.ssrc === undefined) return false;
+            // Not before the publish connection's DTLS is up (its SRTCP keys): werift's send would throw, and the
+            // request be lost, when a subscriber is answered in the moment the publisher's connection comes up.
+            if (track.ssrc === undefined || transceiver.receiver.dtlsTransport?.state !== 'connected') return false;
             transceiver.receiver.sendRtcpPLI(track.ssrc).catch(() => {});
             return true;
           });
