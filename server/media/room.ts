@@ -3,7 +3,14 @@
  * connection, to which every packet of every track it may receive is forwarded as is (no decoding).
  */
 import type { RTCRtpSender, RTCRtpTransceiver, RtpPacket } from 'werift';
-import { bitrateCap, bitrateCapper, type ReceiverEstimate, readReceiverEstimates, sendBitrateCap } from './bitrate.js';
+import {
+  type BitrateCapper,
+  bitrateCap,
+  bitrateCapper,
+  type ReceiverEstimate,
+  readReceiverEstimates,
+  sendBitrateCap,
+} from './bitrate.js';
 import { type KeyframeRequester, keyframeRequester } from './keyframes.js';
 import { gatheredDescription, newPeerConnection, type PeerConnection } from './peer-connection.js';
 import type { MediaKind, MediaReply, MediaRights, SubscribedTrack } from './protocol.js';
@@ -16,8 +23,8 @@ interface PublishedTrack {
   senders: Set<RTCRtpSender>;
   /** Video only: keyframe requests to the publisher, throttled. */
   keyframes?: KeyframeRequester;
-  /** Video only: the REMB that caps the publisher to its slowest subscriber (bitrate.ts). */
-  bitrateCap?: { stop(): void };
+  /** Video only: the REMB that caps the publisher to its slowest subscriber while it is congested (bitrate.ts). */
+  bitrateCap?: BitrateCapper;
 }
 
 /**
@@ -100,7 +107,7 @@ export class MediaRoom {
             return true;
           });
           published.bitrateCap = bitrateCapper(
-            () => bitrateCap(this.subscribersOf(published)),
+            (sendingBps) => bitrateCap(this.subscribersOf(published), sendingBps),
             (bitsPerSecond) => {
               if (track.ssrc !== undefined)
                 sendBitrateCap(transceiver.receiver, track.ssrc, bitsPerSecond).catch(() => {});
@@ -108,7 +115,10 @@ export class MediaRoom {
           );
         }
         member.tracks.push(published);
-        track.onReceiveRtp.subscribe((rtp) => this.forward(published, rtp));
+        track.onReceiveRtp.subscribe((rtp) => {
+          published.bitrateCap?.received(rtp.payload.length);
+          this.forward(published, rtp);
+        });
       };
     let answer: string;
     try {
