@@ -84,6 +84,10 @@ describe.skipIf(chromiumUnavailable('the SFU bitrate test'))('bitrate and keyfra
 
     const publisher = await join(await token('camera', true), true);
     await publisher.waitForFunction(() => (window.sfuState?.serverSdps.length ?? 0) > 0);
+    // The server's answer takes Chromium's RTX for VP8: the publisher repairs its losses on it.
+    const [answer] = (await publisher.evaluate(() => window.sfuState?.serverSdps)) ?? [];
+    const vp8 = /^a=rtpmap:(\d+) VP8\/90000/m.exec(answer ?? '')?.[1];
+    expect(answer).toMatch(new RegExp(`^a=fmtp:\\d+ apt=${vp8}\\s*$`, 'm'));
     const viewer = await join(await token('viewer', false), false);
     await firstFrame(viewer);
     const start = await targetBitrate(publisher);
