@@ -11,7 +11,8 @@ export interface KeyframeRequester {
  * Throttles keyframe requests to one per interval by delaying them: a subscriber that connects just after another
  * still gets its keyframe, at most an interval later (dropping it instead left it waiting for the next subscriber's
  * request, 660–760 ms against 550–620 ms in the spike). `send` answers false when it cannot ask yet (the publisher's
- * track has sent no packet, so its SSRC is unknown): the request is tried again an interval later.
+ * track has sent no packet, so its SSRC is unknown, or its connection is not secured yet): the request is tried again
+ * an interval later.
  */
 export function keyframeRequester(send: () => boolean, intervalMs = KEYFRAME_INTERVAL_MS): KeyframeRequester {
   let lastSentAt = Number.NEGATIVE_INFINITY;

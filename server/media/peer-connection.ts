@@ -8,7 +8,17 @@ import type { UdpMux } from './udp-mux.js';
 import { werift } from './werift.js';
 
 // Renamed: werift's codec helpers are not React hooks, whatever their names say to the linter.
-const { useOPUS: opusCodec, useVP8: vp8Codec } = werift;
+const { useOPUS: opusCodec, useVP8: vp8Codec, RTCRtpCodecParameters } = werift;
+
+/**
+ * VP8 and its retransmissions (RTX, RFC 4588) on their own SSRC. werift numbers the codecs 96, 97 … in the order
+ * given (audio's first) and gives an RTX the payload type just before it as `apt`, so RTX follows VP8. On the publish
+ * connection, the publisher answers the server's NACKs with RTX, which werift's receiver routes by the SSRC the
+ * offer's `ssrc-group:FID` names and unwraps into the original packet before the track sees it: a repaired packet
+ * is forwarded as any other (late, with its own sequence number). On the subscribe connection, werift's sender
+ * answers a subscriber's NACK with RTX, from the last 128 packets it sent.
+ */
+const videoCodecs = () => [vp8Codec(), new RTCRtpCodecParameters({ mimeType: 'video/rtx', clockRate: 90_000 })];
 
 export type { PeerConnection };
 
@@ -26,7 +36,7 @@ export function newPeerConnection(mux: UdpMux, kinds: ReadonlySet<MediaKind> = A
   const pc = mux.createPeerConnection({
     iceServers: [],
     iceAdditionalHostAddresses: ['127.0.0.1'],
-    codecs: { video: kinds.has('video') ? [vp8Codec()] : [], audio: kinds.has('audio') ? [opusCodec()] : [] },
+    codecs: { video: kinds.has('video') ? videoCodecs() : [], audio: kinds.has('audio') ? [opusCodec()] : [] },
     headerExtensions: { video: [], audio: [] },
   });
   // Data goes through the signaling socket, where the hub holds `publishData`: a channel a client opens here (on its

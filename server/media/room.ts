@@ -3,6 +3,14 @@
  * connection, to which every packet of every track it may receive is forwarded as is (no decoding).
  */
 import type { RTCRtpSender, RTCRtpTransceiver, RtpPacket } from 'werift';
+import {
+  type BitrateCapper,
+  bitrateCap,
+  bitrateCapper,
+  type ReceiverEstimate,
+  readReceiverEstimates,
+  sendBitrateCap,
+} from './bitrate.js';
 import { type KeyframeRequester, keyframeRequester } from './keyframes.js';
 import { gatheredDescription, newPeerConnection, type PeerConnection } from './peer-connection.js';
 import type { MediaKind, MediaReply, MediaRights, SubscribedTrack } from './protocol.js';
@@ -15,6 +23,8 @@ interface PublishedTrack {
   senders: Set<RTCRtpSender>;
   /** Video only: keyframe requests to the publisher, throttled. */
   keyframes?: KeyframeRequester;
+  /** Video only: the REMB that caps the publisher to its slowest subscriber while it is congested (bitrate.ts). */
+  bitrateCap?: BitrateCapper;
 }
 
 /**
@@ -29,6 +39,8 @@ interface Subscription {
   stale: boolean;
   /** Video tracks added by the offer out: a connected subscriber needs a keyframe of each once it has answered. */
   added: PublishedTrack[];
+  /** The subscriber's last receiver estimate (REMB) for the whole connection. */
+  estimate?: ReceiverEstimate;
 }
 
 /** A participant's connection to the room. */
@@ -42,6 +54,10 @@ interface Member {
 }
 
 const MEDIA_KINDS: MediaKind[] = ['audio', 'video'];
+const stopTrack = (track: PublishedTrack) => {
+  track.keyframes?.stop();
+  track.bitrateCap?.stop();
+};
 const mayPublish = (rights: MediaRights, kind: MediaKind) =>
   kind === 'audio' ? rights.publishAudio : rights.publishVideo;
 
@@ -82,14 +98,27 @@ export class MediaRoom {
       pc.ontrack = ({ track, transceiver }) => {
         const kind = track.kind as MediaKind;
         const published: PublishedTrack = { owner: member, kind, senders: new Set() };
-        if (kind === 'video')
+        if (kind === 'video') {
           published.keyframes = keyframeRequester(() => {
-            if (track.ssrc === undefined) return false;
+            // Not before the publish connection's DTLS is up (its SRTCP keys): werift's send would throw, and the
+            // request be lost, when a subscriber is answered in the moment the publisher's connection comes up.
+            if (track.ssrc === undefined || transceiver.receiver.dtlsTransport?.state !== 'connected') return false;
             transceiver.receiver.sendRtcpPLI(track.ssrc).catch(() => {});
             return true;
           });
+          published.bitrateCap = bitrateCapper(
+            (sendingBps) => bitrateCap(this.subscribersOf(published), sendingBps),
+            (bitsPerSecond) => {
+              if (track.ssrc !== undefined)
+                sendBitrateCap(transceiver.receiver, track.ssrc, bitsPerSecond).catch(() => {});
+            },
+          );
+        }
         member.tracks.push(published);
-        track.onReceiveRtp.subscribe((rtp) => this.forward(published, rtp));
+        track.onReceiveRtp.subscribe((rtp) => {
+          published.bitrateCap?.received(rtp.payload.length);
+          this.forward(published, rtp);
+        });
       };
     let answer: string;
     try {
@@ -99,7 +128,7 @@ export class MediaRoom {
     } catch (err) {
       // A first offer refused leaves nothing behind: the participant may offer again.
       if (first) {
-        for (const track of member.tracks) track.keyframes?.stop();
+        for (const track of member.tracks) stopTrack(track);
         member.tracks = [];
         member.publish = undefined;
         await pc.close();
@@ -129,7 +158,7 @@ export class MediaRoom {
     if (!member) return;
     this.members.delete(conn);
     for (const track of member.tracks) {
-      track.keyframes?.stop();
+      stopTrack(track);
       track.senders.clear();
     }
     for (const [track, transceiver] of member.subscription?.tracks ?? []) track.senders.delete(transceiver.sender);
@@ -197,6 +226,11 @@ export class MediaRoom {
       subscription.added.push(track);
       // The subscriber's own keyframe requests reach the publisher, throttled with everyone's.
       transceiver.sender.onPictureLossIndication.subscribe(() => track.keyframes?.request());
+      // Its estimate covers the connection, whichever of its streams the REMB names first.
+      const current = subscription;
+      readReceiverEstimates(transceiver.sender, (estimate) => {
+        current.estimate = estimate;
+      });
       changed = true;
     }
     if (!changed) return;
@@ -227,6 +261,19 @@ export class MediaRoom {
         this.send({ type: 'failed', conn: other.conn, refused: 'subscribe_offer', message: (err as Error).message }),
       );
     }
+  }
+
+  /** The subscribers receiving `track`, with their estimates and how many video tracks share each. */
+  private subscribersOf(track: PublishedTrack): { estimate?: ReceiverEstimate; videoTracks: number }[] {
+    const subscribers = [];
+    for (const member of this.members.values()) {
+      const subscription = member.subscription;
+      if (!subscription?.tracks.has(track)) continue;
+      let videoTracks = 0;
+      for (const received of subscription.tracks.keys()) if (received.kind === 'video') videoTracks++;
+      subscribers.push({ estimate: subscription.estimate, videoTracks });
+    }
+    return subscribers;
   }
 
   private newSubscription(): Subscription {

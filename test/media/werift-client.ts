@@ -3,14 +3,15 @@
  * RTP written straight to its DTLS transport, whatever its session descriptions negotiated.
  */
 import * as werift from 'werift';
-import { type RTCDataChannel, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
+import { type PeerConfig, type RTCDataChannel, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
 import { withoutDefaultStunServer } from '../../server/media/werift-default-stun.js';
 
 // The test's clients ask no STUN server either (werift's default is a public one, even with `iceServers: []`).
 withoutDefaultStunServer(werift);
 
-export function newClient(): RTCPeerConnection {
+export function newClient(config: Partial<PeerConfig> = {}): RTCPeerConnection {
   return new RTCPeerConnection({
+    ...config,
     iceServers: [],
     bundlePolicy: 'max-bundle',
     iceUseIpv6: false,
