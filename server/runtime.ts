@@ -54,8 +54,10 @@ export async function createRuntime(
           entry: appFiles.mediaProcess(),
           udpPort: rtc.udpPort ?? 0,
           logger: ctx.logger,
+          onTotals: (id, totals) => ctx.events.emit('connection.media', { id, ...totals }),
         })
       : undefined;
+  if (media) services.roomMedia.attach(media);
   const signaling = createSignalingEndpoint(ctx, media);
   const realtime = createRealtimeEndpoint(ctx);
   return {

@@ -3,11 +3,13 @@
  * run by Node as a child process with an IPC channel: built as dist/media-process.mjs, run with tsx from the sources.
  * A crash here (werift throws from its event handlers) takes media down, not the API; the server starts it again.
  */
+import { createMediaStats } from './media-stats.js';
 import { type MediaReply, type MediaRequest, mediaRequest } from './protocol.js';
 import { MediaRoom } from './room.js';
 import { createUdpMux, DEFAULT_RECEIVE_BUFFER_BYTES, type UdpMux } from './udp-mux.js';
 
 const rooms = new Map<string, MediaRoom>();
+const stats = createMediaStats(rooms);
 
 function send(reply: MediaReply): void {
   // The server may have gone while this was busy (its close during a start): nothing to tell, and it exits below.
@@ -60,7 +62,10 @@ async function handle(request: MediaRequest): Promise<void> {
       return roomOf(request.room).subscribeAnswer(request.conn, request.sdp);
     case 'leave': {
       const room = rooms.get(request.room);
+      // Read before its connections close: the connection log keeps what they carried.
+      const totals = room && stats.totalsOf(room, request.conn);
       await room?.leave(request.conn);
+      if (totals) send({ type: 'media_totals', conn: request.conn, totals });
       if (room?.isEmpty) rooms.delete(request.room);
     }
   }
@@ -73,6 +78,11 @@ process.on('message', (message: unknown) => {
     return;
   }
   const request = parsed.data;
+  if (request.type === 'stats') {
+    const room = rooms.get(request.room);
+    send({ type: 'stats', id: request.id, participants: room ? stats.of(room) : [] });
+    return;
+  }
   handle(request).catch((err: unknown) => {
     send({ type: 'failed', conn: request.conn, refused: request.type, message: (err as Error).message });
   });

@@ -10,6 +10,8 @@ import { canSendAudio, canSendVideo } from '../rtc/permissions.js';
 import type { MediaClientMessage, ServerMessage } from '../rtc/protocol.js';
 import { sentMediaKinds } from '../rtc/sdp.js';
 import { startMediaProcess } from './media-process.js';
+import type { MediaTotals, ParticipantMediaStats } from './protocol.js';
+import { createStatsRequests } from './stats-requests.js';
 
 /** What `rtc.media` picks: peer-to-peer media (`mesh`, the default), or media through the server (`sfu`). */
 export type RtcMediaMode = 'mesh' | 'sfu';
@@ -18,6 +20,8 @@ export interface MediaSignaling {
   join(participant: Participant): void;
   handle(participant: Participant, message: MediaClientMessage): void;
   leave(participant: Participant): void;
+  /** The room's participants with their tracks' counters now (media-stats.ts in the media process). */
+  roomStats(roomId: string): Promise<ParticipantMediaStats[]>;
   /** The media process's id, while one runs. */
   pid(): number | undefined;
   close(): Promise<void>;
@@ -28,9 +32,11 @@ export interface MediaSignalingOptions {
   /** `rtc.udpPort`: the media process's one UDP port. */
   udpPort: number;
   logger: Logger;
+  /** A participant with media left: what its connection (`conn_` id) carried. */
+  onTotals?(conn: string, totals: MediaTotals): void;
 }
 
-export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingOptions): MediaSignaling {
+export function createMediaSignaling({ entry, udpPort, logger, onTotals }: MediaSignalingOptions): MediaSignaling {
   /** The participants in the media process's rooms, by connection id. */
   const participants = new Map<string, Participant>();
   const toParticipant = (conn: string, message: ServerMessage) => {
@@ -62,6 +68,12 @@ export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingO
         case 'subscribe_offer':
           toParticipant(reply.conn, { type: 'subscribe_offer', sdp: reply.sdp, tracks: reply.tracks });
           return;
+        case 'stats':
+          statsRequests.answer(reply);
+          return;
+        case 'media_totals':
+          onTotals?.(reply.conn, reply.totals);
+          return;
         case 'failed':
           toParticipant(reply.conn, {
             type: 'error',
@@ -80,6 +92,8 @@ export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingO
       for (const participant of participants.values()) media.send(joinRequest(participant));
     },
   });
+
+  const statsRequests = createStatsRequests(media);
 
   return {
     join(participant) {
@@ -114,7 +128,11 @@ export function createMediaSignaling({ entry, udpPort, logger }: MediaSignalingO
       if (!participants.delete(participant.id)) return;
       media.send({ type: 'leave', room: participant.room.id, conn: participant.id });
     },
+    roomStats: (roomId) => statsRequests.room(roomId),
     pid: media.pid,
-    close: media.close,
+    async close() {
+      statsRequests.close();
+      await media.close();
+    },
   };
 }
