@@ -3,10 +3,9 @@
  * bitrate while a werift publisher sends and a werift subscriber receives, and each connection's totals in the
  * connection log and diagnostics once it ends.
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, expect, it } from 'vitest';
-import { type RTCPeerConnection, RtpHeader } from 'werift';
-import { connected, gathered, newClient, payloadTypeOf } from '../media/werift-client.js';
+import type { RTCPeerConnection } from 'werift';
+import { PAYLOAD, publishLossyAudio, subscribe } from '../media/media-traffic.js';
 import { createRoom, expectError, mintRtcToken, projectWithKeys, registerUser } from '../support/factories.js';
 import { connectSignaling, type SocketClient } from '../support/socket-client.js';
 import { useTestServer } from '../support/use-test-server.js';
@@ -17,11 +16,6 @@ const clients: RTCPeerConnection[] = [];
 afterAll(async () => {
   await Promise.all(clients.map((pc) => pc.close()));
 });
-
-/** The publisher's payload: 500 bytes every 10 ms is ≈400 kbps when the timer keeps time. */
-const PAYLOAD = Buffer.alloc(500, 7);
-/** Every tenth sequence number is never sent: 10 % lost before the server. */
-const skipped = (sequenceNumber: number) => sequenceNumber % 10 === 5;
 
 async function join(token: string): Promise<SocketClient> {
   const socket = connectSignaling(t.server.url, token);
@@ -40,43 +34,8 @@ it('shows each participant’s tracks with packets, loss and bitrate, and keeps 
   const speaker = await join(await mint('speaker'));
   const listener = await join(await mint('listener'));
 
-  // The speaker publishes audio, and sends it as raw RTP with every tenth packet missing.
-  const pub = newClient();
-  clients.push(pub);
-  const audio = pub.addTransceiver('audio', { direction: 'sendonly' });
-  await pub.setLocalDescription(await pub.createOffer());
-  const offer = await gathered(pub);
-  speaker.send({ type: 'publish', sdp: offer });
-  await pub.setRemoteDescription({ type: 'answer', sdp: (await speaker.next('publish_answer', 10_000)).sdp });
-  await connected(pub);
-  let sending = true;
-  const sender = (async () => {
-    const transport = pub.dtlsTransports[0];
-    if (!transport) throw new Error('no DTLS transport');
-    const payloadType = payloadTypeOf(offer, 'audio');
-    for (let sequenceNumber = 1; sending; sequenceNumber++) {
-      if (skipped(sequenceNumber)) continue;
-      const header = new RtpHeader({
-        ssrc: audio.sender.ssrc,
-        payloadType,
-        sequenceNumber,
-        timestamp: sequenceNumber * 480,
-      });
-      await transport.sendRtp(PAYLOAD, header);
-      await delay(10);
-    }
-  })();
-
-  // The listener answers its subscribe offer and receives.
-  const sub = newClient();
-  clients.push(sub);
-  let received = 0;
-  sub.onTrack.subscribe((track) => track.onReceiveRtp.subscribe(() => received++));
-  const subscribeOffer = await listener.next('subscribe_offer', 10_000);
-  await sub.setRemoteDescription({ type: 'offer', sdp: subscribeOffer.sdp });
-  await sub.setLocalDescription(await sub.createAnswer());
-  listener.send({ type: 'subscribe_answer', sdp: await gathered(sub) });
-  await connected(sub);
+  const publisher = await publishLossyAudio(speaker, clients);
+  const subscriber = await subscribe(listener, clients);
 
   let connectionIds: Record<string, string> = {};
   try {
@@ -129,10 +88,9 @@ it('shows each participant’s tracks with packets, loss and bitrate, and keeps 
     expect(forwarded.bitrate).toBeGreaterThan(40_000);
     // Sequence numbers are forwarded as they came: the listener reports the speaker's gaps as its own loss.
     expect(forwarded.lossPercent).toBeLessThanOrEqual(12);
-    expect(received).toBeGreaterThan(0);
+    expect(subscriber.received()).toBeGreaterThan(0);
   } finally {
-    sending = false;
-    await sender;
+    await publisher.stop();
   }
 
   // Both leave: each connection's row keeps what its media carried, and diagnostics sum them.
