@@ -20,9 +20,12 @@ export const presentParticipant = (participant: Member): z.input<typeof particip
 
 type RoomMedia = { mode: 'sfu' | 'mesh'; participants: ParticipantMediaStats[] };
 
-/** Loss over what was expected: received and lost for a published track; sent (lost included) for a subscribed one. */
-const lossPercent = ({ direction, packets, packetsLost }: ParticipantMediaStats['tracks'][number]) => {
-  const expected = direction === 'publish' ? packets + packetsLost : Math.max(packets, packetsLost);
+/**
+ * Loss over what was expected: packets received and lost. For a subscribed track too: sequence numbers are forwarded
+ * as they came, so what the subscriber counts lost includes the gaps before the server, which were never sent.
+ */
+const lossPercent = ({ packets, packetsLost }: ParticipantMediaStats['tracks'][number]) => {
+  const expected = packets + packetsLost;
   return expected === 0 ? 0 : Math.round((packetsLost / expected) * 10_000) / 100;
 };
 
