@@ -41,6 +41,7 @@ export const sqliteMigrations: Record<string, MigrationCompatibility> = {
   '0020_webhook_secret_key_id': 'expand',
   '0021_environment_snapshots': 'expand',
   '0022_recordings': 'expand',
+  '0023_connection_media': 'expand',
 };
 
 /** db/postgres-migrations (PostgreSQL), by the journal's tag. */
@@ -57,4 +58,5 @@ export const postgresMigrations: Record<string, MigrationCompatibility> = {
   '0009_webhook_secret_key_id': 'expand',
   '0010_environment_snapshots': 'expand',
   '0011_recordings': 'expand',
+  '0012_connection_media': 'expand',
 };

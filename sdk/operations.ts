@@ -59,6 +59,7 @@ export const OPERATIONS = {
   getProjectRoom: { method: 'get', path: '/v1/projects/{id}/rooms/{roomId}' },
   deleteProjectRoom: { method: 'delete', path: '/v1/projects/{id}/rooms/{roomId}' },
   listProjectRoomParticipants: { method: 'get', path: '/v1/projects/{id}/rooms/{roomId}/participants' },
+  getProjectRoomMedia: { method: 'get', path: '/v1/projects/{id}/rooms/{roomId}/media' },
   createProjectRtcToken: { method: 'post', path: '/v1/projects/{id}/rooms/{roomId}/rtc-tokens' },
   sendTelemetry: { method: 'post', path: '/v1/telemetry/events' },
   createChatToken: { method: 'post', path: '/v1/chat/tokens' },

@@ -128,6 +128,10 @@ export type Room = ResponseOf<'getRoom'>;
 export type RoomPage = ResponseOf<'listRooms'>;
 export type ParticipantList = ResponseOf<'listParticipants'>;
 export type Participant = ParticipantList['data'][number];
+/** A room's media as the server sees it (`rtc.media: 'sfu'`): each participant's tracks with their counters. */
+export type RoomMedia = ResponseOf<'getProjectRoomMedia'>;
+export type RoomMediaParticipant = RoomMedia['participants'][number];
+export type TrackMedia = RoomMediaParticipant['tracks'][number];
 export type CreateRtcTokenInput = BodyOf<'createRtcToken'>;
 export type RtcToken = ResponseOf<'createRtcToken'>;
 

@@ -61,8 +61,10 @@ export async function createRuntime(
           logger: ctx.logger,
           cluster: ctx.cluster,
           events: ctx.events,
+          onTotals: (id, totals) => ctx.events.emit('connection.media', { id, ...totals }),
         })
       : undefined;
+  if (media) services.roomMedia.attach(media);
   const signaling = createSignalingEndpoint(ctx, media);
   const realtime = createRealtimeEndpoint(ctx);
   return {

@@ -18,6 +18,7 @@ import { createFaultService } from './faults/service.js';
 import { createKeyRateLimits } from './keys/rate-limit.js';
 import { createKeyService } from './keys/service.js';
 import { createLiveStreamService } from './live-streams/service.js';
+import { createRoomMediaService } from './media/room-media.js';
 import { createInvitationService } from './members/invitations.js';
 import { createMemberService } from './members/service.js';
 import { createLiveEventFeed } from './observability/live-events.js';
@@ -64,6 +65,7 @@ export function createServices(
   /** Each environment's now (its test clock): what is timed within an environment asks it. */
   const clocks = createEnvironmentClocks(infra);
   const rooms = createRoomService(infra, audit);
+  const roomMedia = createRoomMediaService(rooms);
   const conversations = createConversationService(infra);
   const attachments = createAttachmentService(infra, conversations);
   const messages = createMessageService(infra, conversations, attachments);
@@ -93,6 +95,7 @@ export function createServices(
     keyRateLimits: createKeyRateLimits(limitWindows, infra.security.keyRateLimit),
     socketLimits: createSocketLimits(infra, infra.security.webSockets),
     rooms,
+    roomMedia,
     rtcTokens,
     signaling,
     telemetry: createTelemetryService(infra),

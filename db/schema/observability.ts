@@ -25,6 +25,15 @@ export const connectionLog = sqliteTable(
     closeReason: text('close_reason'),
     /** The node that holds (or held) it: one of several servers on the database; null before they were named. */
     nodeId: text('node_id'),
+    /**
+     * Media through the server (`--rtc-media sfu`), what the connection carried, written when it ends: RTP payload
+     * bytes received from it and sent to it, and packets lost on the way in (sequence gaps) and on the way out (its
+     * receiver reports). Null for a connection without media through the server.
+     */
+    mediaBytesIn: integer('media_bytes_in'),
+    mediaBytesOut: integer('media_bytes_out'),
+    mediaPacketsLostIn: integer('media_packets_lost_in'),
+    mediaPacketsLostOut: integer('media_packets_lost_out'),
   },
   (t) => [
     index('connection_log_scope_idx').on(t.projectId, t.environment, t.id),

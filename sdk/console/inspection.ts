@@ -16,6 +16,7 @@ import type {
   ProjectAddHostInput,
   QueryOf,
   Room,
+  RoomMedia,
   RoomPage,
   RtcToken,
   UpdateLiveStreamInput,
@@ -56,6 +57,17 @@ export class ProjectRoomsResource {
   /** Who is connected to the room's signaling socket now. */
   participants(projectId: string, roomId: string, options: EnvironmentInput = {}): Promise<ParticipantList> {
     return this.transport.call('listProjectRoomParticipants', {
+      params: { id: projectId, roomId },
+      query: { environment: options.environment },
+    });
+  }
+
+  /**
+   * Each participant's tracks as the server sees them now (packets, bytes, loss, bitrate), when media goes through
+   * it (`serve --rtc-media sfu`); `mode: 'mesh'` with no participants when media goes peer to peer.
+   */
+  media(projectId: string, roomId: string, options: EnvironmentInput = {}): Promise<RoomMedia> {
+    return this.transport.call('getProjectRoomMedia', {
       params: { id: projectId, roomId },
       query: { environment: options.environment },
     });

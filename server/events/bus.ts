@@ -149,6 +149,17 @@ export interface InternalEvents {
   'connection.opened': ConnectionInfo & { at: number };
   /** That connection ended (`at`); code and reason as the socket closed. */
   'connection.closed': ConnectionInfo & { at: number; code: number | null; reason: string | null };
+  /**
+   * A signaling connection whose media went through this node's media process left it (`--rtc-media sfu`): what its
+   * connection carried (server/media/media-stats.ts), for its row of the connection log.
+   */
+  'connection.media': {
+    id: string;
+    bytesIn: number;
+    bytesOut: number;
+    packetsLostIn: number;
+    packetsLostOut: number;
+  };
   /** One webhook delivery attempt was recorded; `status` is the delivery's status after it. */
   'webhook.attempted': {
     projectId: string;

@@ -4,11 +4,13 @@
  * A crash here (werift throws from its event handlers) takes media down, not the API; the server starts it again.
  */
 import { announceAddresses } from './announced-address.js';
+import { createMediaStats } from './media-stats.js';
 import { type MediaReply, type MediaRequest, mediaRequest } from './protocol.js';
 import { MediaRoom } from './room.js';
 import { createUdpMux, DEFAULT_RECEIVE_BUFFER_BYTES, type UdpMux } from './udp-mux.js';
 
 const rooms = new Map<string, MediaRoom>();
+const stats = createMediaStats(rooms);
 
 /** The addresses to announce instead of the interfaces' (`--rtc-announce-address`): the second argument, if any. */
 const announced = (process.argv[3] ?? '').split(',').filter(Boolean);
@@ -70,7 +72,10 @@ async function handle(request: MediaRequest): Promise<void> {
       return roomOf(request.room).subscribeAnswer(request.conn, request.sdp);
     case 'leave': {
       const room = rooms.get(request.room);
+      // Read before its connections close: the connection log keeps what they carried.
+      const totals = room && stats.totalsOf(room, request.conn);
       await room?.leave(request.conn);
+      if (totals) send({ type: 'media_totals', conn: request.conn, totals });
       if (room?.isEmpty) rooms.delete(request.room);
     }
   }
@@ -83,6 +88,11 @@ process.on('message', (message: unknown) => {
     return;
   }
   const request = parsed.data;
+  if (request.type === 'stats') {
+    const room = rooms.get(request.room);
+    send({ type: 'stats', id: request.id, participants: room ? stats.of(room) : [] });
+    return;
+  }
   handle(request).catch((err: unknown) => {
     send({ type: 'failed', conn: request.conn, refused: request.type, message: (err as Error).message });
   });

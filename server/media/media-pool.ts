@@ -31,6 +31,8 @@ export interface MediaPoolOptions extends Pick<MediaProcessOptions, 'onReply' | 
 export interface MediaPool {
   /** To the process holding the request's room; a `join` places a room that has none. */
   send(request: MediaRequest): void;
+  /** Whether the room is placed on a process that runs and said `ready` (its requests are answered, not held). */
+  ready(room: string): boolean;
   /** The running processes' ids. */
   pids(): number[];
   /** Stops every process and starts no other; resolves once they have exited. */
@@ -123,6 +125,10 @@ export function createMediaPool({
       placed.delete(request.room);
       slot.rooms.delete(request.room);
       if (slot.rooms.size === 0) stopWhenIdle(slot);
+    },
+    ready(room) {
+      const slot = placed.get(room);
+      return slot?.process?.ready() ?? false;
     },
     pids: () => slots.flatMap((slot) => slot.process?.pid() ?? []),
     async close() {

@@ -32,6 +32,8 @@ export interface MediaProcessOptions {
 export interface MediaProcess {
   /** Sent once the process is ready; held meanwhile (during a restart too). */
   send(request: MediaRequest): void;
+  /** Whether a process runs and has said `ready` (requests sent now are not held). */
+  ready(): boolean;
   /** The current process's id, if one is running. */
   pid(): number | undefined;
   /** Stops the process and starts no other; resolves once it has exited. */
@@ -112,6 +114,7 @@ export function startMediaProcess({
       if (child?.connected && ready) child.send(request);
       else held.push(request);
     },
+    ready: () => ready && child?.connected === true,
     pid: () => child?.pid,
     async close() {
       stopped = true;

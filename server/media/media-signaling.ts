@@ -14,6 +14,8 @@ import type { MediaClientMessage, ServerMessage } from '../rtc/protocol.js';
 import { sentMediaKinds } from '../rtc/sdp.js';
 import { createMediaPool } from './media-pool.js';
 import { createMediaRoutes } from './media-routes.js';
+import type { MediaTotals, ParticipantMediaStats } from './protocol.js';
+import { createStatsRequests } from './stats-requests.js';
 
 export type { RtcMediaMode } from '../rtc/protocol.js';
 
@@ -23,6 +25,8 @@ export interface MediaSignaling {
   leave(participant: Participant): void;
   /** The media processes' ids, those running (they start with the first join of a room that needs one). */
   pids(): number[];
+  /** The room's participants with their tracks' counters now (media-stats.ts in the media process). */
+  roomStats(roomId: string): Promise<ParticipantMediaStats[]>;
   close(): Promise<void>;
 }
 
@@ -38,6 +42,8 @@ export interface MediaSignalingOptions {
   /** With several nodes, each room's media lives on one of them (media-routes.ts). */
   cluster: Cluster;
   events: EventBus;
+  /** A participant with media left: what its connection (`conn_` id) carried. */
+  onTotals?(conn: string, totals: MediaTotals): void;
 }
 
 export function createMediaSignaling({
@@ -48,6 +54,7 @@ export function createMediaSignaling({
   logger,
   cluster,
   events,
+  onTotals,
 }: MediaSignalingOptions): MediaSignaling {
   /** The participants in the media process's rooms, by connection id. */
   const participants = new Map<string, Participant>();
@@ -87,6 +94,12 @@ export function createMediaSignaling({
         case 'subscribe_offer':
           toParticipant(reply.conn, { type: 'subscribe_offer', sdp: reply.sdp, tracks: reply.tracks });
           return;
+        case 'stats':
+          statsRequests.answer(reply);
+          return;
+        case 'media_totals':
+          onTotals?.(reply.conn, reply.totals);
+          return;
         case 'failed':
           toParticipant(reply.conn, {
             type: 'error',
@@ -107,6 +120,8 @@ export function createMediaSignaling({
     },
   });
   const routes = createMediaRoutes({ toMedia: media.send, toSocket, cluster, events, logger });
+
+  const statsRequests = createStatsRequests(media);
 
   return {
     join(participant) {
@@ -142,8 +157,10 @@ export function createMediaSignaling({
       routes.send(participant, { type: 'leave', room: participant.room.id, conn: participant.id });
     },
     pids: media.pids,
+    roomStats: (roomId) => statsRequests.room(roomId),
     async close() {
       routes.stop();
+      statsRequests.close();
       await media.close();
     },
   };

@@ -17,7 +17,7 @@ import type { MediaKind, MediaReply, MediaRights, SubscribedTrack } from './prot
 import type { UdpMux } from './udp-mux.js';
 
 /** A track a participant publishes, and the subscribers' senders it is forwarded to. */
-interface PublishedTrack {
+export interface PublishedTrack {
   owner: Member;
   kind: MediaKind;
   senders: Set<RTCRtpSender>;
@@ -31,7 +31,7 @@ interface PublishedTrack {
  * A participant's subscribe connection: the server offers it, with one m-line per track the participant receives.
  * One offer at a time: while one waits for its answer, changes only mark it `stale`, and the answer sends the next.
  */
-interface Subscription {
+export interface Subscription {
   pc: PeerConnection;
   /** The tracks it carries now, with the transceiver each has on this connection. */
   tracks: Map<PublishedTrack, RTCRtpTransceiver>;
@@ -44,7 +44,7 @@ interface Subscription {
 }
 
 /** A participant's connection to the room. */
-interface Member {
+export interface Member {
   conn: string;
   identity: string;
   rights: MediaRights;
@@ -68,6 +68,11 @@ export class MediaRoom {
     private readonly send: (reply: MediaReply) => void,
     private readonly mux: UdpMux,
   ) {}
+
+  /** Its participants, for what reads their connections' counters (media-stats.ts). */
+  get participants(): ReadonlyMap<string, Member> {
+    return this.members;
+  }
 
   get isEmpty(): boolean {
     return this.members.size === 0;

@@ -17,6 +17,15 @@ export const presentConnection = (row: ConnectionRow): z.input<typeof connection
   closeCode: row.closeCode,
   closeReason: row.closeReason,
   nodeId: row.nodeId,
+  media:
+    row.mediaBytesIn === null
+      ? null
+      : {
+          bytesIn: row.mediaBytesIn,
+          bytesOut: row.mediaBytesOut ?? 0,
+          packetsLostIn: row.mediaPacketsLostIn ?? 0,
+          packetsLostOut: row.mediaPacketsLostOut ?? 0,
+        },
 });
 
 export const presentErrorRecord = (row: ErrorRow): z.input<typeof errorRecordSchema> => ({
@@ -73,6 +82,7 @@ export const presentDiagnostics = (
   },
   connections: d.openConnections,
   recentErrorRate: d.recentErrorRate,
+  media: d.media,
 });
 
 export const presentUsage = (

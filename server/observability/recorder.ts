@@ -85,6 +85,10 @@ export function createObservabilityRecorder(
           closeCode: null,
           closeReason: null,
           nodeId: cluster.nodeId,
+          mediaBytesIn: null,
+          mediaBytesOut: null,
+          mediaPacketsLostIn: null,
+          mediaPacketsLostOut: null,
         }),
       );
       metrics.count(c, 'connections');
@@ -96,6 +100,21 @@ export function createObservabilityRecorder(
             .update(connectionLog)
             .set({ disconnectedAt: c.at, closeCode: c.code, closeReason: c.reason })
             .where(and(eq(connectionLog.id, c.id), isNull(connectionLog.disconnectedAt))),
+        ),
+      );
+    });
+    events.onLocal('connection.media', (m) => {
+      record('a connection’s media', () =>
+        store.transaction((tx) =>
+          tx
+            .update(connectionLog)
+            .set({
+              mediaBytesIn: m.bytesIn,
+              mediaBytesOut: m.bytesOut,
+              mediaPacketsLostIn: m.packetsLostIn,
+              mediaPacketsLostOut: m.packetsLostOut,
+            })
+            .where(eq(connectionLog.id, m.id)),
         ),
       );
     });

@@ -78,6 +78,25 @@ export const connectionSchema = z.lazy(() =>
             'The node that holds (or held) it, `node_…`: with several servers on one database, which one (see ' +
             '`GET /v1/server/nodes`). Null for connections recorded before nodes were named.',
         }),
+      media: z
+        .object({
+          bytesIn: z.number().int().meta({ description: 'RTP payload bytes the server received from it.' }),
+          bytesOut: z.number().int().meta({ description: 'RTP payload bytes the server sent to it.' }),
+          packetsLostIn: z
+            .number()
+            .int()
+            .meta({ description: 'Packets of its tracks lost before the server (sequence-number gaps on receipt).' }),
+          packetsLostOut: z
+            .number()
+            .int()
+            .meta({ description: 'Packets the server sent it that it reports lost (its RTCP receiver reports).' }),
+        })
+        .nullable()
+        .meta({
+          description:
+            'What its media through the server carried (`serve --rtc-media sfu`), written when it ends. Null while ' +
+            'open, for realtime sockets, and when media goes peer to peer (the server never sees it).',
+        }),
     })
     .meta({ id: 'Connection' }),
 );
@@ -148,6 +167,19 @@ export const diagnosticsSchema = z.lazy(() =>
       recentErrorRate: z
         .number()
         .meta({ description: 'Errors per runtime request over the last 5 minutes, 0 to 1 (0 without requests).' }),
+      media: z
+        .object({
+          connections: z.number().int().meta({ description: 'Signaling connections with media that ended.' }),
+          bytesIn: z.number().int().meta({ description: 'RTP payload bytes the server received from them.' }),
+          bytesOut: z.number().int().meta({ description: 'RTP payload bytes the server sent to them.' }),
+          packetsLostIn: z.number().int().meta({ description: 'Packets lost on the way to the server.' }),
+          packetsLostOut: z.number().int().meta({ description: 'Packets lost on the way to subscribers.' }),
+        })
+        .meta({
+          description:
+            'Media through the server (`serve --rtc-media sfu`) of the signaling connections that ended in the last ' +
+            'hour, from the connection log (`media` of each); zeros when media goes peer to peer.',
+        }),
     })
     .meta({ id: 'Diagnostics' }),
 );

@@ -7,6 +7,7 @@ import type { Infrastructure } from '../context.js';
 import { notFound } from '../errors.js';
 import { newestFirstPage } from '../shared/scoped-page.js';
 import type { EnvironmentClocks } from '../test-clock/clocks.js';
+import { MEDIA_TOTALS_WINDOW_MS, mediaTotalsSince } from './media-totals.js';
 import { type Metrics, MINUTE_MS, minuteOf, sumOf } from './metrics.js';
 
 export type ConnectionRow = typeof connectionLog.$inferSelect;
@@ -155,6 +156,7 @@ export function createObservabilityService(
           realtime: open.find((o) => o.kind === 'realtime')?.open ?? 0,
         },
         recentErrorRate: requests === 0 ? 0 : errors / requests,
+        media: await mediaTotalsSince(db, scope, now - MEDIA_TOTALS_WINDOW_MS),
       };
     },
 

@@ -5,7 +5,8 @@ import type { AppContext } from '../context.js';
 import { defineRoute } from '../http/route.js';
 import { createRtcTokenBody, rtcTokenSchema } from '../rtc/schemas.js';
 import { listOf, pageOf } from '../shared/schemas.js';
-import { presentParticipant, presentRoom } from './presenter.js';
+import { roomMediaSchema } from './media-schemas.js';
+import { presentParticipant, presentRoom, presentRoomMedia } from './presenter.js';
 import { createRoomBody, participantSchema, roomListQuery, roomSchema } from './schemas.js';
 
 const tag = 'Rooms';
@@ -211,6 +212,27 @@ export const roomRoutes = [
     response: listOf(participantSchema),
     errors: dashboardRoomNotFound,
     handler: ({ app, auth, params }) => participantsOf(app, auth.scope, params.roomId),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/projects/{id}/rooms/{roomId}/media',
+    operationId: 'getProjectRoomMedia',
+    summary: 'Get a room’s media (dashboard)',
+    description:
+      'Each participant’s tracks as the server sees them now, when media goes through it (`serve --rtc-media sfu`): ' +
+      'per track, its direction, kind, packets and payload bytes, packets lost and bitrate over the last 5 seconds. ' +
+      'Read it again for live figures (the dashboard does every 2 s). With peer-to-peer media (`mode: "mesh"`) the ' +
+      'server never sees media: no participants.',
+    tag,
+    auth: 'project-environment',
+    capability: 'project:read',
+    response: roomMediaSchema,
+    errors: {
+      ...dashboardRoomNotFound,
+      SERVICE_UNAVAILABLE: 'The media process did not answer within 2 s (it is starting again after a crash).',
+    },
+    handler: async ({ app, auth, params }) =>
+      presentRoomMedia(await app.services.roomMedia.of(auth.scope, params.roomId)),
   }),
   defineRoute({
     method: 'post',

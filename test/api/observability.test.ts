@@ -68,6 +68,7 @@ describe('connections', () => {
         closeCode: null,
         closeReason: null,
         nodeId: expect.stringMatching(/^node_/),
+        media: null,
       },
     ]);
     const id = list.body.data[0].id;

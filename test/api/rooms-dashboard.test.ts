@@ -45,6 +45,11 @@ describe('one room from the dashboard', () => {
     open.push(ada);
     await ada.next('joined');
     expect((await t.api.get(`${base}?environment=staging`, { token })).body.participantCount).toBe(1);
+    // Media goes peer to peer on this server (the mesh): the server has none to show.
+    expect((await t.api.get(`${base}/media?environment=staging`, { token })).body).toEqual({
+      mode: 'mesh',
+      participants: [],
+    });
     const participants = await t.api.get(`${base}/participants?environment=staging`, { token });
     expect(participants.body).toEqual({
       data: [

@@ -54,6 +54,19 @@ export function useParticipants(projectId: string, environment: Environment, roo
   });
 }
 
+/** How often the room page reads its media counters: the server's bitrate spans the last 5 s, sampled each second. */
+export const ROOM_MEDIA_REFRESH_MS = 2000;
+
+/** Each participant's tracks as the server sees them: read again every 2 s while the page is open. */
+export function useRoomMedia(projectId: string, environment: Environment, roomId: string) {
+  const client = useClient();
+  return useQuery({
+    queryKey: [...roomKeys.one(projectId, environment, roomId), 'media'],
+    queryFn: () => client.rooms.media(projectId, roomId, { environment }),
+    refetchInterval: (query) => (query.state.data?.mode === 'mesh' ? false : ROOM_MEDIA_REFRESH_MS),
+  });
+}
+
 export function useCreateRoom(projectId: string, environment: Environment) {
   const client = useClient();
   const queryClient = useQueryClient();

@@ -78,6 +78,8 @@ describe.skipIf(chromiumUnavailable('the dashboard browser tests'))(
       await page.getByRole('link', { name: 'standup' }).click();
       await visible(page.getByRole('heading', { name: 'standup', level: 1 }));
       await visible(page.getByText('Nobody is in this room now.'));
+      // The mesh: media never reaches the server, and the room's media panel says so.
+      await visible(page.getByText('Media does not go through this server'));
       const standup = (await dash.api.get(`/v1/rooms?limit=100`, { token: key })).body.data.find(
         (r: { name: string }) => r.name === 'standup',
       );

@@ -4,7 +4,7 @@ import { useRefreshOn } from '../../api/live-events';
 import { observabilityKeys, useConnection } from '../../api/observability';
 import { QueryStatus } from '../../components/error-alert';
 import { Facts } from '../../components/facts';
-import { duration } from '../../components/figure';
+import { bytes, duration } from '../../components/figure';
 import { AnchorLink } from '../../components/links';
 import { Time } from '../../components/time';
 import type { LiveEvent } from '../../sdk';
@@ -79,6 +79,13 @@ export function ConnectionDetailPage() {
               ['Close reason', connection.closeReason || '—'],
               ['Environment', connection.environment],
               ['Server node', connection.nodeId ?? '—'],
+              [
+                'Media through the server',
+                connection.media
+                  ? `${bytes(connection.media.bytesIn)} in (${connection.media.packetsLostIn} packets lost) · ` +
+                    `${bytes(connection.media.bytesOut)} out (${connection.media.packetsLostOut} lost)`
+                  : '—',
+              ],
             ]}
           />
         </>

@@ -21,7 +21,7 @@ export function DiagnosticsPanel({ projectId, environment }: { projectId: string
         </Title>
         <QueryStatus query={diagnostics} loading="Loading diagnostics" failed="Diagnostics could not be loaded" />
         {d ? (
-          <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>
+          <SimpleGrid cols={{ base: 2, sm: 3, lg: 7 }}>
             <Figure label="Server">
               {d.version} · {d.mode}
             </Figure>
@@ -31,6 +31,12 @@ export function DiagnosticsPanel({ projectId, environment }: { projectId: string
               {d.connections.realtime} realtime · {d.connections.signaling} signaling
             </Figure>
             <Figure label="Errors (last 5 min)">{percent(d.recentErrorRate)} of requests</Figure>
+            <Figure label="Media (last hour)">
+              {bytes(d.media.bytesIn)} in · {bytes(d.media.bytesOut)} out
+              <Text span size="xs" c="dimmed" display="block">
+                {d.media.packetsLostIn + d.media.packetsLostOut} packets lost · {d.media.connections} connections
+              </Text>
+            </Figure>
             <Figure label="Webhook queue">
               {d.webhookQueue.pending} pending
               {d.webhookQueue.oldestPendingAt ? (

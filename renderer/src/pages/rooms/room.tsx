@@ -10,6 +10,7 @@ import { LiveBadge } from '../../components/live-badge';
 import { Time } from '../../components/time';
 import type { Environment, Participant, Project, Room } from '../../sdk';
 import { ProjectPage, useProjectRoute } from '../../shell/project-page';
+import { RoomMediaPanel } from './room-media';
 import { TokenPlayground } from './token-playground';
 
 /** The room of the address: its id, and the query that loads it (shared by the room's pages). */
@@ -65,6 +66,7 @@ function RoomDetails({ project, environment, room }: { project: Project; environ
         ) : null}
       </Group>
       <Participants project={project} environment={environment} room={room} />
+      <RoomMediaPanel projectId={project.id} environment={environment} room={room} />
       {write ? <TokenPlayground project={project} environment={environment} room={room} /> : null}
     </>
   );
