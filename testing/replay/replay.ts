@@ -129,6 +129,8 @@ export async function replay(recording: string | object, options: ReplayOptions 
   if (options.target) {
     const { url, console, projectId } = options.target;
     const environment = options.target.environment ?? 'development';
+    if (environment === 'production')
+      throw new Error('a replay resets the environment it plays into: production is refused, as by every testing tool');
     let apiKey = options.target.apiKey;
     const made = apiKey ? undefined : await console.keys.create(projectId, { name: 'switchboard replay', environment });
     apiKey ??= made?.key as string;
