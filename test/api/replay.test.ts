@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleClient } from '../../sdk/index.js';
 import { replay } from '../../testing/replay/replay.js';
+import { formatReplay } from '../../testing/replay/report.js';
 import { harErrors } from '../support/har.js';
 import { failingOnceReceiver, recordChatSession } from '../support/recorded-session.js';
 import { useTestServer } from '../support/use-test-server.js';
@@ -40,6 +41,52 @@ describe('replay', () => {
       const result = await replay(session.har, { target: target() });
       expect(result.differences).toEqual([]);
       expect(result.target).toMatchObject({ throwAway: false, projectId: session.project.id });
+    }
+  });
+
+  it('reports an answer that differs from the recorded one by the entry, the member, expected and got', async () => {
+    const har = structuredClone(session.har);
+    const entry = har.log.entries.findIndex(
+      (e: any) => e.request.method === 'POST' && e.request.url.endsWith('/messages'),
+    );
+    const content = har.log.entries[entry].response.content;
+    content.text = content.text.replace('recorded hello', 'recorded hallo');
+    const result = await replay(har);
+    expect(result.differences).toEqual([
+      {
+        entry,
+        kind: 'rest',
+        subject: 'POST /v1/chat/conversations/<id>/messages',
+        what: 'body',
+        path: 'text',
+        expected: 'recorded hallo',
+        got: 'recorded hello',
+      },
+    ]);
+    expect(formatReplay(result).split('\n').slice(1)).toEqual([
+      '1 difference:',
+      `entry ${entry} · POST /v1/chat/conversations/<id>/messages`,
+      '  body at text:',
+      '    expected "recorded hallo"',
+      '    got      "recorded hello"',
+    ]);
+  });
+
+  it('reports the webhook attempts a fault made fail, and nothing else', async () => {
+    const dashboard = target().console;
+    await dashboard.faults.add(session.project.id, { environment: 'development', kind: 'webhook.failure' });
+    try {
+      const result = await replay(session.har, { target: target(), webhookWaitMs: 1500 });
+      expect(result.ok).toBe(false);
+      const missing = result.differences.filter((d) => d.what === 'attempt missing');
+      const unexpected = result.differences.filter((d) => d.what === 'attempt unexpected');
+      expect(missing.length + unexpected.length).toBe(result.differences.length);
+      expect(missing.map((d) => (d.expected as { status: number }).status)).toEqual([500, 200]);
+      // Not sent, recorded as failed (HAR's status 0): the first, and the retries the clock advance made due.
+      expect(unexpected.length).toBeGreaterThanOrEqual(2);
+      for (const d of unexpected) expect(d).toMatchObject({ entry: null, kind: 'webhook', got: { status: 0 } });
+    } finally {
+      await dashboard.faults.clear(session.project.id, { environment: 'development' });
     }
   });
 
