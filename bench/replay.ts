@@ -1,9 +1,9 @@
 /**
  * Replay (BENCH_ONLY=replay): a recording of BENCH_REPLAY_ENTRIES HAR entries (default 10,000) replayed into the
  * environment it was recorded in, reset first, as fast as possible (`replay()` of switchboard/testing, in this
- * process, against a server in its own). The recording: a chat token, a conversation, alice's realtime socket (one
- * entry, receiving a frame per message), then message POSTs with the key alternating with GETs of the newest
- * message. The figure is the replay's duration, from the call to its result; the target is 30 s. It must find no
+ * process, against a server in its own). The recording: a chat token, 50 conversations of alice and bob, alice's
+ * realtime socket (one entry, receiving a frame per message), then message POSTs with the key alternating with GETs
+ * of the newest message, round the conversations. The figure is the replay's duration, from the call to its result; the target is 30 s. It must find no
  * difference.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +17,8 @@ import type { BenchConfig } from './config.js';
 import { call, createCredentials } from './setup.js';
 
 const TARGET_MS = 30_000;
+/** Alice's conversations, the messages spread over them. */
+const CONVERSATIONS = 50;
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
 export async function runReplayBench(config: BenchConfig): Promise<void> {
@@ -42,23 +44,28 @@ export async function runReplayBench(config: BenchConfig): Promise<void> {
       { userId: 'alice' },
       key,
     );
-    const conversation = await call<{ id: string }>(
-      server.url,
-      'POST',
-      '/v1/chat/conversations',
-      { name: 'bench replay', members: [{ userId: 'alice' }, { userId: 'bob' }] },
-      key,
-    );
+    const conversations: { id: string }[] = [];
+    for (let i = 0; i < CONVERSATIONS; i++)
+      conversations.push(
+        await call<{ id: string }>(
+          server.url,
+          'POST',
+          '/v1/chat/conversations',
+          { name: `bench replay ${i}`, members: [{ userId: 'alice' }, { userId: 'bob' }] },
+          key,
+        ),
+      );
     const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/v1/realtime?access_token=${chatToken}`);
     let received = 0;
     socket.on('message', () => received++);
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    const messages = `/v1/chat/conversations/${conversation.id}/messages`;
-    for (let i = 0; i < entries - 3; i++) {
+    const calls = entries - 2 - CONVERSATIONS;
+    for (let i = 0; i < calls; i++) {
+      const messages = `/v1/chat/conversations/${conversations[Math.floor(i / 2) % CONVERSATIONS]?.id}/messages`;
       if (i % 2 === 0) await call(server.url, 'POST', messages, { senderId: 'alice', text: `message ${i}` }, key);
       else await call(server.url, 'GET', `${messages}?limit=1`, undefined, key);
     }
-    const sent = Math.ceil((entries - 3) / 2);
+    const sent = Math.ceil(calls / 2);
     while (received < sent + 1) await new Promise((resolve) => setTimeout(resolve, 50));
     await new Promise((resolve) => socket.once('close', resolve).close());
     await call(server.url, 'POST', `${recordings}/${recording.id}/stop?environment=development`, undefined, token);

@@ -23,7 +23,7 @@ describe('switchboard replay', () => {
     // No --url and no SWITCHBOARD_URL: the command starts its own server.
     const stdout = ok(await runCli(['replay', file], { home: cli.newHome() }));
     expect(stdout).toMatch(
-      /^Replayed \d+ REST calls, 2 sockets \(2 frames sent, \d+ received\), 1 clock advances; 2 webhook attempts made\. Against a throw-away server \(http:\/\/127\.0\.0\.1:\d+\), fast pace, in [\d.]+ s\.\nNo difference\.\n$/,
+      /^Replayed \d+ REST calls, 2 sockets \(2 frames sent, \d+ received\), 1 clock advance; 2 webhook attempts made\. Against a throw-away server \(http:\/\/127\.0\.0\.1:\d+\), fast pace, in [\d.]+ s\.\nNo difference\.\n$/,
     );
   });
 

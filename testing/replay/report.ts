@@ -3,6 +3,9 @@ import type { ReplayResult } from './replay.js';
 
 const MAX_VALUE = 300;
 
+/** `1 socket`, `2 sockets`, `1,000 frames`. */
+const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
+
 /** A value on one line, cut at MAX_VALUE characters. */
 function shown(value: unknown): string {
   const text = value === undefined ? '(nothing)' : JSON.stringify(value);
@@ -27,10 +30,12 @@ export function formatReplay(result: ReplayResult): string {
     : `${result.target.environment} of ${result.target.projectId} at ${result.target.url}` +
       (result.target.snapshot ? `, from snapshot ${result.target.snapshot}` : '');
   const head =
-    `Replayed ${r.rest} REST calls, ${r.sockets} sockets (${r.framesSent} frames sent, ${r.framesReceived} received), ` +
-    `${r.clockAdvances} clock advances; ${r.webhookAttempts} webhook attempts made. Against ${where}, ` +
+    `Replayed ${count(r.rest, 'REST call')}, ${count(r.sockets, 'socket')} (${count(r.framesSent, 'frame')} sent, ` +
+    `${r.framesReceived.toLocaleString('en-US')} received), ${count(r.clockAdvances, 'clock advance')}; ` +
+    `${count(r.webhookAttempts, 'webhook attempt')} made. Against ${where}, ` +
     `${result.pace} pace, in ${(result.durationMs / 1000).toFixed(1)} s.`;
   if (result.ok) return `${head}\nNo difference.`;
-  const n = result.differences.length;
-  return [head, `${n} difference${n === 1 ? '' : 's'}:`, ...result.differences.flatMap(describe)].join('\n');
+  return [head, `${count(result.differences.length, 'difference')}:`, ...result.differences.flatMap(describe)].join(
+    '\n',
+  );
 }
