@@ -65,5 +65,5 @@ describe('switchboard replay', () => {
     expect(alone.code).toBe(1);
     expect(alone.stderr).toMatch(/give its --url/);
     expectUsageError(await u.run('replay', file, '--pace', 'slow'), /argument 'slow' is invalid/);
-  });
+  }, 40_000);
 });
