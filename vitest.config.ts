@@ -62,7 +62,12 @@ export default defineConfig({
               test: {
                 name: 'postgres',
                 include: ['test/api/**/*.test.ts', 'test/sdk/**/*.test.ts', 'test/cli/**/*.test.ts'],
-                exclude: ['test/cli/data.test.ts', 'test/cli/conventions.test.ts', 'test/cli/npm-start.test.ts'],
+                exclude: [
+                  'test/cli/data.test.ts',
+                  'test/cli/conventions.test.ts',
+                  'test/cli/npm-start.test.ts',
+                  'test/cli/replay.test.ts',
+                ],
                 globalSetup: ['test/support/postgres.global-setup.ts', 'test/cli/build.global-setup.ts'],
               },
             },

@@ -29,7 +29,8 @@ export interface BenchConfig {
    * `sockets10k` only BENCH_MANY_SOCKETS realtime sockets on one node beside raw `ws`; `postgres` only Switchboard on
    * PostgreSQL beside raw Express + `pg` (bench/postgres.ts); `webhook-throughput` only what a subscribed endpoint costs
    * the message POST and how fast deliveries go out, on both stores (bench/webhook-throughput.ts); `snapshots` only saving
-   * and restoring an environment of 10,000 messages on both stores (bench/snapshots.ts); unset or `all`, every part.
+   * and restoring an environment of 10,000 messages on both stores (bench/snapshots.ts); `replay` only replaying a
+   * recording of 10,000 entries (bench/replay.ts); unset or `all`, every part.
    */
   only:
     | 'all'
@@ -41,6 +42,7 @@ export interface BenchConfig {
     | 'metrics'
     | 'observability'
     | 'postgres'
+    | 'replay'
     | 'reset'
     | 'snapshots'
     | 'sockets'
@@ -102,6 +104,7 @@ const BENCH_PARTS: readonly BenchConfig['only'][] = [
   'metrics',
   'observability',
   'postgres',
+  'replay',
   'reset',
   'snapshots',
   'sockets',

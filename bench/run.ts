@@ -14,7 +14,8 @@
  * (bench/startup.ts, BENCH_ONLY=startup) runs first, then the single executable (bench/binary.ts, BENCH_ONLY=binary)
  * and the dashboard's size and time to shell (bench/dashboard.ts, BENCH_ONLY=dashboard). Environment reset
  * (bench/reset.ts, BENCH_ONLY=reset) times emptying an environment of 10,000 messages; snapshots (bench/snapshots.ts,
- * BENCH_ONLY=snapshots) saving and restoring one, on both stores. BENCH_ONLY=sockets10k:
+ * BENCH_ONLY=snapshots) saving and restoring one, on both stores; replay (bench/replay.ts, BENCH_ONLY=replay)
+ * replaying a recording of 10,000 entries (BENCH_REPLAY_ENTRIES). BENCH_ONLY=sockets10k:
  * BENCH_MANY_SOCKETS (10,000) realtime sockets on one node beside raw `ws` (bench/many-sockets.ts). Last,
  * BENCH_ONLY=postgres: Switchboard on PostgreSQL beside Express + `pg` (bench/postgres.ts, BENCH_POSTGRES_ROUNDS).
  * BENCH_ONLY=metrics: a message POST with 100 online, Prometheus metrics on and off (bench/metrics.ts,
@@ -37,6 +38,7 @@ import { runManySocketsBench } from './many-sockets.js';
 import { runMetricsBench } from './metrics.js';
 import { runObservabilityBench } from './observability.js';
 import { runPostgresBench } from './postgres.js';
+import { runReplayBench } from './replay.js';
 import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './report.js';
 import { runResetBench } from './reset.js';
 import { formatLatency, type LatencyResult, measureEcho, measureRelay, measureTokenMinting } from './rtc.js';
@@ -219,6 +221,7 @@ async function main(): Promise<void> {
     if (config.only === 'all' || config.only === 'sockets') await runSocketMemoryBench(config);
     if (config.only === 'all' || config.only === 'reset') await runResetBench(config);
     if (config.only === 'all' || config.only === 'snapshots') await runSnapshotBench(config);
+    if (config.only === 'all' || config.only === 'replay') await runReplayBench(config);
     if (config.only === 'all' || config.only === 'sockets10k') await runManySocketsBench(config);
     if (config.only === 'all') await runObservabilityBench(config, load);
     if (config.only === 'all') await runTracingBench(config, load);

@@ -13,6 +13,7 @@ import { registerMemberCommands } from './commands/members.js';
 import { registerObservabilityCommands } from './commands/observability.js';
 import { registerProjectCommands } from './commands/projects.js';
 import { registerRecordCommands } from './commands/record.js';
+import { registerReplayCommand } from './commands/replay.js';
 import { registerRoomCommands } from './commands/rooms.js';
 import { registerSecretKeyCommands } from './commands/secret-key.js';
 import { registerSnapshotCommands } from './commands/snapshot.js';
@@ -54,6 +55,7 @@ registerSnapshotCommands(program, io);
 registerClockCommands(program, io);
 registerFaultCommands(program, io);
 registerRecordCommands(program, io);
+registerReplayCommand(program, io);
 registerTriggerCommand(program, io);
 
 // A promise chain rather than a top-level await: the single executable runs this file bundled as CommonJS.

@@ -3,6 +3,10 @@
 export type { ChatClient, ConsoleClient, Environment, ServerClient } from '../sdk/index.js';
 export { SwitchboardError } from '../sdk/index.js';
 export { SeedError, type SeededProject } from '../server/index.js';
+export type { ReplayDifference } from './replay/differences.js';
+export { type ReplayOptions, type ReplayResult, type ReplayTargetOptions, replay } from './replay/replay.js';
+export { formatReplay } from './replay/report.js';
+export type { Pace as ReplayPace } from './replay/target.js';
 export {
   type ChatClientRequest,
   type DefaultSeed,

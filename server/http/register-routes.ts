@@ -5,6 +5,7 @@ import { onFirstUse } from '../../db/prepare-on-first-use.js';
 import type { EnvironmentScope } from '../../db/scope.js';
 import type { AppContext } from '../context.js';
 import { ServiceError } from '../errors.js';
+import { credentialOf } from '../recordings/credential.js';
 import { authenticate } from './authenticate.js';
 import { type AnyRoute, queryOf } from './route.js';
 import { refuseNul, refuseNulInUrl } from './text-rules.js';
@@ -145,7 +146,7 @@ function routeHandler(app: AppContext, route: AnyRoute): RouteHandler {
       observed = { scope: auth.scope, route: route.path, credential: auth.kind };
       res.locals.observed = observed;
       // A lookup, and nothing more, unless the environment is being recorded.
-      app.services.recordings.captureRequest(auth.scope, req, res);
+      app.services.recordings.captureRequest(auth.scope, req, res, credentialOf(auth));
     }
     // Faults injected into the environment reach its keys' and tokens' calls only, never a dashboard session's (which
     // must stay able to switch them off). Undefined, not a promise, when there are none.

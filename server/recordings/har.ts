@@ -1,4 +1,5 @@
 import { toIso } from '../clock.js';
+import type { RecordedCredential } from './credential.js';
 import type { HarHeader } from './redact.js';
 
 /** A REST exchange as it is stored (`kind` http), secrets already replaced. */
@@ -11,6 +12,8 @@ export interface HttpExchange {
   responseHeaders: HarHeader[];
   responseBody: string;
   timeMs: number;
+  /** Which credential it used (its secret is redacted): what a replay mints again. */
+  credential?: RecordedCredential;
 }
 
 /** A webhook delivery attempt as it is stored (`kind` webhook). */
@@ -32,6 +35,7 @@ export interface WebhookAttemptRecord {
 export interface SocketOpening {
   socket: 'realtime' | 'signaling';
   url: string;
+  credential?: RecordedCredential;
 }
 export interface SocketFrame {
   type: 'send' | 'receive';
@@ -99,6 +103,7 @@ function httpEntry(row: StoredEntry, x: HttpExchange): HarEntry {
     cache: {},
     timings: timings(x.timeMs),
     _switchboardKind: 'rest',
+    ...(x.credential ? { _credential: x.credential } : {}),
     _testClock: toIso(row.clockAt),
   };
 }
@@ -140,6 +145,7 @@ function socketEntry(connectionId: string, s: SocketEntry): HarEntry {
     _resourceType: 'websocket',
     _switchboardKind: s.opening?.socket ?? 'socket',
     _connectionId: connectionId,
+    ...(s.opening?.credential ? { _credential: s.opening.credential } : {}),
     _webSocketMessages: s.messages,
     ...(s.closing ? { _webSocketClose: { code: s.closing.code, reason: s.closing.reason } } : {}),
     _testClock: toIso(s.first.clockAt),

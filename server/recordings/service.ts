@@ -12,6 +12,7 @@ import { notFound, ServiceError } from '../errors.js';
 import type { SocketRecorder } from '../http/socket-endpoint.js';
 import { runningRecordings, type SocketTap, socketTaps } from '../http/socket-taps.js';
 import type { EnvironmentClocks } from '../test-clock/clocks.js';
+import type { RecordedCredential } from './credential.js';
 import { buildHar, type HttpExchange, type SocketFrame, type WebhookAttemptRecord } from './har.js';
 import { REDACTED, redactBody, redactHeaders, redactJson, redactUrl } from './redact.js';
 import type { EndReason, StartRecordingInput } from './schemas.js';
@@ -55,6 +56,8 @@ interface RecordedSocket extends SocketTap {
   early?: { at: number; text: string }[];
   /** The recording its opening was written to. */
   openedIn?: string;
+  /** Which credential admitted it (no secret). */
+  credential?: RecordedCredential;
   /** Writes its opening to the recording, once. */
   open(recording: RecordingRow, session: RecordedSession, at: number): void;
 }
@@ -280,7 +283,10 @@ export function createRecordingService(
   }
 
   /** The socket side: each realtime and signaling socket gets a tap at its handshake. */
-  function socketRecorder<Session extends RecordedSession>(kind: 'realtime' | 'signaling'): SocketRecorder<Session> {
+  function socketRecorder<Session extends RecordedSession>(
+    kind: 'realtime' | 'signaling',
+    credentialOf: (session: Session) => RecordedCredential,
+  ): SocketRecorder<Session> {
     return {
       tap(_socket: WebSocket, path: string, host: string | undefined): SocketTap {
         let url = '';
@@ -293,7 +299,7 @@ export function createRecordingService(
               kind: 'socket_open',
               connectionId: session.id,
               at,
-              data: JSON.stringify({ socket: kind, url }),
+              data: JSON.stringify({ socket: kind, url, credential: tapped.credential }),
             });
           },
           frame(type, payload) {
@@ -341,6 +347,7 @@ export function createRecordingService(
         const tapped = socketTaps.get(socket) as RecordedSocket | undefined;
         if (!tapped) return;
         tapped.session = { id: session.id, scope: session.scope };
+        tapped.credential = credentialOf(session);
         const early = tapped.early;
         tapped.early = undefined;
         const recording = recordingOf(session.scope);
@@ -465,7 +472,7 @@ export function createRecordingService(
      * Records a runtime REST call of a recorded environment: its request now, its answer when it is sent (the
      * route's or the error middleware's). Nothing, and no cost but a lookup, when the environment is not recorded.
      */
-    captureRequest(scope: EnvironmentScope, req: Request, res: Response): void {
+    captureRequest(scope: EnvironmentScope, req: Request, res: Response, credential?: RecordedCredential): void {
       const recording = recordingOf(scope);
       if (!recording) return;
       const at = clock.now();
@@ -503,6 +510,7 @@ export function createRecordingService(
           responseHeaders,
           responseBody: redactBody(Buffer.concat(chunks).toString('utf8')),
           timeMs: Math.round((performance.now() - started) * 1000) / 1000,
+          credential,
         };
         take(recording, { kind: 'http', connectionId: null, at, data: JSON.stringify(exchange) });
       });
@@ -528,8 +536,14 @@ export function createRecordingService(
       take(recording, { kind: 'webhook', connectionId: null, at: attemptedAt, data: JSON.stringify(record) });
     },
 
-    realtimeRecorder: () => socketRecorder<RecordedSession>('realtime'),
-    signalingRecorder: () => socketRecorder<RecordedSession>('signaling'),
+    realtimeRecorder: () =>
+      socketRecorder<RecordedSession & { userId: string }>('realtime', (c) => ({ kind: 'chat', userId: c.userId })),
+    signalingRecorder: () =>
+      socketRecorder<RecordedSession & { identity: string; room: { id: string } }>('signaling', (p) => ({
+        kind: 'rtc',
+        roomId: p.room.id,
+        identity: p.identity,
+      })),
 
     /** Writes what waits; at shutdown, before the store closes. */
     async close(): Promise<void> {

@@ -131,6 +131,7 @@ const RULES: Rule[] = [
     'clock advance 2h',
     'faults add',
     'record start',
+    'replay session.har',
     'trigger message',
   ].map(
     (command): Rule => ({
@@ -238,6 +239,16 @@ const seed = { user: { email: 'dev@example.com', password: 'development only' },
     file: 'docs/testing-your-app.md',
     contains: 'console.recordings.download',
     preamble: `${testingTypes}declare const switchboard: TestServer<'Test'>; declare const projectId: string;`,
+  },
+  {
+    file: 'docs/testing-your-app.md',
+    contains: "await replay('session.har')",
+    preamble: `${testingTypes}declare const switchboard: TestServer<'Test'>; declare const projectId: string; declare const har: object;`,
+  },
+  {
+    file: 'docs/testing-your-app.md',
+    contains: 'attempt missing: {"status":500',
+    notRun: 'what `switchboard replay` prints, with ids elided (…) (test/cli/replay.test.ts)',
   },
   {
     file: 'docs/testing-your-app.md',

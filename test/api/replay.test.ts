@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleClient } from '../../sdk/index.js';
+import { replay } from '../../testing/replay/replay.js';
+import { formatReplay } from '../../testing/replay/report.js';
+import { harErrors } from '../support/har.js';
+import { failingOnceReceiver, recordChatSession } from '../support/recorded-session.js';
+import { useTestServer } from '../support/use-test-server.js';
+import type { WebhookReceiver } from '../support/webhook-receiver.js';
+
+const t = useTestServer();
+let receiver: WebhookReceiver;
+let session: Awaited<ReturnType<typeof recordChatSession>>;
+
+beforeAll(async () => {
+  receiver = await failingOnceReceiver();
+  session = await recordChatSession(t.api, t.server.url, receiver);
+});
+afterAll(() => receiver?.close());
+
+const target = () => ({
+  url: t.server.url,
+  console: new ConsoleClient({ baseUrl: t.server.url, token: session.owner.token }),
+  projectId: session.project.id,
+});
+
+describe('replay', () => {
+  it('replays a recording of chat, signaling and a retried webhook on a throw-away server: no difference', async () => {
+    expect(harErrors(session.har)).toEqual([]);
+    const result = await replay(session.har);
+    expect(result.differences).toEqual([]);
+    expect(result).toMatchObject({
+      ok: true,
+      target: { throwAway: true, environment: 'development' },
+      replayed: { sockets: 2, framesSent: 2, clockAdvances: 1, webhookAttempts: 2 },
+    });
+    expect(result.replayed.rest).toBe(session.har.log.entries.filter((e: any) => e._switchboardKind === 'rest').length);
+  });
+
+  it('replays the same recording twice into the recorded environment, reset each time: no difference', async () => {
+    for (let run = 0; run < 2; run++) {
+      const result = await replay(session.har, { target: target() });
+      expect(result.differences).toEqual([]);
+      expect(result.target).toMatchObject({ throwAway: false, projectId: session.project.id });
+    }
+  });
+
+  it('reports an answer that differs from the recorded one by the entry, the member, expected and got', async () => {
+    const har = structuredClone(session.har);
+    const entry = har.log.entries.findIndex(
+      (e: any) => e.request.method === 'POST' && e.request.url.endsWith('/messages'),
+    );
+    const content = har.log.entries[entry].response.content;
+    content.text = content.text.replace('recorded hello', 'recorded hallo');
+    const result = await replay(har);
+    expect(result.differences).toEqual([
+      {
+        entry,
+        kind: 'rest',
+        subject: 'POST /v1/chat/conversations/<id>/messages',
+        what: 'body',
+        path: 'text',
+        expected: 'recorded hallo',
+        got: 'recorded hello',
+      },
+    ]);
+    expect(formatReplay(result).split('\n').slice(1)).toEqual([
+      '1 difference:',
+      `entry ${entry} · POST /v1/chat/conversations/<id>/messages`,
+      '  body at text:',
+      '    expected "recorded hallo"',
+      '    got      "recorded hello"',
+    ]);
+  });
+
+  it('reports the webhook attempts a fault made fail, and nothing else', async () => {
+    const dashboard = target().console;
+    await dashboard.faults.add(session.project.id, { environment: 'development', kind: 'webhook.failure' });
+    try {
+      const result = await replay(session.har, { target: target(), webhookWaitMs: 1500 });
+      expect(result.ok).toBe(false);
+      const missing = result.differences.filter((d) => d.what === 'attempt missing');
+      const unexpected = result.differences.filter((d) => d.what === 'attempt unexpected');
+      expect(missing.length + unexpected.length).toBe(result.differences.length);
+      expect(missing.map((d) => (d.expected as { status: number }).status)).toEqual([500, 200]);
+      // Not sent, recorded as failed (HAR's status 0): the first, and the retries the clock advance made due.
+      expect(unexpected.length).toBeGreaterThanOrEqual(2);
+      for (const d of unexpected) expect(d).toMatchObject({ entry: null, kind: 'webhook', got: { status: 0 } });
+    } finally {
+      await dashboard.faults.clear(session.project.id, { environment: 'development' });
+    }
+  });
+
+  it('reports the webhook endpoint removed, and nothing else', async () => {
+    const dashboard = target().console;
+    await dashboard.webhooks.delete(session.project.id, session.webhook.id, { environment: 'development' });
+    const result = await replay(session.har, { target: target(), webhookWaitMs: 1500 });
+    expect(result.ok).toBe(false);
+    expect(result.differences.map((d) => [d.kind, d.what, d.subject])).toEqual([
+      ['webhook', 'attempt missing', `webhook room.created → ${receiver.url}`],
+      ['webhook', 'attempt missing', `webhook room.created → ${receiver.url}`],
+    ]);
+    expect(result.differences.map((d) => (d.expected as { status: number }).status)).toEqual([500, 200]);
+  });
+});
