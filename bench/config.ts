@@ -29,7 +29,8 @@ export interface BenchConfig {
    * `sockets10k` only BENCH_MANY_SOCKETS realtime sockets on one node beside raw `ws`; `postgres` only Switchboard on
    * PostgreSQL beside raw Express + `pg` (bench/postgres.ts); `webhook-throughput` only what a subscribed endpoint costs
    * the message POST and how fast deliveries go out, on both stores (bench/webhook-throughput.ts); `snapshots` only saving
-   * and restoring an environment of 10,000 messages on both stores (bench/snapshots.ts); unset or `all`, every part.
+   * and restoring an environment of 10,000 messages on both stores (bench/snapshots.ts); `sfu` only media through the
+   * server, one publisher to 10 and 50 subscribers (bench/sfu.ts); unset or `all`, every part.
    */
   only:
     | 'all'
@@ -42,6 +43,7 @@ export interface BenchConfig {
     | 'observability'
     | 'postgres'
     | 'reset'
+    | 'sfu'
     | 'snapshots'
     | 'sockets'
     | 'sockets10k'
@@ -82,6 +84,10 @@ export interface BenchConfig {
    * default (10,000, which today counts upgraded sockets too: issue 30).
    */
   maxConnections: number | undefined;
+  /** Subscriber counts of the SFU part, ascending (BENCH_SFU_SUBSCRIBERS, default `10,50`). */
+  sfuSubscribers: number[];
+  /** Seconds measured at each subscriber count of the SFU part (BENCH_SFU_WINDOW, default 10). */
+  sfuWindow: number;
 }
 
 function readNumber(name: string, fallback: number, min: number): number {
@@ -103,6 +109,7 @@ const BENCH_PARTS: readonly BenchConfig['only'][] = [
   'observability',
   'postgres',
   'reset',
+  'sfu',
   'snapshots',
   'sockets',
   'sockets10k',
@@ -124,6 +131,15 @@ function readSubscribers(): number[] {
   const counts = raw.split(',').map((part) => Number(part.trim()));
   if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 5000)) {
     throw new Error(`BENCH_CHAT_SUBSCRIBERS must be whole numbers from 1 to 5000, comma-separated (got "${raw}").`);
+  }
+  return [...new Set(counts)].sort((a, b) => a - b);
+}
+
+function readSfuSubscribers(): number[] {
+  const raw = process.env.BENCH_SFU_SUBSCRIBERS || '10,50';
+  const counts = raw.split(',').map((part) => Number(part.trim()));
+  if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 100)) {
+    throw new Error(`BENCH_SFU_SUBSCRIBERS must be whole numbers from 1 to 100, comma-separated (got "${raw}").`);
   }
   return [...new Set(counts)].sort((a, b) => a - b);
 }
@@ -152,5 +168,7 @@ export function readConfig(): BenchConfig {
     maxConnections: process.env.BENCH_MAX_CONNECTIONS
       ? Math.round(readNumber('BENCH_MAX_CONNECTIONS', 0, 1))
       : undefined,
+    sfuSubscribers: readSfuSubscribers(),
+    sfuWindow: readNumber('BENCH_SFU_WINDOW', 10, 2),
   };
 }
