@@ -20,9 +20,9 @@ import { newClient, openSignaling, type Signaling } from './signaling.js';
 
 const send = (reply: SubscribersReply) => process.send?.(reply);
 /** A join that has no keyframe in this time failed. */
-const JOIN_TIMEOUT_MS = 15_000;
+const JOIN_TIMEOUT_MS = 10_000;
 /** A failed join is tried again (a new socket with the same token replaces the last), at most this many times. */
-const JOIN_RETRIES = 2;
+const JOIN_RETRIES = 1;
 
 interface Subscriber {
   pc: RTCPeerConnection;
@@ -92,7 +92,9 @@ async function joinOne(url: string, token: string): Promise<void> {
     videoLatencies: new Map<number, number>(),
   } as Subscriber;
   const keyframe = keyframeWatch();
+  let packets = 0;
   const { pc, signaling } = await join(url, token, (trailer, at) => {
+    packets++;
     keyframe.onPacket(trailer, at);
     if (!recording || subscriber.arrivals.has(trailer.index)) return;
     subscriber.arrivals.set(trailer.index, at);
@@ -104,11 +106,12 @@ async function joinOne(url: string, token: string): Promise<void> {
     ),
   );
   try {
-    await withTimeout(Promise.race([keyframe.complete, failed]), JOIN_TIMEOUT_MS, 'no keyframe within 15 s');
+    await withTimeout(Promise.race([keyframe.complete, failed]), JOIN_TIMEOUT_MS, 'no keyframe within 10 s');
   } catch (err) {
+    const state = `ICE ${pc.iceConnectionState}, connection ${pc.connectionState}`;
     signaling.close();
     await pc.close();
-    throw err;
+    throw new Error(`${(err as Error).message}; ${packets} packets had arrived, ${state}`);
   }
   subscriber.pc = pc;
   subscriber.signaling = signaling;
@@ -142,6 +145,7 @@ async function joinAll(url: string, tokens: string[], concurrency: number): Prom
             break;
           } catch (err) {
             firstError ??= (err as Error).message;
+            console.error(`bench sfu: a subscriber's join failed (${(err as Error).message})`);
             if (attempt === JOIN_RETRIES) {
               failed++;
               break;
@@ -191,13 +195,20 @@ function report(from: number, to: number): SubscribersReply {
 async function lateJoin(url: string, token: string): Promise<LateJoin> {
   const openedAt = monotonicMs();
   const keyframe = keyframeWatch();
-  const { pc, signaling, offerAt } = await join(url, token, keyframe.onPacket);
+  let packets = 0;
+  const { pc, signaling, offerAt } = await join(url, token, (trailer, at) => {
+    packets++;
+    keyframe.onPacket(trailer, at);
+  });
   const connectedAt = new Promise<number>((resolve) => {
     if (pc.connectionState === 'connected') resolve(monotonicMs());
     pc.connectionStateChange.subscribe((s) => s === 'connected' && resolve(monotonicMs()));
   });
   try {
-    const { start, complete } = await withTimeout(keyframe.complete, 15_000, 'the late joiner got no keyframe in 15 s');
+    const { start, complete } = await withTimeout(keyframe.complete, 15_000, 'no keyframe in 15 s').catch((err) => {
+      const state = `ICE ${pc.iceConnectionState}, connection ${pc.connectionState}`;
+      throw new Error(`${(err as Error).message}; ${packets} packets had arrived, ${state}`);
+    });
     return {
       offer: offerAt - openedAt,
       connected: (await connectedAt) - openedAt,
