@@ -268,6 +268,13 @@ export async function runSfuBench(config: BenchConfig): Promise<void> {
         [cpuBefore, timeBefore] = [cpu, now];
       }
       const joinSeconds = (performance.now() - joinedAt) / 1000;
+      const { mark: now } = await publisher.ask({ type: 'mark' });
+      const mediaNow = childrenOf(server.pid).find((pid) => commandOf(pid).includes('media'));
+      if (now.connectionState !== 'connected' || mediaNow !== mediaPid)
+        progress(
+          `    the publisher's connection is ${now.connectionState}; the media process ` +
+            `${mediaNow === mediaPid ? 'is the same' : `was replaced (${mediaPid} → ${mediaNow})`}`,
+        );
       const sum = (of: (r: (typeof replies)[number]) => number) => replies.reduce((total, r) => total + of(r), 0);
       // A subscriber that could not join is left out and counted: the window measures those receiving.
       failedJoins += sum((r) => r.failed);

@@ -29,6 +29,8 @@ export interface PublisherMark {
   /** Keyframe requests (PLI) received from the server. */
   plisReceived: number;
   at: number;
+  /** The publish connection's state, as the publisher's werift sees it. */
+  connectionState: string;
   /** Sizes (RTP header + payload, bytes) of the last packets sent, both kinds in the proportion sent: for the floor. */
   recentSizes: number[];
 }

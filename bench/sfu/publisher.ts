@@ -36,6 +36,7 @@ const RTP_HEADER_BYTES = 12;
 const send = (reply: PublisherReply) => process.send?.(reply);
 const filler = randomBytes(KEYFRAME_BYTES);
 
+let connectionState = 'new';
 const counters = { nextIndex: 0, videoSent: 0, audioSent: 0, videoBytes: 0, keyframesSent: 0, plisReceived: 0 };
 const recentSizes: number[] = [];
 const noteSize = (size: number) => {
@@ -62,6 +63,9 @@ function videoPayload(size: number, first: boolean, keyframe: boolean, flags: nu
 async function publish(url: string, token: string): Promise<void> {
   const signaling = await openSignaling(url, token);
   const pc = newClient();
+  pc.connectionStateChange.subscribe((state) => {
+    connectionState = state;
+  });
   const audio = pc.addTransceiver('audio', { direction: 'sendonly' });
   const video = pc.addTransceiver('video', { direction: 'sendonly' });
   await pc.setLocalDescription(await pc.createOffer());
@@ -130,7 +134,7 @@ process.on('message', (message: PublisherRequest) => {
       );
       return;
     case 'mark': {
-      const mark: PublisherMark = { ...counters, at: monotonicMs(), recentSizes: [...recentSizes] };
+      const mark: PublisherMark = { ...counters, at: monotonicMs(), connectionState, recentSizes: [...recentSizes] };
       send({ type: 'mark', mark });
       return;
     }
