@@ -10,6 +10,8 @@ const STOP_TIMEOUT_MS = 5_000;
 
 export interface ServerProcess {
   url: string;
+  /** The server process's id (bench/sfu.ts finds the media process among its children). */
+  pid: number;
   /** CPU time the server process has used so far, in microseconds (all its threads). */
   cpuMicros(): Promise<number>;
   /**
@@ -124,7 +126,7 @@ export function spawnServer(kind: ServerKind, args: string[] = [], cpuProfDir?: 
     const onReady = (message: ReadyMessage | CpuReply | HeapReply) => {
       if (message.type !== 'ready') return;
       settle();
-      resolve({ url: message.url, cpuMicros, memory, stop });
+      resolve({ url: message.url, pid: child.pid ?? 0, cpuMicros, memory, stop });
     };
     const fail = (reason: string) => {
       settle();

@@ -30,7 +30,8 @@ export interface BenchConfig {
    * PostgreSQL beside raw Express + `pg` (bench/postgres.ts); `webhook-throughput` only what a subscribed endpoint costs
    * the message POST and how fast deliveries go out, on both stores (bench/webhook-throughput.ts); `snapshots` only saving
    * and restoring an environment of 10,000 messages on both stores (bench/snapshots.ts); `replay` only replaying a
-   * recording of 10,000 entries (bench/replay.ts); unset or `all`, every part.
+   * recording of 10,000 entries (bench/replay.ts); `sfu` only media through the server, one publisher to 10 and 50
+   * subscribers (bench/sfu.ts); unset or `all`, every part.
    */
   only:
     | 'all'
@@ -44,6 +45,7 @@ export interface BenchConfig {
     | 'postgres'
     | 'replay'
     | 'reset'
+    | 'sfu'
     | 'snapshots'
     | 'sockets'
     | 'sockets10k'
@@ -84,6 +86,10 @@ export interface BenchConfig {
    * default (10,000, which today counts upgraded sockets too: issue 30).
    */
   maxConnections: number | undefined;
+  /** Subscriber counts of the SFU part, ascending (BENCH_SFU_SUBSCRIBERS, default `10,50`). */
+  sfuSubscribers: number[];
+  /** Seconds measured at each subscriber count of the SFU part (BENCH_SFU_WINDOW, default 10). */
+  sfuWindow: number;
 }
 
 function readNumber(name: string, fallback: number, min: number): number {
@@ -106,6 +112,7 @@ const BENCH_PARTS: readonly BenchConfig['only'][] = [
   'postgres',
   'replay',
   'reset',
+  'sfu',
   'snapshots',
   'sockets',
   'sockets10k',
@@ -127,6 +134,15 @@ function readSubscribers(): number[] {
   const counts = raw.split(',').map((part) => Number(part.trim()));
   if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 5000)) {
     throw new Error(`BENCH_CHAT_SUBSCRIBERS must be whole numbers from 1 to 5000, comma-separated (got "${raw}").`);
+  }
+  return [...new Set(counts)].sort((a, b) => a - b);
+}
+
+function readSfuSubscribers(): number[] {
+  const raw = process.env.BENCH_SFU_SUBSCRIBERS || '10,50';
+  const counts = raw.split(',').map((part) => Number(part.trim()));
+  if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 100)) {
+    throw new Error(`BENCH_SFU_SUBSCRIBERS must be whole numbers from 1 to 100, comma-separated (got "${raw}").`);
   }
   return [...new Set(counts)].sort((a, b) => a - b);
 }
@@ -155,5 +171,7 @@ export function readConfig(): BenchConfig {
     maxConnections: process.env.BENCH_MAX_CONNECTIONS
       ? Math.round(readNumber('BENCH_MAX_CONNECTIONS', 0, 1))
       : undefined,
+    sfuSubscribers: readSfuSubscribers(),
+    sfuWindow: readNumber('BENCH_SFU_WINDOW', 10, 2),
   };
 }

@@ -23,6 +23,8 @@
  * BENCH_ONLY=tracing: message POST throughput with OpenTelemetry tracing off and on (bench/tracing.ts).
  * BENCH_ONLY=cluster: two nodes on PostgreSQL with Redis, across-node latency and throughput (bench/cluster.ts,
  * BENCH_CLUSTER_MEMBERS, BENCH_CLUSTER_ROUNDS, BENCH_CLUSTER_MESSAGES, BENCH_CLUSTER_SOCKETS).
+ * BENCH_ONLY=sfu: media through the server, one publisher to 10 and 50 subscribers (bench/sfu.ts,
+ * BENCH_SFU_SUBSCRIBERS, BENCH_SFU_WINDOW).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -43,6 +45,7 @@ import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './repor
 import { runResetBench } from './reset.js';
 import { formatLatency, type LatencyResult, measureEcho, measureRelay, measureTokenMinting } from './rtc.js';
 import { createCredentials } from './setup.js';
+import { runSfuBench } from './sfu.js';
 import { runSnapshotBench } from './snapshots.js';
 import { runSocketMemoryBench } from './sockets.js';
 import { runStartupBench } from './startup.js';
@@ -227,6 +230,7 @@ async function main(): Promise<void> {
     if (config.only === 'all') await runTracingBench(config, load);
     if (config.only === 'all' || config.only === 'postgres') await runPostgresBench(config, load);
     if (config.only === 'all' || config.only === 'cluster') await runClusterBench(config, load);
+    if (config.only === 'all' || config.only === 'sfu') await runSfuBench(config);
     if (config.cpuProfDir) console.log(`\nServer CPU profiles (.cpuprofile) written to ${config.cpuProfDir}`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

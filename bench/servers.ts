@@ -23,6 +23,7 @@ import { PLAIN_QUERY_PATH, RAW_MESSAGES_PATH, RAW_PING_PATH } from './config.js'
  * `switchboard-unobserved`: the real server with observability recording off (bench/observability.ts);
  * `switchboard-metrics <dataDir> <metricsPort>`: with Prometheus metrics on that port (bench/metrics.ts).
  * `switchboard-traced`: with OpenTelemetry tracing on, exporting to the given OTLP endpoint (bench/tracing.ts).
+ * `switchboard-sfu <dataDir>`: with media through the server (`rtc.media: 'sfu'`, its media process forked; bench/sfu.ts).
  */
 export type ServerKind =
   | 'plain'
@@ -30,6 +31,7 @@ export type ServerKind =
   | 'switchboard-unobserved'
   | 'switchboard-metrics'
   | 'switchboard-traced'
+  | 'switchboard-sfu'
   | 'ws-echo'
   | 'raw-insert'
   | 'raw-broadcast'
@@ -234,6 +236,7 @@ function startSwitchboard(
   redisUrl?: string,
   metricsPort?: number,
   otlpEndpoint?: string,
+  sfu = false,
 ): Promise<Running> {
   const security = maxConnections === undefined ? undefined : { http: { maxConnections } };
   return startServer({
@@ -247,6 +250,7 @@ function startSwitchboard(
     observability,
     security,
     ...(otlpEndpoint && { otelEnvironment: { OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint } }),
+    ...(sfu && { rtc: { media: 'sfu' } }),
   });
 }
 
@@ -264,6 +268,8 @@ async function main(): Promise<void> {
   // first: the data dir; second: the OTLP endpoint.
   else if (kind === 'switchboard-traced' && first && second)
     running = await startSwitchboard(first, true, undefined, undefined, undefined, undefined, second);
+  else if (kind === 'switchboard-sfu' && first)
+    running = await startSwitchboard(first, true, undefined, undefined, undefined, undefined, undefined, true);
   else if (kind === 'switchboard-postgres' && first && second)
     running = await startSwitchboard(first, true, undefined, second);
   // A node of several (bench/cluster.ts): first the data dir, second the database URL, third Redis's.
@@ -280,7 +286,7 @@ async function main(): Promise<void> {
     throw new Error(
       'Usage: servers.ts plain | ws-echo | switchboard <dataDir> [maxConnections] | raw-insert <dbFile> | raw-broadcast <dbFile> ' +
         '| switchboard-metrics <dataDir> <metricsPort> ' +
-        '| switchboard-traced <dataDir> <otlpEndpoint> ' +
+        '| switchboard-traced <dataDir> <otlpEndpoint> | switchboard-sfu <dataDir> ' +
         '| switchboard-postgres <dataDir> <url> | switchboard-cluster <dataDir> <url> <redisUrl> ' +
         '| raw-insert-postgres <url> | plain-postgres <url> ' +
         `(got ${process.argv.slice(2).join(' ')})`,
