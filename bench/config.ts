@@ -25,7 +25,8 @@ export interface BenchConfig {
   /**
    * Which parts run (BENCH_ONLY): `core` only the first scenarios (key-auth GET, tokens, login, signaling
    * relay), `chat` only the chat fan-out benchmark, `observability` only the recording-overhead comparison; `metrics` only what Prometheus metrics cost
-   * a message POST with 100 online (bench/metrics.ts); `tracing` only what tracing costs (bench/tracing.ts); `dashboard` only the dashboard's bundle size and time to shell;
+   * a message POST with 100 online (bench/metrics.ts); `recording` only what recording an environment costs it
+   * (bench/recording.ts); `tracing` only what tracing costs (bench/tracing.ts); `dashboard` only the dashboard's bundle size and time to shell;
    * `sockets10k` only BENCH_MANY_SOCKETS realtime sockets on one node beside raw `ws`; `postgres` only Switchboard on
    * PostgreSQL beside raw Express + `pg` (bench/postgres.ts); `webhook-throughput` only what a subscribed endpoint costs
    * the message POST and how fast deliveries go out, on both stores (bench/webhook-throughput.ts); `snapshots` only saving
@@ -44,6 +45,7 @@ export interface BenchConfig {
     | 'observability'
     | 'postgres'
     | 'replay'
+    | 'recording'
     | 'reset'
     | 'sfu'
     | 'snapshots'
@@ -111,6 +113,7 @@ const BENCH_PARTS: readonly BenchConfig['only'][] = [
   'observability',
   'postgres',
   'replay',
+  'recording',
   'reset',
   'sfu',
   'snapshots',

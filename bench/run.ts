@@ -20,6 +20,7 @@
  * BENCH_ONLY=postgres: Switchboard on PostgreSQL beside Express + `pg` (bench/postgres.ts, BENCH_POSTGRES_ROUNDS).
  * BENCH_ONLY=metrics: a message POST with 100 online, Prometheus metrics on and off (bench/metrics.ts,
  * BENCH_METRICS_ROUNDS).
+ * BENCH_ONLY=recording: the same with the environment recorded and not (bench/recording.ts, BENCH_RECORDING_ROUNDS).
  * BENCH_ONLY=tracing: message POST throughput with OpenTelemetry tracing off and on (bench/tracing.ts).
  * BENCH_ONLY=cluster: two nodes on PostgreSQL with Redis, across-node latency and throughput (bench/cluster.ts,
  * BENCH_CLUSTER_MEMBERS, BENCH_CLUSTER_ROUNDS, BENCH_CLUSTER_MESSAGES, BENCH_CLUSTER_SOCKETS).
@@ -40,6 +41,7 @@ import { runManySocketsBench } from './many-sockets.js';
 import { runMetricsBench } from './metrics.js';
 import { runObservabilityBench } from './observability.js';
 import { runPostgresBench } from './postgres.js';
+import { runRecordingBench } from './recording.js';
 import { runReplayBench } from './replay.js';
 import { formatCpuRatio, formatRatio, formatTable, formatVerdict } from './report.js';
 import { runResetBench } from './reset.js';
@@ -180,6 +182,11 @@ async function main(): Promise<void> {
     await runMetricsBench(config, load);
     return;
   }
+  // BENCH_ONLY=recording: only what recording an environment costs that POST (bench/recording.ts).
+  if (config.only === 'recording') {
+    await runRecordingBench(config, load);
+    return;
+  }
   // BENCH_ONLY=tracing: only what OpenTelemetry tracing costs (bench/tracing.ts).
   if (config.only === 'tracing') {
     await runTracingBench(config, load);
@@ -228,6 +235,7 @@ async function main(): Promise<void> {
     if (config.only === 'all' || config.only === 'sockets10k') await runManySocketsBench(config);
     if (config.only === 'all') await runObservabilityBench(config, load);
     if (config.only === 'all') await runTracingBench(config, load);
+    if (config.only === 'all') await runRecordingBench(config, load);
     if (config.only === 'all' || config.only === 'postgres') await runPostgresBench(config, load);
     if (config.only === 'all' || config.only === 'cluster') await runClusterBench(config, load);
     if (config.only === 'all' || config.only === 'sfu') await runSfuBench(config);

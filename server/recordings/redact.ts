@@ -32,6 +32,8 @@ export function redactHeaders(headers: Record<string, string | string[] | number
 /** A URL with its `access_token` (and any other credential in the query) replaced. */
 export function redactUrl(url: string): string {
   const parsed = new URL(url);
+  // Most have no query: reading `searchParams` would build it for nothing.
+  if (parsed.search === '') return parsed.href;
   for (const name of [...parsed.searchParams.keys()])
     if (SECRET_MEMBER.test(name)) parsed.searchParams.set(name, REDACTED);
   return parsed.toString();

@@ -22,8 +22,6 @@ export type RecordingRow = typeof environmentRecordings.$inferSelect;
 /** Entries wait in memory at most this long, or until this many, then go to the store in one insert. */
 const FLUSH_MS = 100;
 const FLUSH_ENTRIES = 500;
-/** Rows per INSERT statement (7 columns each: well under SQLite's 32,766 parameters). */
-const INSERT_CHUNK = 1000;
 
 interface PendingEntry {
   recordingId: string;
@@ -51,7 +49,8 @@ export interface RecordedSession {
 }
 
 interface RecordedSocket extends SocketTap {
-  session?: RecordedSession;
+  /** The session, and its scope's key (made once: `frame` looks the recording up for every message). */
+  session?: RecordedSession & { key: string };
   /** Frames the server sent before admission named the environment (the `connected` message): kept for it. */
   early?: { at: number; text: string }[];
   /** The recording its opening was written to. */
@@ -63,6 +62,14 @@ interface RecordedSocket extends SocketTap {
 }
 
 const RESPONSE_HEADERS_KEPT = ['content-type', 'retry-after', 'x-request-id'];
+
+/** A response body written in chunks, as UTF-8 text: a lone string as it is. */
+function bodyText(chunks: readonly (string | Uint8Array)[]): string {
+  if (chunks.length === 1 && typeof chunks[0] === 'string') return chunks[0];
+  return Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk))).toString(
+    'utf8',
+  );
+}
 
 /**
  * Recordings of one environment's traffic, downloaded as HAR 1.2 (issue 49): REST calls made with its keys and
@@ -131,9 +138,30 @@ export function createRecordingService(
 
   const recordingOf = (scope: EnvironmentScope) => (running.size === 0 ? undefined : running.get(scopeKey(scope)));
 
-  function take(recording: RecordingRow, entry: Omit<PendingEntry, 'recordingId' | 'scope' | 'offsetMs'>): void {
-    const scope = { projectId: recording.projectId, environment: recording.environment };
-    pending.push({ ...entry, recordingId: recording.id, scope, offsetMs: clocks.peekOffset(scope) });
+  /** Each running recording's scope, made once rather than for every entry. */
+  const scopes = new WeakMap<RecordingRow, EnvironmentScope>();
+
+  function take(
+    recording: RecordingRow,
+    kind: PendingEntry['kind'],
+    connectionId: string | null,
+    at: number,
+    data: PendingEntry['data'],
+  ): void {
+    let scope = scopes.get(recording);
+    if (!scope) {
+      scope = { projectId: recording.projectId, environment: recording.environment };
+      scopes.set(recording, scope);
+    }
+    pending.push({
+      recordingId: recording.id,
+      scope,
+      kind,
+      connectionId,
+      at,
+      offsetMs: clocks.peekOffset(scope),
+      data,
+    });
     if (pending.length >= FLUSH_ENTRIES) flushSoon(0);
     else flushSoon(FLUSH_MS);
   }
@@ -179,7 +207,7 @@ export function createRecordingService(
     const now = clock.now();
     const ended = await store.transaction(async (tx) => {
       const limited: RecordingRow[] = [];
-      const rows: (typeof recordingEntries.$inferInsert)[] = [];
+      const rows: (typeof recordingEntries.$inferSelect)[] = [];
       for (const [recordingId, entries] of byRecording) {
         const bytes = entries.reduce((sum, e) => sum + (e.data as string).length, 0);
         const [row] = await tx
@@ -212,8 +240,8 @@ export function createRecordingService(
           limited.push(stopped);
         }
       }
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK)
-        await tx.insert(recordingEntries).values(rows.slice(i, i + INSERT_CHUNK));
+      // A statement written once, not built by drizzle for each batch: that cost more than the database's work.
+      await store.copyRows(recordingEntries, rows);
       return limited;
     });
     for (const row of ended) changed(row);
@@ -295,30 +323,36 @@ export function createRecordingService(
             if (tapped.openedIn === recording.id) return;
             tapped.openedIn = recording.id;
             url ||= redactUrl(new URL(path, `ws://${host ?? 'localhost'}`).toString());
-            take(recording, {
-              kind: 'socket_open',
-              connectionId: session.id,
+            take(
+              recording,
+              'socket_open',
+              session.id,
               at,
-              data: JSON.stringify({ socket: kind, url, credential: tapped.credential }),
-            });
+              JSON.stringify({ socket: kind, url, credential: tapped.credential }),
+            );
           },
           frame(type, payload) {
-            const at = clock.now();
             const session = tapped.session;
             if (!session) {
               // Before admission (the `connected` message): kept until the session says whose it is.
               if (type === 'receive' && running.size > 0) {
                 tapped.early ??= [];
-                tapped.early.push({ at, text: payload.toString() });
+                tapped.early.push({ at: clock.now(), text: payload.toString() });
               }
               return;
             }
-            const recording = recordingOf(session.scope);
+            // Told for every socket a message goes to: what each costs is a lookup by the key made at admission.
+            const recording = running.size === 0 ? undefined : running.get(session.key);
             if (!recording) return;
-            tapped.open(recording, session, at);
+            // The clock is read once a socket's frame is to be kept, as its opening's time when it comes first.
+            let at: number | undefined;
+            if (tapped.openedIn !== recording.id) {
+              at = clock.now();
+              tapped.open(recording, session, at);
+            }
             if (typeof payload === 'string') {
               const data: SocketFrame = { type, data: redactBody(payload) };
-              take(recording, { kind: 'frame', connectionId: session.id, at, data: JSON.stringify(data) });
+              take(recording, 'frame', session.id, at ?? clock.now(), JSON.stringify(data));
               return;
             }
             // A frame built once for many sockets: read and redacted once, kept once, with the list of its sockets.
@@ -333,12 +367,9 @@ export function createRecordingService(
               connections: [session.id],
             };
             fanOuts.set(payload, fanOut);
-            take(recording, {
-              kind: 'frame',
-              connectionId: null,
-              at,
-              data: () => JSON.stringify({ type, data: fanOut.text, connections: fanOut.connections }),
-            });
+            take(recording, 'frame', null, at ?? clock.now(), () =>
+              JSON.stringify({ type, data: fanOut.text, connections: fanOut.connections }),
+            );
           },
         };
         return tapped;
@@ -346,7 +377,7 @@ export function createRecordingService(
       admitted(socket, session) {
         const tapped = socketTaps.get(socket) as RecordedSocket | undefined;
         if (!tapped) return;
-        tapped.session = { id: session.id, scope: session.scope };
+        tapped.session = { id: session.id, scope: session.scope, key: scopeKey(session.scope) };
         tapped.credential = credentialOf(session);
         const early = tapped.early;
         tapped.early = undefined;
@@ -356,7 +387,7 @@ export function createRecordingService(
         tapped.open(recording, tapped.session, early?.[0]?.at ?? clock.now());
         for (const frame of early ?? []) {
           const data: SocketFrame = { type: 'receive', data: redactBody(frame.text) };
-          take(recording, { kind: 'frame', connectionId: session.id, at: frame.at, data: JSON.stringify(data) });
+          take(recording, 'frame', session.id, frame.at, JSON.stringify(data));
         }
       },
       closed(socket, code, reason) {
@@ -365,12 +396,7 @@ export function createRecordingService(
         if (!session) return;
         const recording = recordingOf(session.scope);
         if (!recording || tapped.openedIn !== recording.id) return;
-        take(recording, {
-          kind: 'socket_close',
-          connectionId: session.id,
-          at: clock.now(),
-          data: JSON.stringify({ code, reason }),
-        });
+        take(recording, 'socket_close', session.id, clock.now(), JSON.stringify({ code, reason }));
       },
     };
   }
@@ -477,29 +503,28 @@ export function createRecordingService(
       if (!recording) return;
       const at = clock.now();
       const started = performance.now();
-      const chunks: Buffer[] = [];
+      // The body as written: the routes write one string (`writeJson`), kept as it is rather than copied to bytes.
+      const chunks: (string | Uint8Array)[] = [];
       const keep = (chunk: unknown) => {
-        if (typeof chunk === 'string') chunks.push(Buffer.from(chunk));
+        if (typeof chunk === 'string') chunks.push(chunk);
         else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
       };
-      const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-      const endResponse = res.end.bind(res) as (...args: unknown[]) => Response;
-      res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      const write = res.write;
+      const endResponse = res.end;
+      res.write = function (this: Response, chunk: unknown, ...rest: unknown[]) {
         keep(chunk);
-        return write(chunk, ...rest);
-      }) as Response['write'];
-      res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+        return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+      } as Response['write'];
+      res.end = function (this: Response, chunk?: unknown, ...rest: unknown[]) {
         if (typeof chunk !== 'function') keep(chunk);
-        return endResponse(chunk, ...rest);
-      }) as Response['end'];
+        return (endResponse as (...args: unknown[]) => Response).call(this, chunk, ...rest);
+      } as Response['end'];
       res.once('finish', () => {
-        const responseHeaders = redactHeaders(
-          Object.fromEntries(
-            RESPONSE_HEADERS_KEPT.map((name) => [name, res.getHeader(name) as string | undefined]).filter(
-              ([, value]) => value !== undefined,
-            ),
-          ),
-        );
+        const kept: Record<string, string | string[] | number> = {};
+        for (const name of RESPONSE_HEADERS_KEPT) {
+          const value = res.getHeader(name);
+          if (value !== undefined) kept[name] = value;
+        }
         const exchange: HttpExchange = {
           method: req.method,
           url: redactUrl(`${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`),
@@ -507,12 +532,12 @@ export function createRecordingService(
           requestBody:
             req.body === undefined || Object.keys(req.body as object).length === 0 ? '' : redactJson(req.body),
           status: res.statusCode,
-          responseHeaders,
-          responseBody: redactBody(Buffer.concat(chunks).toString('utf8')),
+          responseHeaders: redactHeaders(kept),
+          responseBody: redactBody(bodyText(chunks)),
           timeMs: Math.round((performance.now() - started) * 1000) / 1000,
           credential,
         };
-        take(recording, { kind: 'http', connectionId: null, at, data: JSON.stringify(exchange) });
+        take(recording, 'http', null, at, JSON.stringify(exchange));
       });
     },
 
@@ -533,7 +558,7 @@ export function createRecordingService(
         requestBody: redactBody(rest.requestBody),
         responseBody: rest.responseBody === null ? null : redactBody(rest.responseBody),
       };
-      take(recording, { kind: 'webhook', connectionId: null, at: attemptedAt, data: JSON.stringify(record) });
+      take(recording, 'webhook', null, attemptedAt, JSON.stringify(record));
     },
 
     realtimeRecorder: () =>
