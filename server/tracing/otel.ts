@@ -9,7 +9,8 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -77,7 +78,8 @@ export function createOtelTracing(
   settings: TracingSettings,
   resource: { serviceVersion: string; serviceInstanceId: string },
 ): Tracing {
-  const exporter = new OTLPTraceExporter({
+  const Exporter = settings.protocol === 'http/protobuf' ? OtlpProtobufExporter : OtlpJsonExporter;
+  const exporter = new Exporter({
     url: settings.url,
     headers: settings.headers,
     ...(settings.timeoutMillis !== undefined && { timeoutMillis: settings.timeoutMillis }),
@@ -100,16 +102,12 @@ export function createOtelTracing(
     return tracer.startSpan(name, start, parent);
   }
 
-  function runIn<T>(span: Span, parent: Context, work: () => T): T {
-    return current.run(trace.setSpan(parent, span), work);
-  }
-
   /** Runs `work` in a new span under `parent`, ending it when the work is done. */
   function inSpanUnder<T>(parent: Context, name: string, start: SpanStart, work: (span: Span) => T): T {
     const span = startSpan(name, start, parent);
     let result: T;
     try {
-      result = runIn(span, parent, () => work(span));
+      result = current.run(trace.setSpan(parent, span), () => work(span));
     } catch (err) {
       fail(span, err);
       span.end();
@@ -140,9 +138,11 @@ export function createOtelTracing(
       propagator.inject(context, carrier, defaultTextMapSetter);
       return carrier.traceparent;
     },
+    root: ROOT_CONTEXT,
     extract,
     startSpan,
-    runIn,
+    contextWith: (parent, span) => trace.setSpan(parent, span),
+    runIn: (context, work) => current.run(context, work),
     outside: (work) => current.exit(work),
     async shutdown() {
       await provider.shutdown();
