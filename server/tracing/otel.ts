@@ -70,8 +70,8 @@ function endWith<T>(span: Span, result: T): T {
 }
 
 /**
- * Tracing with the OpenTelemetry SDK: a tracer provider of this server's (OTLP/HTTP exporter with JSON bodies,
- * batched), W3C trace context, and the current span kept in an AsyncLocalStorage of its own. Nothing is registered
+ * Tracing with the OpenTelemetry SDK: a tracer provider of this server's (OTLP/HTTP exporter, protobuf or JSON
+ * bodies, batched), W3C trace context, and the current span kept in an AsyncLocalStorage of its own. Nothing is registered
  * globally (no global tracer provider, context manager or propagator): two servers in one process trace apart.
  */
 export function createOtelTracing(
@@ -98,8 +98,14 @@ export function createOtelTracing(
   const propagator = new W3CTraceContextPropagator();
   const current = new AsyncLocalStorage<Context>();
 
-  function startSpan(name: string, start: SpanStart, parent: Context): Span {
-    return tracer.startSpan(name, start, parent);
+  /**
+   * The attributes go on after the start, and only on a span that records: given to the tracer's `startSpan`, they
+   * would be copied twice (for the sampler, which ours do not read, then for the span), and for a dropped span too.
+   */
+  function startSpan(name: string, { kind, attributes }: SpanStart, parent: Context): Span {
+    const span = tracer.startSpan(name, { kind }, parent);
+    if (attributes && span.isRecording()) span.setAttributes(attributes);
+    return span;
   }
 
   /** Runs `work` in a new span under `parent`, ending it when the work is done. */
