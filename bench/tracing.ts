@@ -1,9 +1,9 @@
 /**
  * What OpenTelemetry tracing costs the chat message POST: the same load against the server without any OTEL_*
  * variable and with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a collector of this process's on loopback (every span
- * sampled and exported, OTLP/HTTP JSON), in off-on, on-off order over BENCH_TRACING_ROUNDS rounds (default 2), each
- * on a fresh data dir. The collector counts the spans it receives and answers at once. Run alone with
- * `BENCH_ONLY=tracing npm run bench`.
+ * sampled and exported, OTLP/HTTP protobuf, the default), in off-on, on-off order over BENCH_TRACING_ROUNDS rounds
+ * (default 2), each on a fresh data dir. The collector counts the spans it receives and answers at once. Run alone
+ * with `BENCH_ONLY=tracing npm run bench`.
  */
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { countSpans } from '../test/support/otlp-protobuf.js';
 import { spawnServer } from './child.js';
 import type { BenchConfig } from './config.js';
 import type { LoadOptions, Measurement } from './load.js';
@@ -23,15 +24,19 @@ export const MAX_OVERHEAD = 0.1;
 async function startCollector() {
   let spans = 0;
   const server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      text += chunk;
-    });
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      // Each span has one `"spanId"` (its parent's is `"parentSpanId"`).
-      spans += text.split('"spanId"').length - 1;
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      const body = Buffer.concat(chunks);
+      if (req.headers['content-type']?.startsWith('application/json')) {
+        // Each span has one `"spanId"` (its parent's is `"parentSpanId"`).
+        spans += body.toString('utf8').split('"spanId"').length - 1;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      } else {
+        spans += countSpans(body);
+        // An empty ExportTraceServiceResponse.
+        res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+      }
     });
   });
   server.listen(0, '127.0.0.1');

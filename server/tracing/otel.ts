@@ -9,7 +9,8 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -69,15 +70,16 @@ function endWith<T>(span: Span, result: T): T {
 }
 
 /**
- * Tracing with the OpenTelemetry SDK: a tracer provider of this server's (OTLP/HTTP exporter with JSON bodies,
- * batched), W3C trace context, and the current span kept in an AsyncLocalStorage of its own. Nothing is registered
+ * Tracing with the OpenTelemetry SDK: a tracer provider of this server's (OTLP/HTTP exporter, protobuf or JSON
+ * bodies, batched), W3C trace context, and the current span kept in an AsyncLocalStorage of its own. Nothing is registered
  * globally (no global tracer provider, context manager or propagator): two servers in one process trace apart.
  */
 export function createOtelTracing(
   settings: TracingSettings,
   resource: { serviceVersion: string; serviceInstanceId: string },
 ): Tracing {
-  const exporter = new OTLPTraceExporter({
+  const Exporter = settings.protocol === 'http/protobuf' ? OtlpProtobufExporter : OtlpJsonExporter;
+  const exporter = new Exporter({
     url: settings.url,
     headers: settings.headers,
     ...(settings.timeoutMillis !== undefined && { timeoutMillis: settings.timeoutMillis }),
@@ -96,12 +98,14 @@ export function createOtelTracing(
   const propagator = new W3CTraceContextPropagator();
   const current = new AsyncLocalStorage<Context>();
 
-  function startSpan(name: string, start: SpanStart, parent: Context): Span {
-    return tracer.startSpan(name, start, parent);
-  }
-
-  function runIn<T>(span: Span, parent: Context, work: () => T): T {
-    return current.run(trace.setSpan(parent, span), work);
+  /**
+   * The attributes go on after the start, and only on a span that records: given to the tracer's `startSpan`, they
+   * would be copied twice (for the sampler, which ours do not read, then for the span), and for a dropped span too.
+   */
+  function startSpan(name: string, { kind, attributes }: SpanStart, parent: Context): Span {
+    const span = tracer.startSpan(name, { kind }, parent);
+    if (attributes && span.isRecording()) span.setAttributes(attributes);
+    return span;
   }
 
   /** Runs `work` in a new span under `parent`, ending it when the work is done. */
@@ -109,7 +113,7 @@ export function createOtelTracing(
     const span = startSpan(name, start, parent);
     let result: T;
     try {
-      result = runIn(span, parent, () => work(span));
+      result = current.run(trace.setSpan(parent, span), () => work(span));
     } catch (err) {
       fail(span, err);
       span.end();
@@ -140,9 +144,11 @@ export function createOtelTracing(
       propagator.inject(context, carrier, defaultTextMapSetter);
       return carrier.traceparent;
     },
+    root: ROOT_CONTEXT,
     extract,
     startSpan,
-    runIn,
+    contextWith: (parent, span) => trace.setSpan(parent, span),
+    runIn: (context, work) => current.run(context, work),
     outside: (work) => current.exit(work),
     async shutdown() {
       await provider.shutdown();

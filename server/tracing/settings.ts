@@ -18,10 +18,14 @@ const SAMPLERS: readonly SamplerName[] = [
   'parentbased_traceidratio',
 ];
 
+/** The OTLP/HTTP encodings the exporter can send (`grpc` is not one). */
+export type OtlpProtocol = 'http/json' | 'http/protobuf';
+
 /** What the exporter and the tracer provider are made with, read from the standard variables. */
 export interface TracingSettings {
-  /** Where spans are POSTed, OTLP/HTTP with JSON bodies. */
+  /** Where spans are POSTed, OTLP/HTTP. */
   url: string;
+  protocol: OtlpProtocol;
   headers: Record<string, string>;
   timeoutMillis?: number;
   serviceName: string;
@@ -38,6 +42,11 @@ export interface TracingSettings {
 }
 
 const DEFAULT_TRACES_ENDPOINT = 'http://localhost:4318/v1/traces';
+/**
+ * The specification's default, and the cheaper one to send: encoding a span takes 12–27% less CPU than as JSON, and
+ * its body is 60% smaller (docs/benchmarks.md, Tracing overhead).
+ */
+const DEFAULT_PROTOCOL: OtlpProtocol = 'http/protobuf';
 
 function positiveNumber(env: OtelEnvironment, name: string, warnings: string[]): number | undefined {
   const text = env[name]?.trim();
@@ -70,9 +79,11 @@ export function readTracingSettings(env: OtelEnvironment): TracingSettings | und
   if (!url) return undefined;
 
   const warnings: string[] = [];
-  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim();
-  if (protocol && protocol !== 'http/json')
-    warnings.push(`OTEL_EXPORTER_OTLP_PROTOCOL="${protocol}": spans are sent as http/json, the one protocol supported`);
+  const protocolText = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim();
+  let protocol: OtlpProtocol = DEFAULT_PROTOCOL;
+  if (protocolText === 'http/json' || protocolText === 'http/protobuf') protocol = protocolText;
+  else if (protocolText)
+    warnings.push(`OTEL_EXPORTER_OTLP_PROTOCOL="${protocolText}" is not supported: spans are sent as ${protocol}`);
 
   const samplerText = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() || 'parentbased_always_on';
   let samplerName = SAMPLERS.find((name) => name === samplerText);
@@ -90,6 +101,7 @@ export function readTracingSettings(env: OtelEnvironment): TracingSettings | und
 
   return {
     url,
+    protocol,
     headers: {
       ...parseKeyPairsIntoRecord(env.OTEL_EXPORTER_OTLP_HEADERS),
       ...parseKeyPairsIntoRecord(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS),

@@ -43,12 +43,16 @@ export interface Tracing {
   ): T;
   /** The W3C `traceparent` of the current span, to carry it elsewhere; undefined outside any trace. */
   traceparent(): string | undefined;
+  /** The context of no trace: the parent of a new trace's first span. */
+  readonly root: Context;
   /** A context whose parent is the one given by these headers (`traceparent`, `tracestate`), or the root. */
   extract(headers: object): Context;
-  /** Starts a span, child of `parent` (which `extract` made); the caller ends it. */
+  /** Starts a span, child of `parent` (`root`, or what `extract` made); the caller ends it. */
   startSpan(name: string, start: SpanStart, parent: Context): Span;
-  /** Runs `work` with `span` (child of `parent`) as the current span. */
-  runIn<T>(span: Span, parent: Context, work: () => T): T;
+  /** `parent` with `span` as its current span: what `runIn` takes. */
+  contextWith(parent: Context, span: Span): Context;
+  /** Runs `work` in `context` (which `contextWith` made). */
+  runIn<T>(context: Context, work: () => T): T;
   /**
    * Runs `work` outside any trace: for what starts background work (timers, a queue's loop) from inside a request,
    * whose spans would otherwise all be children of that one request.
@@ -64,13 +68,19 @@ export const noTracing: Tracing = {
   inChildSpan: (_name, _start, work) => work(undefined),
   inSpanFrom: (_traceparent, _name, _start, work) => work(undefined),
   traceparent: () => undefined,
+  get root(): Context {
+    throw new Error('root is for a server that traces');
+  },
   extract: () => {
     throw new Error('extract is for a server that traces');
   },
   startSpan: () => {
     throw new Error('startSpan is for a server that traces');
   },
-  runIn: (_span, _parent, work) => work(),
+  contextWith: () => {
+    throw new Error('contextWith is for a server that traces');
+  },
+  runIn: (_context, work) => work(),
   outside: (work) => work(),
   shutdown: async () => {},
 };

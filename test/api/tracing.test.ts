@@ -1,5 +1,5 @@
-// OpenTelemetry traces (docs/deployment.md#tracing): exported with OTLP/HTTP JSON to a collector of the test's own, as
-// the standard OTEL_* variables ask; none without them.
+// OpenTelemetry traces (docs/deployment.md#tracing): exported with OTLP/HTTP (protobuf, the default) to a collector of
+// the test's own, as the standard OTEL_* variables ask; none without them.
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       (found) => found !== undefined,
     );
     expect(line?.traceId).toBe(received.traceId);
+    expect([...collector.encodings]).toEqual(['http/protobuf']);
   });
 
   it('makes an incoming traceparent the parent of the request span', async () => {

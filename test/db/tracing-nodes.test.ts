@@ -47,6 +47,8 @@ describe.skipIf(missing !== undefined)('a trace across two nodes', () => {
           OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
           OTEL_SERVICE_NAME: `switchboard-${name}`,
           OTEL_BSP_SCHEDULE_DELAY: '20',
+          // The first sends protobuf (the default), the second JSON: one trace, whichever each node sends.
+          ...(name === 'second' && { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }),
         },
       });
       nodes.push({ server, dataDir });
@@ -109,5 +111,6 @@ describe.skipIf(missing !== undefined)('a trace across two nodes', () => {
       parentSpanId: 'b7ad6b7169203331',
       resource: { 'service.name': 'switchboard-first' },
     });
+    expect([...collector.encodings].sort()).toEqual(['http/json', 'http/protobuf']);
   });
 });

@@ -1,8 +1,9 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decodeTraceExport } from './otlp-protobuf.js';
 
-/** One span as an OTLP/HTTP JSON export carries it, reduced to what the tests read. */
+/** One span as an OTLP/HTTP export carries it (in its JSON encoding's terms), reduced to what the tests read. */
 export interface ExportedSpan {
   traceId: string;
   spanId: string;
@@ -30,20 +31,25 @@ const attributesOf = (list: OtlpAttribute[] = []) =>
     ]),
   );
 
-/** A collector of our own on loopback: takes OTLP/HTTP JSON exports at `/v1/traces` and keeps their spans. */
+/** A collector of our own on loopback: takes OTLP/HTTP exports (JSON or protobuf) at `/v1/traces`, keeps their spans. */
 export async function startOtlpReceiver() {
   const spans: ExportedSpan[] = [];
   let exports = 0;
+  const encodings = new Set<'http/json' | 'http/protobuf'>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      if (req.method !== 'POST' || req.url !== '/v1/traces' || !req.headers['content-type']?.includes('json')) {
+      const type = req.headers['content-type'] ?? '';
+      const json = type.startsWith('application/json');
+      if (req.method !== 'POST' || req.url !== '/v1/traces' || !(json || type.startsWith('application/x-protobuf'))) {
         res.writeHead(415).end();
         return;
       }
       exports++;
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      encodings.add(json ? 'http/json' : 'http/protobuf');
+      const bytes = Buffer.concat(chunks);
+      const body = json ? JSON.parse(bytes.toString('utf8')) : decodeTraceExport(bytes);
       for (const resourceSpans of body.resourceSpans ?? []) {
         const resource = attributesOf(resourceSpans.resource?.attributes);
         for (const scopeSpans of resourceSpans.scopeSpans ?? [])
@@ -70,6 +76,8 @@ export async function startOtlpReceiver() {
     spans,
     /** How many exports (POSTs) arrived. */
     exports: () => exports,
+    /** The encodings the exports came in. */
+    encodings,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

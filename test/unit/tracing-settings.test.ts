@@ -38,7 +38,13 @@ describe('the OTEL_* variables', () => {
       sampler: { name: 'parentbased_traceidratio', ratio: 0.25 },
       headers: { authorization: 'Bearer abc' },
     });
-    expect(settings?.warnings).toEqual([expect.stringMatching(/OTEL_EXPORTER_OTLP_PROTOCOL="grpc".*http\/json/)]);
+    expect(settings?.warnings).toEqual([expect.stringMatching(/OTEL_EXPORTER_OTLP_PROTOCOL="grpc".*http\/protobuf/)]);
+    expect(settings?.protocol).toBe('http/protobuf');
+    const json = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' };
+    expect(readTracingSettings(json)?.protocol).toBe('http/json');
+    expect(readTracingSettings({ ...json, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' })?.protocol).toBe(
+      'http/protobuf',
+    );
     const odd = readTracingSettings({
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
       OTEL_TRACES_SAMPLER: 'jaeger_remote',
