@@ -4,15 +4,10 @@
  * addresses. None by default: nothing contacts a host on the internet. The server's own peer connections use none
  * (the media process's one UDP port cannot carry a TURN allocation, and its host candidates need no STUN server).
  */
-import * as z from 'zod';
+// A type only: the server checks its options before it listens, and zod loads after (test/unit/start-up-imports).
+import type { IceServer } from './protocol.js';
 
-/** As an RTCIceServer: TURN servers with the username and credential they are given together. */
-export const iceServerSchema = z.strictObject({
-  urls: z.array(z.string()),
-  username: z.string().optional(),
-  credential: z.string().optional(),
-});
-export type IceServer = z.infer<typeof iceServerSchema>;
+export type { IceServer };
 
 /** `stun:host[:port]`, `turn:host[:port][?transport=udp|tcp]`, `turns:host[:port][?transport=tcp]` (RFC 7064/7065). */
 const ICE_URL = /^(stun|turns?):(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?(\?transport=(udp|tcp))?$/i;

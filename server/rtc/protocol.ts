@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { CLOSE_ENVIRONMENT_RESET } from '../environment-reset/close.js';
 import { participantSchema } from '../rooms/schemas.js';
 import { CLOSE_TRY_AGAIN_LATER } from '../security/socket-limits.js';
-import { iceServerSchema } from './ice-servers.js';
 
 /** Close codes of the signaling socket; the close reason says the rest in words. */
 export const CLOSE = {
@@ -113,6 +112,14 @@ export const signalingErrorCode = z.lazy(() =>
   ]),
 );
 export type SignalingErrorCode = z.infer<typeof signalingErrorCode>;
+
+/** As an RTCIceServer (`joined.iceServers`, ice-servers.ts): TURN servers with the username and credential they are given together. */
+export const iceServerSchema = z.strictObject({
+  urls: z.array(z.string()),
+  username: z.string().optional(),
+  credential: z.string().optional(),
+});
+export type IceServer = z.infer<typeof iceServerSchema>;
 
 /**
  * What the server sends. The schemas document the protocol and type the SDK's signaling frames (type-only); the
