@@ -3,44 +3,21 @@
  * the publisher that caps it to the slowest of them, with a floor. werift clients in this process: the subscribers
  * send REMBs as Chromium does, the publisher reads the one it is sent.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
+import { expect, it } from 'vitest';
+import { RtpHeader, RtpPacket } from 'werift';
 import { BITRATE_FLOOR, bitrateCap, sendBitrateCap, UNCAPPED } from '../../server/media/bitrate.js';
-import type { MediaReply } from '../../server/media/protocol.js';
-import { MediaRoom } from '../../server/media/room.js';
-import { createUdpMux, type UdpMux } from '../../server/media/udp-mux.js';
 import { eventually } from '../support/wait.js';
-import { connected, gathered, newClient } from './werift-client.js';
+import { EVERY_RIGHT, useMediaRooms, VIEWER } from './media-room-harness.js';
+import { connected, gathered } from './werift-client.js';
 
-const RIGHTS = { publishAudio: true, publishVideo: true, subscribe: true };
-const VIEWER = { publishAudio: false, publishVideo: false, subscribe: true };
-
-let mux: UdpMux;
-const clients: RTCPeerConnection[] = [];
-beforeAll(async () => {
-  mux = await createUdpMux({ port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  await Promise.all(clients.map((pc) => pc.close()));
-  await mux?.close();
-});
-
-function client(): RTCPeerConnection {
-  const pc = newClient();
-  clients.push(pc);
-  return pc;
-}
+const media = useMediaRooms();
+const client = () => media.client();
 
 it('caps the publisher to its slowest subscriber’s estimate while it is below what it sends, never below the floor', async () => {
-  const replies: MediaReply[] = [];
-  const room = new MediaRoom((reply) => replies.push(reply), mux);
-  const last = <T extends MediaReply['type']>(type: T, conn: string) =>
-    replies
-      .filter((r): r is Extract<MediaReply, { type: T }> => r.type === type && 'conn' in r && r.conn === conn)
-      .at(-1);
+  const { room, last } = media.room();
   await room.join('fast', 'fast', VIEWER);
   await room.join('slow', 'slow', VIEWER);
-  await room.join('camera', 'camera', RIGHTS);
+  await room.join('camera', 'camera', EVERY_RIGHT);
 
   const publisher = client();
   const video = publisher.addTransceiver('video', { direction: 'sendonly' });

@@ -3,40 +3,17 @@
  * a video track is asked for one (PLI) when a subscriber's connection to it connects, and when the track reaches an
  * already connected subscriber by renegotiation (Chromium sends no periodic keyframes: without it, no picture).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { type RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
-import type { MediaReply } from '../../server/media/protocol.js';
-import { MediaRoom } from '../../server/media/room.js';
-import { createUdpMux, type UdpMux } from '../../server/media/udp-mux.js';
 import { eventually } from '../support/wait.js';
-import { connected, gathered, newClient } from './werift-client.js';
+import { EVERY_RIGHT, useMediaRooms, VIEWER } from './media-room-harness.js';
+import { connected, gathered } from './werift-client.js';
 
-const RIGHTS = { publishAudio: true, publishVideo: true, subscribe: true };
-const VIEWER = { publishAudio: false, publishVideo: false, subscribe: true };
-
-let mux: UdpMux;
-const clients: RTCPeerConnection[] = [];
-beforeAll(async () => {
-  mux = await createUdpMux({ port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  await Promise.all(clients.map((pc) => pc.close()));
-  await mux?.close();
-});
-
-function client(): RTCPeerConnection {
-  const pc = newClient();
-  clients.push(pc);
-  return pc;
-}
+const media = useMediaRooms();
+const client = () => media.client();
 
 it('asks the publisher for a keyframe when a subscriber connects, and when its track reaches a connected one', async () => {
-  const replies: MediaReply[] = [];
-  const room = new MediaRoom((reply) => replies.push(reply), mux);
-  const last = <T extends MediaReply['type']>(type: T, conn: string) =>
-    replies
-      .filter((r): r is Extract<MediaReply, { type: T }> => r.type === type && 'conn' in r && r.conn === conn)
-      .at(-1);
+  const { room, last } = media.room();
   const publish = async (conn: string, kind: 'audio' | 'video') => {
     const pc = client();
     const { sender } = pc.addTransceiver(kind, { direction: 'sendonly' });
@@ -77,10 +54,10 @@ it('asks the publisher for a keyframe when a subscriber connects, and when its t
 
   // The viewer is connected, receiving a microphone, when the camera publishes: a renegotiation brings the video.
   await room.join('viewer', 'viewer', VIEWER);
-  await room.join('microphone', 'microphone', RIGHTS);
+  await room.join('microphone', 'microphone', EVERY_RIGHT);
   await publish('microphone', 'audio');
   await answer('viewer');
-  await room.join('camera', 'camera', RIGHTS);
+  await room.join('camera', 'camera', EVERY_RIGHT);
   const camera = await publish('camera', 'video');
   expect(camera.count).toBe(0);
   await answer('viewer');

@@ -5,39 +5,23 @@
  * server, whose sender answers from the packets it sent last.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RTCPeerConnection, RTCRtpCodecParameters, RtpHeader, RtpPacket, useVP8 } from 'werift';
-import type { MediaReply } from '../../server/media/protocol.js';
-import { MediaRoom } from '../../server/media/room.js';
-import { createUdpMux, type UdpMux } from '../../server/media/udp-mux.js';
+import { expect, it } from 'vitest';
+import { RTCRtpCodecParameters, RtpHeader, RtpPacket, useVP8 } from 'werift';
 import { eventually } from '../support/wait.js';
-import { connected, gathered, newClient, payloadTypeOf } from './werift-client.js';
+import { EVERY_RIGHT, useMediaRooms, VIEWER } from './media-room-harness.js';
+import { connected, gathered, payloadTypeOf } from './werift-client.js';
 
-const RIGHTS = { publishAudio: true, publishVideo: true, subscribe: true };
-const VIEWER = { publishAudio: false, publishVideo: false, subscribe: true };
 const PACKETS = 300;
 const FIRST_SEQUENCE_NUMBER = 1000;
 /** A link that loses the first transmission of every packet whose sequence number is 7 modulo 20 (5 %). */
 const lost = (sequenceNumber: number) => sequenceNumber % 20 === 7;
 
-let mux: UdpMux;
-const clients: RTCPeerConnection[] = [];
-beforeAll(async () => {
-  mux = await createUdpMux({ port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  await Promise.all(clients.map((pc) => pc.close()));
-  await mux?.close();
-});
-
+const media = useMediaRooms();
 /** A client that offers VP8 with RTX, as Chromium does. */
-function client(): RTCPeerConnection {
-  const pc = newClient({
+const client = () =>
+  media.client({
     codecs: { audio: [], video: [useVP8(), new RTCRtpCodecParameters({ mimeType: 'video/rtx', clockRate: 90_000 })] },
   });
-  clients.push(pc);
-  return pc;
-}
 
 /**
  * Drops the first arrival of each lost packet of payload type `payloadType` before `handle` sees it (`headerOf` finds
@@ -61,15 +45,10 @@ function lossy<A extends unknown[]>(
 }
 
 it('repairs the losses on the publisher’s link and on a subscriber’s: each subscriber receives ≥ 99 % of packets', async () => {
-  const replies: MediaReply[] = [];
-  const room = new MediaRoom((reply) => replies.push(reply), mux);
-  const last = <T extends MediaReply['type']>(type: T, conn: string) =>
-    replies
-      .filter((r): r is Extract<MediaReply, { type: T }> => r.type === type && 'conn' in r && r.conn === conn)
-      .at(-1);
+  const { room, last } = media.room();
   await room.join('clean', 'clean', VIEWER);
   await room.join('noisy', 'noisy', VIEWER);
-  await room.join('camera', 'camera', RIGHTS);
+  await room.join('camera', 'camera', EVERY_RIGHT);
 
   const publisher = client();
   const video = publisher.addTransceiver('video', { direction: 'sendonly' });
@@ -99,8 +78,7 @@ it('repairs the losses on the publisher’s link and on a subscriber’s: each s
 
   /** Each subscriber's set of the sequence numbers it received, read from the payload (the original packet's). */
   const subscribe = async (conn: string, lossyDownlink: boolean) => {
-    const pc = newClient();
-    clients.push(pc);
+    const pc = media.client();
     const received = new Set<number>();
     pc.onTrack.subscribe((track) => track.onReceiveRtp.subscribe((rtp) => received.add(rtp.payload.readUInt16BE(1))));
     const offer = last('subscribe_offer', conn)?.sdp ?? '';

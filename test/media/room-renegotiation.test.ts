@@ -2,52 +2,35 @@
  * The media process's renegotiation (server/media/room.ts), in this process with werift clients: one subscribe offer
  * out at a time, and what changed while it was out sent once it is answered.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { RTCPeerConnection } from 'werift';
+import { expect, it } from 'vitest';
 import type { MediaReply } from '../../server/media/protocol.js';
-import { MediaRoom } from '../../server/media/room.js';
-import { createUdpMux, type UdpMux } from '../../server/media/udp-mux.js';
-import { gathered, newClient } from './werift-client.js';
+import { EVERY_RIGHT, useMediaRooms, VIEWER } from './media-room-harness.js';
+import { gathered } from './werift-client.js';
 
-const RIGHTS = { publishAudio: true, publishVideo: true, subscribe: true };
-const VIEWER = { publishAudio: false, publishVideo: false, subscribe: true };
-
-let mux: UdpMux;
-const clients: RTCPeerConnection[] = [];
-beforeAll(async () => {
-  mux = await createUdpMux({ port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  await Promise.all(clients.map((pc) => pc.close()));
-  await mux?.close();
-});
-
+const media = useMediaRooms();
 it('sends one subscribe offer at a time, and what changed meanwhile in the next once answered', async () => {
-  const replies: MediaReply[] = [];
-  const room = new MediaRoom((reply) => replies.push(reply), mux);
+  const { room, replies } = media.room();
   const offersTo = (conn: string) =>
     replies.filter(
       (r): r is Extract<MediaReply, { type: 'subscribe_offer' }> => r.type === 'subscribe_offer' && r.conn === conn,
     );
   const publish = async (conn: string) => {
-    const pc = newClient();
-    clients.push(pc);
+    const pc = media.client();
     pc.addTransceiver('video', { direction: 'sendonly' });
     await pc.setLocalDescription(await pc.createOffer());
     await room.publish(conn, await gathered(pc));
   };
 
   await room.join('viewer', 'viewer', VIEWER);
-  await room.join('a', 'camera-a', RIGHTS);
-  await room.join('b', 'camera-b', RIGHTS);
+  await room.join('a', 'camera-a', EVERY_RIGHT);
+  await room.join('b', 'camera-b', EVERY_RIGHT);
   await publish('a');
   expect(offersTo('viewer').map((o) => o.tracks.map((t) => t.participant))).toEqual([['camera-a']]);
   // B publishes while the viewer has not answered: no second offer yet.
   await publish('b');
   expect(offersTo('viewer')).toHaveLength(1);
 
-  const viewer = newClient();
-  clients.push(viewer);
+  const viewer = media.client();
   const answer = async (sdp: string) => {
     await viewer.setRemoteDescription({ type: 'offer', sdp });
     await viewer.setLocalDescription(await viewer.createAnswer());

@@ -4,42 +4,21 @@
  * may do; what the media process forwards is what enforces it.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { RTCPeerConnection } from 'werift';
-import type { MediaReply, MediaRights } from '../../server/media/protocol.js';
-import { MediaRoom } from '../../server/media/room.js';
-import { createUdpMux, type UdpMux } from '../../server/media/udp-mux.js';
+import type { MediaRights } from '../../server/media/protocol.js';
 import { eventually } from '../support/wait.js';
-import { connected, countReceived, gathered, newClient, payloadTypeOf, sendRawRtp } from './werift-client.js';
+import { EVERY_RIGHT, useMediaRooms, VIEWER } from './media-room-harness.js';
+import { connected, countReceived, gathered, payloadTypeOf, sendRawRtp } from './werift-client.js';
 
-const EVERY_RIGHT: MediaRights = { publishAudio: true, publishVideo: true, subscribe: true };
 const AUDIO_ONLY: MediaRights = { publishAudio: true, publishVideo: false, subscribe: true };
-const VIEWER: MediaRights = { publishAudio: false, publishVideo: false, subscribe: true };
 
-let mux: UdpMux;
-const clients: RTCPeerConnection[] = [];
-beforeAll(async () => {
-  mux = await createUdpMux({ port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  await Promise.all(clients.map((pc) => pc.close()));
-  await mux?.close();
-});
-
-function client(): RTCPeerConnection {
-  const pc = newClient();
-  clients.push(pc);
-  return pc;
-}
+const media = useMediaRooms();
+const client = () => media.client();
 
 /** A room of the media process, and what it told the server. */
 function testRoom() {
-  const replies: MediaReply[] = [];
-  const room = new MediaRoom((reply) => replies.push(reply), mux);
-  const last = <T extends MediaReply['type']>(type: T, conn: string) =>
-    replies
-      .filter((r): r is Extract<MediaReply, { type: T }> => r.type === type && 'conn' in r && r.conn === conn)
-      .at(-1);
+  const { room, replies, last } = media.room();
 
   /** Publishes an audio and a video track; answers the raw RTP sender of each stream the client offered. */
   async function publish(conn: string) {
