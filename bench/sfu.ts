@@ -309,8 +309,13 @@ export async function runSfuBench(config: BenchConfig): Promise<void> {
       // One that gets no keyframe is reported as such (an infinite time), not a reason to stop.
       const late = await hosts[i % hostCount].ask({ type: 'late-join', url, token }).then(
         (reply) => reply.join,
-        (err: unknown) => {
-          progress(`    a late joiner failed: ${(err as Error).message.split('\n')[0]}`);
+        async (err: unknown) => {
+          // Which side is gone: a publisher whose connection failed sends nothing to anyone.
+          const { mark } = await publisher.ask({ type: 'mark' });
+          progress(
+            `    a late joiner failed: ${(err as Error).message.split('\n')[0]} (the publisher's connection is ` +
+              `${mark.connectionState})`,
+          );
           return { offer: Number.NaN, connected: Number.NaN, keyframeStart: Infinity, keyframeComplete: Infinity };
         },
       );
