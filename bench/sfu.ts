@@ -220,7 +220,6 @@ export async function runSfuBench(config: BenchConfig): Promise<void> {
     server = await spawnServer('switchboard-sfu', [dataDir], config.cpuProfDir);
     const { url } = server;
     const { apiKey } = await createCredentials(url);
-    const mediaPid = await findMediaProcess(server.pid);
     const room = await call<{ id: string }>(url, 'POST', '/v1/rooms', { name: 'bench-sfu' }, apiKey);
     const mint = async (identity: string, publish: boolean) =>
       (await call<{ token: string }>(url, 'POST', `/v1/rooms/${room.id}/rtc-tokens`, { identity, publish }, apiKey))
@@ -232,6 +231,8 @@ export async function runSfuBench(config: BenchConfig): Promise<void> {
     const publisher: Publisher = await BenchProcess.start('./sfu/publisher.ts');
     processes.push(publisher);
     await publisher.ask({ type: 'publish', url, token: await mint('publisher', true) });
+    // The media pool starts a process with a room's first join (server/media/media-pool.ts).
+    const mediaPid = await findMediaProcess(server.pid);
     await sleep(SETTLE_MS);
     const rssBase = rssOf(mediaPid);
     const hosts: SubscriberHost[] = await Promise.all(
@@ -308,8 +309,13 @@ export async function runSfuBench(config: BenchConfig): Promise<void> {
       // One that gets no keyframe is reported as such (an infinite time), not a reason to stop.
       const late = await hosts[i % hostCount].ask({ type: 'late-join', url, token }).then(
         (reply) => reply.join,
-        (err: unknown) => {
-          progress(`    a late joiner failed: ${(err as Error).message.split('\n')[0]}`);
+        async (err: unknown) => {
+          // Which side is gone: a publisher whose connection failed sends nothing to anyone.
+          const { mark } = await publisher.ask({ type: 'mark' });
+          progress(
+            `    a late joiner failed: ${(err as Error).message.split('\n')[0]} (the publisher's connection is ` +
+              `${mark.connectionState})`,
+          );
           return { offer: Number.NaN, connected: Number.NaN, keyframeStart: Infinity, keyframeComplete: Infinity };
         },
       );

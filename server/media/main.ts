@@ -1,7 +1,8 @@
 /**
  * The media process: what the server forks (media-process.ts) to hold its rooms' media (issue 47). Its entry point,
  * run by Node as a child process with an IPC channel: built as dist/media-process.mjs, run with tsx from the sources.
- * A crash here (werift throws from its event handlers) takes media down, not the API; the server starts it again.
+ * A crash here takes media down, not the API; the server starts it again. An exception of werift's (from its event
+ * handlers) is logged and does not end it (below).
  */
 import { announceAddresses } from './announced-address.js';
 import { createMediaStats } from './media-stats.js';
@@ -96,6 +97,16 @@ process.on('message', (message: unknown) => {
   handle(request).catch((err: unknown) => {
     send({ type: 'failed', conn: request.conn, refused: request.type, message: (err as Error).message });
   });
+});
+// werift throws from its event handlers and leaves promises unawaited (a handshake or a send of one connection): that
+// connection's failure is its own, and ending the process would take every room's media, the publishers' too (they
+// do not publish again after a restart). Logged, so that a failure is seen; the connection fails on its own.
+process.on('uncaughtException', (err) => {
+  send({ type: 'log', level: 'error', message: `media process: uncaught exception: ${err.stack ?? err.message}` });
+});
+process.on('unhandledRejection', (reason) => {
+  const message = reason instanceof Error ? (reason.stack ?? reason.message) : String(reason);
+  send({ type: 'log', level: 'error', message: `media process: unhandled rejection: ${message}` });
 });
 // The server is gone (it exited, or closed the channel to stop this process): nothing is left to serve.
 process.on('disconnect', () => process.exit(0));

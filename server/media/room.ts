@@ -99,6 +99,7 @@ export class MediaRoom {
     // The kinds it may not publish have no codec there: their m-lines are rejected (port 0) in the answer.
     const pc = member.publish ?? newPeerConnection(this.mux, allowed);
     member.publish = pc;
+    if (first) this.logFailure(pc, `the publish connection of ${conn}`);
     if (first)
       pc.ontrack = ({ track, transceiver }) => {
         const kind = track.kind as MediaKind;
@@ -205,6 +206,7 @@ export class MediaRoom {
     if (!subscription) {
       if (wanted.length === 0) return;
       subscription = this.newSubscription();
+      this.logFailure(subscription.pc, `the subscribe connection of ${member.conn}`);
       member.subscription = subscription;
     }
     if (subscription.awaitingAnswer) {
@@ -279,6 +281,18 @@ export class MediaRoom {
       subscribers.push({ estimate: subscription.estimate, videoTracks });
     }
     return subscribers;
+  }
+
+  /**
+   * A connection that fails (ICE, its consent to send expired, or DTLS) is only that participant's: nothing else of
+   * the room changes, and its client sees the failure and joins again. Logged: a publisher's failed connection
+   * stops its tracks for everyone, which the server's log should say.
+   */
+  private logFailure(pc: PeerConnection, what: string): void {
+    pc.connectionStateChange.subscribe((state) => {
+      if (state === 'failed')
+        this.send({ type: 'log', level: 'warn', message: `media process: ${what} failed (ICE or DTLS)` });
+    });
   }
 
   private newSubscription(): Subscription {
