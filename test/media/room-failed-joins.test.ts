@@ -5,51 +5,33 @@
  * The SFU benchmark at load 15–20 once saw forwarding stop for everyone after a few failed joins (bench/sfu.ts).
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
-import type { MediaReply } from '../../server/media/protocol.js';
-import { MediaRoom } from '../../server/media/room.js';
-import { createUdpMux, type UdpMux } from '../../server/media/udp-mux.js';
+import { expect, it } from 'vitest';
+import { RtpHeader, RtpPacket } from 'werift';
 import { eventually } from '../support/wait.js';
-import { connected, countReceived, gathered, newClient, payloadTypeOf } from './werift-client.js';
+import { useMediaRooms, VIEWER } from './media-room-harness.js';
+import { connected, countReceived, gathered, payloadTypeOf } from './werift-client.js';
 
 const PUBLISHER = { publishAudio: true, publishVideo: false, subscribe: false };
-const VIEWER = { publishAudio: false, publishVideo: false, subscribe: true };
 
-let mux: UdpMux;
-const clients: RTCPeerConnection[] = [];
-beforeAll(async () => {
-  mux = await createUdpMux({ port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  await Promise.all(clients.map((pc) => pc.close()));
-  await mux?.close();
-});
+const media = useMediaRooms();
 
 it('keeps forwarding to the others when subscribers’ handshakes fail or stop halfway', async () => {
-  const replies: MediaReply[] = [];
-  const room = new MediaRoom((reply) => replies.push(reply), mux);
-  const offerFor = (conn: string) =>
-    replies.findLast(
-      (r): r is Extract<MediaReply, { type: 'subscribe_offer' }> => r.type === 'subscribe_offer' && r.conn === conn,
-    )?.sdp ?? '';
+  const { room, replies, last } = media.room();
+  const offerFor = (conn: string) => last('subscribe_offer', conn)?.sdp ?? '';
   for (const conn of ['good', 'mangled', 'quitter']) await room.join(conn, conn, VIEWER);
   await room.join('mic', 'mic', PUBLISHER);
 
-  const publisher = newClient();
-  clients.push(publisher);
+  const publisher = media.client();
   const audio = publisher.addTransceiver('audio', { direction: 'sendonly' });
   await publisher.setLocalDescription(await publisher.createOffer());
   const offer = await gathered(publisher);
   await room.publish('mic', offer);
-  const answer = replies.find((r) => r.type === 'publish_answer');
-  await publisher.setRemoteDescription({ type: 'answer', sdp: answer?.type === 'publish_answer' ? answer.sdp : '' });
+  await publisher.setRemoteDescription({ type: 'answer', sdp: last('publish_answer', 'mic')?.sdp ?? '' });
   await connected(publisher);
 
   /** A subscriber's answer, made by a werift client; `mangle` changes it before the room sees it. */
   const subscribe = async (conn: string, mangle: (sdp: string) => string = (sdp) => sdp) => {
-    const pc = newClient();
-    clients.push(pc);
+    const pc = media.client();
     const received = countReceived(pc);
     await pc.setRemoteDescription({ type: 'offer', sdp: offerFor(conn) });
     await pc.setLocalDescription(await pc.createAnswer());
