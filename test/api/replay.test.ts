@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleClient } from '../../sdk/index.js';
 import { replay } from '../../testing/replay/replay.js';
 import { formatReplay } from '../../testing/replay/report.js';
+import { createConversation } from '../support/factories.js';
 import { harErrors } from '../support/har.js';
 import { failingOnceReceiver, recordChatSession } from '../support/recorded-session.js';
 import { useTestServer } from '../support/use-test-server.js';
@@ -42,6 +43,43 @@ describe('replay', () => {
       expect(result.differences).toEqual([]);
       expect(result.target).toMatchObject({ throwAway: false, projectId: session.project.id });
     }
+  });
+
+  it('starts from a snapshot when given one, and keeps the recorded spacing at the recorded pace', async () => {
+    const dashboard = target().console;
+    const projectId = session.project.id;
+    const snapshots = `/v1/projects/${projectId}/environment/snapshots`;
+    const conversationNames = async () =>
+      (await t.api.get('/v1/chat/conversations?limit=100', { token: session.keys.development })).body.data.map(
+        (c: { name: string }) => c.name,
+      );
+    // A snapshot of an environment holding one conversation of its own, which the recording knows nothing of.
+    await dashboard.environments.reset(projectId, { environment: 'development' });
+    await createConversation(t.api, session.keys.development, { name: 'from the snapshot' });
+    const saved = await t.api.post(`${snapshots}?environment=development`, {
+      token: session.owner.token,
+      body: { name: 'one-conversation' },
+    });
+    expect(saved.status).toBe(201);
+
+    const fromSnapshot = await replay(session.har, {
+      target: target(),
+      snapshot: 'one-conversation',
+      pace: 'recorded',
+    });
+    expect(fromSnapshot.differences).toEqual([]);
+    expect(fromSnapshot.target.snapshot).toBe('one-conversation');
+    expect(await conversationNames()).toContain('from the snapshot');
+    // Recorded pace: at least as long as the recording's REST calls were apart (a fast replay need not be).
+    const restTimes = session.har.log.entries
+      .filter((e: any) => e._switchboardKind === 'rest')
+      .map((e: any) => Date.parse(e.startedDateTime));
+    expect(fromSnapshot.durationMs).toBeGreaterThanOrEqual(Math.max(...restTimes) - Math.min(...restTimes));
+
+    // Without it, the environment is reset first: the snapshot's conversation is gone.
+    expect((await replay(session.har, { target: target() })).ok).toBe(true);
+    expect(await conversationNames()).not.toContain('from the snapshot');
+    await t.api.delete(`${snapshots}/one-conversation?environment=development`, { token: session.owner.token });
   });
 
   it('reports an answer that differs from the recorded one by the entry, the member, expected and got', async () => {
