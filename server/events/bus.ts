@@ -141,6 +141,12 @@ export interface InternalEvents {
    * room's media home, node `home` (server/media/media-routes.ts).
    */
   'media.request': { home: string; origin: string; request: MediaRequest };
+  /**
+   * Node `node`, a media home stopping cleanly (its server's `close()`), gave up its rooms' homes in Redis (`rooms`, those
+   * still naming it) before its media processes stop: every node closes its participants whose room's home it was at
+   * once, instead of when the lost-node check finds it gone (server/media/media-routes.ts).
+   */
+  'media.home_released': { node: string; rooms: string[] };
   /** What the media home's process answered participant `conn` of node `node`, for its socket there. */
   'media.reply': { node: string; conn: string; message: ServerMessage };
   /** Every event of the public catalogue. */

@@ -2,7 +2,7 @@
  * A room's *media home* with several nodes (`--rtc-media sfu`): the one node whose media process holds the room's
  * media, recorded in Redis beside the room's participants (server/rtc/cluster-roster.ts). The first participant to
  * need media after the room was empty makes its own node the home; every other node reads it; it is given up when the
- * room empties, and a home whose node is no longer alive is taken over by the next join.
+ * room empties or its node stops cleanly, and a home whose node is no longer alive is taken over by the next join.
  */
 import type { Redis } from 'ioredis';
 import { NODE_KEY_PREFIX } from '../cluster/node-registry.js';
@@ -31,7 +31,7 @@ end
 return 0
 `;
 
-/** Gives up the home if it is still node ARGV[1] (a lost node). */
+/** Gives up the home if it is still node ARGV[1] (a lost node, or this one stopping). */
 const ABANDON = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('DEL', KEYS[1])
@@ -53,6 +53,17 @@ export function createMediaHomes(redis: Redis, nodeId: string) {
     /** Called by the home after each leave: whether the room was empty and its home is given up. */
     async releaseIfEmpty(roomId: string): Promise<boolean> {
       return (await redis.eval(RELEASE_IF_EMPTY, 2, homeKey(roomId), roomKey(roomId), nodeId)) === 1;
+    },
+
+    /**
+     * This node stops: the homes of `roomIds` that still name it are given up (compare and delete), so that the next
+     * join picks a new one without waiting for this node's record to expire. Resolves to the rooms whose home it was.
+     */
+    async releaseAll(roomIds: readonly string[]): Promise<string[]> {
+      const released = await Promise.all(
+        roomIds.map(async (roomId) => (await redis.eval(ABANDON, 1, homeKey(roomId), nodeId)) === 1),
+      );
+      return roomIds.filter((_roomId, index) => released[index]);
     },
 
     /** The room's home is no longer lost node `node`: the next join picks a new one. */

@@ -4,7 +4,8 @@
  * *media home* (media-home.ts): a participant's requests go to that node as internal events over Redis pub/sub
  * (`media.request`), in the order they were made, and the home's replies come back the same way (`media.reply`) to
  * the node holding the participant's socket. When the home is lost, the room's participants on the other nodes are
- * closed with CLOSE.mediaHomeLost, and join again on a new home.
+ * closed with CLOSE.mediaHomeLost, and join again on a new home; a home that stops cleanly hands its rooms over first
+ * (`handOver`), so that they are closed at once rather than when the others find it gone.
  */
 import type { Logger } from 'pino';
 import type { Cluster } from '../cluster/cluster.js';
@@ -23,6 +24,12 @@ export interface MediaRoutes {
   reply(conn: string, message: ServerMessage): void;
   /** The joins this node's media process holds (of this node's participants or others'): for a new process. */
   joinedHere(): JoinRequest[];
+  /**
+   * This node stops (before its media processes do, while its bus is still up): the homes it holds are given up and
+   * the other nodes told (`media.home_released`), which close their participants of those rooms with
+   * CLOSE.mediaHomeLost at once.
+   */
+  handOver(): Promise<void>;
   stop(): void;
 }
 
@@ -37,6 +44,7 @@ export interface MediaRoutesOptions {
 }
 
 const MEDIA_HOME_LOST_REASON = 'the server holding the room’s media was lost; join again';
+const MEDIA_HOME_STOPPED_REASON = 'the server holding the room’s media stopped; join again';
 
 /** What the media process of this node holds: every join it was sent and has not left, with its node. */
 function createHeldJoins() {
@@ -66,6 +74,7 @@ export function createMediaRoutes({ toMedia, toSocket, cluster, events, logger }
       send: (_participant, request) => toLocalMedia(request, self),
       reply: () => {},
       joinedHere: held.joins,
+      handOver: async () => {},
       stop: () => {},
     };
 
@@ -114,18 +123,28 @@ export function createMediaRoutes({ toMedia, toSocket, cluster, events, logger }
         .catch((err: unknown) => logger.warn({ err }, 'could not give up a room’s media home: Redis is away'));
     }),
     // The lost node's rooms: those of this node's participants whose home it was end here (each node closes its own).
-    events.on('signaling.node_lost', ({ node }) => {
-      for (const { participant, home } of participants.values()) {
-        void home.then((resolved) => {
-          if (resolved !== node) return;
-          participant.socket.close(CLOSE.mediaHomeLost, MEDIA_HOME_LOST_REASON);
-          homes
-            .abandon(participant.room.id, node)
-            .catch((err: unknown) => logger.warn({ err }, 'could not give up a lost node’s media home'));
-        });
-      }
+    events.on('signaling.node_lost', ({ node }) => closeHomedOn(node, MEDIA_HOME_LOST_REASON)),
+    // A home that stops hands its rooms over. Every participant whose home it was is closed, not only those of the
+    // rooms it named: one whose join was on its way to it when it listed them would otherwise wait for a media that is
+    // gone.
+    events.on('media.home_released', ({ node, rooms }) => {
+      logger.info({ node, rooms: rooms.length }, 'a media home stopped: its rooms’ participants join again');
+      closeHomedOn(node, MEDIA_HOME_STOPPED_REASON);
     }),
   ];
+
+  /** Closes this node's participants whose room's home is `node` (lost or stopping) and gives up that home. */
+  function closeHomedOn(node: string, reason: string): void {
+    for (const { participant, home } of participants.values()) {
+      void home.then((resolved) => {
+        if (resolved !== node) return;
+        participant.socket.close(CLOSE.mediaHomeLost, reason);
+        homes
+          .abandon(participant.room.id, node)
+          .catch((err: unknown) => logger.warn({ err }, 'could not give up the media home of a lost or stopped node'));
+      });
+    }
+  }
 
   return {
     send,
@@ -134,6 +153,17 @@ export function createMediaRoutes({ toMedia, toSocket, cluster, events, logger }
       if (joined && joined.origin !== self) events.emit('media.reply', { node: joined.origin, conn, message });
     },
     joinedHere: held.joins,
+    async handOver() {
+      const rooms = [...homedHere];
+      homedHere.clear();
+      if (rooms.length === 0) return;
+      const released = await homes.releaseAll(rooms).catch((err: unknown) => {
+        // The others still close their participants: the next join takes a home whose node's record is gone.
+        logger.warn({ err }, 'could not give up this node’s media homes: Redis is away');
+        return [];
+      });
+      events.emit('media.home_released', { node: self, rooms: released });
+    },
     stop() {
       for (const off of unsubscribe) off();
     },

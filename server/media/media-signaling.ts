@@ -159,6 +159,9 @@ export function createMediaSignaling({
     pids: media.pids,
     roomStats: (roomId) => statsRequests.room(roomId),
     async close() {
+      // While the bus is up (the cluster closes after the runtime): the other nodes' participants of this node's rooms
+      // are closed at once, before the media stops under them.
+      await routes.handOver();
       routes.stop();
       statsRequests.close();
       await media.close();

@@ -36,8 +36,8 @@ window.sfuClient = {
     const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/v1/rtc?access_token=${encodeURIComponent(token)}`);
     const send = (message) => ws.send(JSON.stringify(message));
     this.send = send;
-    ws.onclose = ({ code }) => {
-      state.closed = { code, sinceJoinMs: performance.now() - state.startedAt };
+    ws.onclose = ({ code, reason }) => {
+      state.closed = { code, reason, sinceJoinMs: performance.now() - state.startedAt };
       this.publisher?.close();
       this.subscriber?.close();
     };

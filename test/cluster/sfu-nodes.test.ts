@@ -1,6 +1,7 @@
 // The SFU on two `switchboard serve --rtc-media sfu` nodes (issue 47, step 7): a publisher's signaling on node A and
 // a viewer's on node B, the room's media on its media home (A, the node of the first join), the viewer's media sent
-// to A's UDP port; node A gone, the viewer is closed with 4503 and, joining again, finds a new home.
+// to A's UDP port; node A stopped, it hands the room over (its home given up, the viewer closed with 4503 at once, not
+// when the lost-node check finds A gone) and the viewer, joining again, finds a new home.
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import type { Page } from 'playwright-core';
@@ -22,7 +23,11 @@ declare const window: {
     framesDecoded(): Promise<{ frames: number; sinceJoinMs: number }>;
   };
   sfuState:
-    | { errors: { code: string }[]; serverSdps: string[]; closed: { code: number; sinceJoinMs: number } | null }
+    | {
+        errors: { code: string }[];
+        serverSdps: string[];
+        closed: { code: number; reason: string; sinceJoinMs: number } | null;
+      }
     | undefined;
 };
 
@@ -46,6 +51,8 @@ describe.skipIf(missing !== undefined)('the SFU on two nodes', () => {
   const project = useClusterProject({ nodes: 2, env: { SWITCHBOARD_RTC_MEDIA: 'sfu', SWITCHBOARD_RTC_UDP_PORT: '0' } });
   let chromium: TestBrowser;
   let app: AppOrigin;
+  /** To look at the rooms' media homes. */
+  let redis: Redis | undefined;
   beforeAll(async () => {
     app = await startAppOrigin({
       '/': appPage('SFU call', '/sfu-page-client.js'),
@@ -54,6 +61,7 @@ describe.skipIf(missing !== undefined)('the SFU on two nodes', () => {
     chromium = await launchChromium({ args: MEDIA_CHROMIUM_ARGS });
   }, 60_000);
   afterAll(async () => {
+    redis?.disconnect();
     await chromium?.close();
     await app?.close();
   });
@@ -85,7 +93,7 @@ describe.skipIf(missing !== undefined)('the SFU on two nodes', () => {
   const mediaPortOf = (nodeIndex: number) =>
     Number(/media on UDP port (\d+)/.exec(project.cluster.nodes[nodeIndex].output())?.[1]);
 
-  it('forwards a publisher on node A to a viewer on node B through A, and closes B’s participants when A is lost', async () => {
+  it('forwards a publisher on node A to a viewer on node B through A, and closes B’s participants at once when A stops', async () => {
     // A node forks its media process at the first join of a room whose media it holds, and prints its port then.
     const portOf = (node: number) =>
       eventually(
@@ -115,16 +123,25 @@ describe.skipIf(missing !== undefined)('the SFU on two nodes', () => {
     expect(candidatePorts(publisherState?.serverSdps ?? [])).toEqual(new Set([portA]));
     expect([...(viewerState?.errors ?? []), ...(publisherState?.errors ?? [])]).toEqual([]);
 
-    // Node A stops: once the others find it lost (two checks 3 s apart), the viewer on B is closed with 4503.
+    // Node A stops cleanly: before its media process stops it gives up the room's home and tells B, which closes the
+    // viewer with 4503 then: the reason says "stopped" (the lost-node check, two checks 3 s apart, says "was lost"), and
+    // the home is already gone from Redis (A deleted it before telling B).
+    const homes = new Redis(project.cluster.redis.url);
+    redis = homes;
+    const homeKey = `switchboard:rtc:media-home:${room.id}`;
+    expect(await homes.exists(homeKey)).toBe(1);
     const stoppedAt = Date.now();
-    await project.cluster.nodes[0].kill('SIGTERM');
+    const stopping = project.cluster.nodes[0].kill('SIGTERM');
     const closed = await eventually(
       () => watcher.evaluate(() => window.sfuState?.closed),
       (state) => state !== null && state !== undefined,
       30_000,
     );
-    expect(closed?.code).toBe(4503);
-    console.info(`SFU across nodes: the viewer closed with 4503 ${Date.now() - stoppedAt} ms after node A was stopped`);
+    const closedAfter = Date.now() - stoppedAt;
+    expect(closed).toMatchObject({ code: 4503, reason: expect.stringContaining('stopped') });
+    expect(await homes.exists(homeKey)).toBe(0);
+    console.info(`SFU across nodes: the viewer closed with 4503 ${closedAfter} ms after node A was sent SIGTERM`);
+    await stopping;
 
     // Joining again (both on B now), the room's media finds its new home there.
     const apiB = client(project.cluster.nodes[1].url);
@@ -139,18 +156,13 @@ describe.skipIf(missing !== undefined)('the SFU on two nodes', () => {
     expect(candidatePorts(again?.serverSdps ?? [])).toEqual(new Set([portB]));
 
     // Everyone gone, the room has no home left in Redis: the next join chooses again.
-    const redis = new Redis(project.cluster.redis.url);
-    try {
-      expect(await redis.exists(`switchboard:rtc:media-home:${room.id}`)).toBe(1);
-      await publisherAgain.context().close();
-      await watcherAgain.context().close();
-      await eventually(
-        () => redis.exists(`switchboard:rtc:media-home:${room.id}`),
-        (exists) => exists === 0,
-        10_000,
-      );
-    } finally {
-      redis.disconnect();
-    }
+    expect(await homes.exists(homeKey)).toBe(1);
+    await publisherAgain.context().close();
+    await watcherAgain.context().close();
+    await eventually(
+      () => homes.exists(homeKey),
+      (exists) => exists === 0,
+      10_000,
+    );
   }, 120_000);
 });
