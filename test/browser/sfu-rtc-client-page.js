@@ -18,6 +18,9 @@ window.sdkCall = {
       this.states[identity] = state;
     });
     call.on('error', (error) => this.errors.push(error));
+    this.reconnects = [];
+    call.on('reconnecting', ({ cause }) => this.reconnects.push(`reconnecting ${cause}`));
+    call.on('reconnected', ({ cause }) => this.reconnects.push(`reconnected ${cause}`));
   },
   /** Each track received: whose, its kind, `live` or `ended`, and the id of the stream it came in. */
   tracks() {
