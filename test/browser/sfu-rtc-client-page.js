@@ -21,6 +21,10 @@ window.sdkCall = {
     this.reconnects = [];
     call.on('reconnecting', ({ cause }) => this.reconnects.push(`reconnecting ${cause}`));
     call.on('reconnected', ({ cause }) => this.reconnects.push(`reconnected ${cause}`));
+    this.closed = null;
+    call.on('closed', ({ code }) => {
+      this.closed = code;
+    });
   },
   /** Each track received: whose, its kind, `live` or `ended`, and the id of the stream it came in. */
   tracks() {
