@@ -41,6 +41,7 @@ export {
   type RtcClientEvents,
   RtcJoinError,
   type RtcJoinOptions,
+  type RtcReconnectCause,
 } from './rtc-client.js';
 export { ServerClient, type ServerClientOptions } from './server-client.js';
 export { TelemetryClient, type TelemetryClientOptions } from './telemetry-client.js';

@@ -1,3 +1,4 @@
+import type { CLOSE } from '../server/rtc/protocol.js';
 import type { WebSocketConstructor, WebSocketLike } from './chat-client.js';
 import { Listeners } from './listeners.js';
 import { MeshPeer, type PeerStats } from './rtc/mesh-peer.js';
@@ -41,11 +42,34 @@ export interface RtcClientEvents<Stream extends MediaStreamLike = MediaStreamLik
   peerState: { identity: string; state: string };
   /** The server refused something this client sent (see docs/signaling.md); the connection stays open. */
   error: { code: string; message: string; refused?: string };
+  /**
+   * Media through the server is being set up again, without the app doing anything: `media_reset`, its media process
+   * was started again after it died (the client publishes again on new connections); `media_home_lost`, the server
+   * holding the room's media was lost (close code 4503, several servers) and the client joins again with the same
+   * token. The others' tracks end meanwhile; `track` events bring them back.
+   */
+  reconnecting: { cause: RtcReconnectCause };
+  /** Set up again after `reconnecting`: joined again (`media_home_lost`) and the local tracks offered again. */
+  reconnected: { cause: RtcReconnectCause };
   /** The signaling socket closed: `leave()`, or the server's close code and reason (4410: the room was deleted). */
   closed: { code: number; reason: string };
 }
 
+export type RtcReconnectCause = 'media_reset' | 'media_home_lost';
+
+/** The server's close code when the node holding the room's media was lost: joining again picks a new one. */
+const MEDIA_HOME_LOST = 4503 satisfies (typeof CLOSE)['mediaHomeLost'];
+/** How long after a 4503 the client joins again: the room's other participants are closed meanwhile, on every node. */
+const REJOIN_DELAY_MS = 1000;
+
 type Joined = Extract<SignalingServerFrame, { type: 'joined' }>;
+
+interface Admission<Stream extends MediaStreamLike> {
+  /** The server admitted the socket: answers the client its frames and its close go to from now on. */
+  joined(socket: WebSocketLike, joined: Joined): RtcClient<Stream>;
+  /** The socket closed before `joined`. */
+  refused(code: number, reason: string): void;
+}
 
 /** Thrown by `RtcClient.join` when the server closes the socket before admitting it (bad token, full room …). */
 export class RtcJoinError extends Error {
@@ -68,7 +92,7 @@ export class RtcJoinError extends Error {
 export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
   private readonly peers = new Map<string, MeshPeer>();
   /** Media through the server, when `joined.media` is `sfu`; the mesh's `peers` stay empty then. */
-  private readonly sfu: SfuSession | undefined;
+  private sfu: SfuSession | undefined;
   private readonly others = new Map<string, SignalingParticipant>();
   private readonly listeners = new Listeners<RtcClientEvents<Stream>>();
   /** Signaling messages are handled one after the other: each negotiation step awaits the one before. */
@@ -76,13 +100,19 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
   private left = false;
 
   private constructor(
-    private readonly socket: WebSocketLike,
-    private readonly joined: Joined,
+    private socket: WebSocketLike,
+    private joined: Joined,
     private readonly media: Stream | undefined,
     private readonly PeerConnection: PeerConnectionConstructor,
+    /** Opens a new signaling socket with the same token: to join again after a 4503. */
+    private readonly open: () => WebSocketLike,
   ) {
-    if (joined.media !== 'sfu') return;
-    this.sfu = new SfuSession(joined, PeerConnection, media, (message) => this.send(message), {
+    this.sfu = this.session(joined);
+  }
+
+  private session(joined: Joined): SfuSession | undefined {
+    if (joined.media !== 'sfu') return undefined;
+    return new SfuSession(joined, this.PeerConnection, this.media, (message) => this.send(message), {
       track: (identity, track, stream) => {
         // The browser's own classes, as the local media's: Stream and its tracks.
         this.emit('track', { identity, track: track as TrackOf<Stream>, stream: stream as Stream | null });
@@ -107,25 +137,36 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
     if (!WebSocketImpl || !PeerConnection)
       return Promise.reject(new Error('RtcClient needs WebSocket and RTCPeerConnection'));
     const base = socketBaseOf(options.baseUrl ?? DEFAULT_BASE_URL);
-    const socket = new WebSocketImpl(`${base}/v1/rtc?access_token=${encodeURIComponent(options.token)}`);
+    const url = `${base}/v1/rtc?access_token=${encodeURIComponent(options.token)}`;
+    const open = () => new WebSocketImpl(url);
     return new Promise((resolve, reject) => {
-      let client: RtcClient<Stream> | undefined;
-      socket.onmessage = ({ data }) => {
-        const message = JSON.parse(String(data)) as SignalingServerFrame;
-        if (client) {
-          client.receive(message);
-        } else if (message.type === 'joined') {
-          const joined = new RtcClient(socket, message, options.media, PeerConnection);
-          client = joined;
-          joined.run(() => joined.start()).then(() => resolve(joined), reject);
-        }
-      };
-      socket.onclose = ({ code, reason }) => {
-        if (client) client.closed(code, reason);
-        else reject(new RtcJoinError(code, reason));
-      };
-      socket.onerror = () => {};
+      RtcClient.admit<Stream>(open(), {
+        joined: (socket, message) => {
+          const client = new RtcClient<Stream>(socket, message, options.media, PeerConnection, open);
+          client.run(() => client.start()).then(() => resolve(client), reject);
+          return client;
+        },
+        refused: (code, reason) => reject(new RtcJoinError(code, reason)),
+      });
     });
+  }
+
+  /** Wires a signaling socket just opened until its `joined`, then to its client. */
+  private static admit<Stream extends MediaStreamLike>(
+    socket: WebSocketLike,
+    { joined, refused }: Admission<Stream>,
+  ): void {
+    let client: RtcClient<Stream> | undefined;
+    socket.onmessage = ({ data }) => {
+      const message = JSON.parse(String(data)) as SignalingServerFrame;
+      if (client) client.receive(message);
+      else if (message.type === 'joined') client = joined(socket, message);
+    };
+    socket.onclose = ({ code, reason }) => {
+      if (client) client.dropped(socket, code, reason);
+      else refused(code, reason);
+    };
+    socket.onerror = () => {};
   }
 
   /** The room joined. */
@@ -222,6 +263,11 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
       case 'subscribe_offer':
         await this.sfu?.offered(message);
         return;
+      case 'media_reset':
+        this.emit('reconnecting', { cause: 'media_reset' });
+        await this.sfu?.reset();
+        this.emit('reconnected', { cause: 'media_reset' });
+        return;
       case 'error':
         // No answer comes for a refused publish offer: its connection is closed (the token decides, not a retry).
         if (message.refused === 'publish') this.sfu?.unpublished();
@@ -252,6 +298,54 @@ export class RtcClient<Stream extends MediaStreamLike = MediaStreamLike> {
   private drop(identity: string): void {
     this.peers.get(identity)?.close();
     this.peers.delete(identity);
+  }
+
+  /** A signaling socket closed: the current one, unless it was replaced meanwhile. */
+  private dropped(socket: WebSocketLike, code: number, reason: string): void {
+    if (socket !== this.socket) return;
+    if (code === MEDIA_HOME_LOST && !this.left) void this.rejoin();
+    else this.closed(code, reason);
+  }
+
+  /**
+   * After a 4503: joins again with the same token, once, after a short delay. Refused (an expired token, a full
+   * room …): `closed` with the refusal's code and reason.
+   */
+  private async rejoin(): Promise<void> {
+    for (const identity of [...this.peers.keys()]) this.drop(identity);
+    this.sfu?.close();
+    for (const identity of this.others.keys()) this.emit('peerState', { identity, state: 'closed' });
+    this.emit('reconnecting', { cause: 'media_home_lost' });
+    await new Promise((resolve) => setTimeout(resolve, REJOIN_DELAY_MS));
+    if (this.left) return;
+    // Current at once: `leave()` meanwhile closes it.
+    this.socket = this.open();
+    RtcClient.admit<Stream>(this.socket, {
+      joined: (_socket, joined) => {
+        this.run(() => this.rejoined(joined)).catch((err: unknown) => {
+          this.emit('error', { code: 'client_negotiation_failed', message: String((err as Error)?.message ?? err) });
+        });
+        return this;
+      },
+      refused: (code, reason) => this.closed(code, reason),
+    });
+  }
+
+  /** Admitted again: the participants as they are now, and the local tracks offered again. */
+  private async rejoined(joined: Joined): Promise<void> {
+    this.joined = joined;
+    const present = new Set(joined.participants.map(({ identity }) => identity));
+    for (const identity of [...this.others.keys()]) {
+      if (present.has(identity)) continue;
+      this.others.delete(identity);
+      this.emit('participantLeft', { identity });
+    }
+    for (const participant of joined.participants)
+      if (!this.others.has(participant.identity)) this.emit('participantJoined', participant);
+    this.others.clear();
+    this.sfu = this.session(joined);
+    await this.start();
+    this.emit('reconnected', { cause: 'media_home_lost' });
   }
 
   private closed(code: number, reason: string): void {

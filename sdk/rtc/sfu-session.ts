@@ -106,6 +106,18 @@ export class SfuSession {
     }));
   }
 
+  /**
+   * The server's `media_reset`: its media process was started again, and both connections lead to the one that died.
+   * Closes them (every received track ends), then publishes again on a new publish connection; the server's next
+   * `subscribe_offer` opens a new subscribe connection, and the others' tracks arrive again.
+   */
+  async reset(): Promise<void> {
+    this.close();
+    this.owners.clear();
+    this.on.state('closed');
+    await this.publish();
+  }
+
   /** Closes both connections: every received track ends. */
   close(): void {
     close(this.publisher);

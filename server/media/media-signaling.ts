@@ -113,10 +113,15 @@ export function createMediaSignaling({
       }
     },
     // The new process holds none of its rooms: their participants join again, this node's and other nodes' whose
-    // room's media is here (their connections to the last one are gone, and publishing again is theirs to do, until
-    // renegotiation and reconnection come in later steps).
+    // room's media is here, and each is told that its connections to the last one are gone (`media_reset`): it
+    // publishes again and takes the next subscribe offer on new connections. Told after its join is sent, so that
+    // the new process's first offer to it comes after the frame, on the same path.
     onRestart(rooms) {
-      for (const join of routes.joinedHere()) if (rooms.has(join.room)) media.send(join);
+      for (const join of routes.joinedHere()) {
+        if (!rooms.has(join.room)) continue;
+        media.send(join);
+        toParticipant(join.conn, { type: 'media_reset' });
+      }
     },
   });
   const routes = createMediaRoutes({ toMedia: media.send, toSocket, cluster, events, logger });

@@ -163,6 +163,12 @@ export const serverMessage = z.lazy(() =>
       sdp: z.string(),
       tracks: z.array(z.strictObject({ mid: z.string(), participant: z.string(), kind: z.enum(['audio', 'video']) })),
     }),
+    /**
+     * Experimental (`--rtc-media sfu`): the media process holding the room was started again after it died, and the
+     * participant has joined it again. Its publish and subscribe connections are gone: publish again on a new publish
+     * connection, and answer the next `subscribe_offer` on a new subscribe connection.
+     */
+    z.strictObject({ type: z.literal('media_reset') }),
     /** A refused message (`refused`: its type); the connection stays open. */
     z.strictObject({
       type: z.literal('error'),

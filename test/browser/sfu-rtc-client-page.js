@@ -18,6 +18,13 @@ window.sdkCall = {
       this.states[identity] = state;
     });
     call.on('error', (error) => this.errors.push(error));
+    this.reconnects = [];
+    call.on('reconnecting', ({ cause }) => this.reconnects.push(`reconnecting ${cause}`));
+    call.on('reconnected', ({ cause }) => this.reconnects.push(`reconnected ${cause}`));
+    this.closed = null;
+    call.on('closed', ({ code }) => {
+      this.closed = code;
+    });
   },
   /** Each track received: whose, its kind, `live` or `ended`, and the id of the stream it came in. */
   tracks() {

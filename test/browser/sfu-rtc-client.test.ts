@@ -7,8 +7,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppOrigin, appPage, sdkBrowserBuild, startAppOrigin } from '../support/app-origin.js';
 import { chromiumUnavailable, launchChromium, MEDIA_CHROMIUM_ARGS, type TestBrowser } from '../support/chromium.js';
-import { createLiveStream, projectWithKeys } from '../support/factories.js';
+import { createLiveStream, createRoom, mintRtcToken, projectWithKeys } from '../support/factories.js';
 import { client } from '../support/http.js';
+import { childProcesses } from '../support/processes.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { connectSignaling } from '../support/socket-client.js';
 import { eventually } from '../support/wait.js';
@@ -31,6 +32,7 @@ declare const window: {
     leave(): void;
     errors: { code: string }[];
     states: Record<string, string>;
+    reconnects: string[];
   };
 };
 
@@ -146,5 +148,45 @@ describe.skipIf(chromiumUnavailable('the SDK’s SFU browser test'))('RtcClient 
     expect(sent).toContain('subscribe_answer');
     expect(sent.filter((type) => ['offer', 'answer', 'ice'].includes(type))).toEqual([]);
     expect(blocked.flat()).toEqual([]);
+  }, 90_000);
+
+  it('publishes and subscribes again by itself when the media process dies (media_reset)', async () => {
+    const api = client(server.url);
+    const { keys } = await projectWithKeys(api);
+    const key = keys.development;
+    const room = await createRoom(api, key, 'SDK media reset');
+    const token = async (identity: string) => (await mintRtcToken(api, key, room.id, { identity })).token;
+    const dave = await joinPage(await token('dave'), true);
+    const erin = await joinPage(await token('erin'), true);
+    await Promise.all([decodes(dave, ['erin']), decodes(erin, ['dave'])]);
+
+    const [media] = childProcesses().filter(({ command }) => command.includes('server/media/main.ts'));
+    process.kill(media.pid, 'SIGKILL');
+    // Nothing done by the app: each client is told, closes both connections and sets them up again.
+    for (const page of [dave, erin])
+      await eventually(
+        () => page.evaluate(() => window.sdkCall.reconnects),
+        (reconnects) => reconnects.includes('reconnected media_reset'),
+        20_000,
+      );
+    await Promise.all([decodes(dave, ['erin']), decodes(erin, ['dave'])]);
+    for (const [page, other] of [
+      [dave, 'erin'],
+      [erin, 'dave'],
+    ] as const) {
+      expect(await page.evaluate(() => window.sdkCall.reconnects)).toEqual([
+        'reconnecting media_reset',
+        'reconnected media_reset',
+      ]);
+      // The other's first tracks ended with the old connection; new ones came as `track` events.
+      const received = (await tracks(page)).filter(({ identity }) => identity === other);
+      expect(received.map(({ kind, readyState }) => `${kind} ${readyState}`).sort()).toEqual([
+        'audio ended',
+        'audio live',
+        'video ended',
+        'video live',
+      ]);
+      expect(await page.evaluate((identity) => window.sdkCall.states[identity], other)).toBe('connected');
+    }
   }, 90_000);
 });

@@ -1,12 +1,13 @@
 // The SFU on two `switchboard serve --rtc-media sfu` nodes (issue 47, step 7): a publisher's signaling on node A and
 // a viewer's on node B, the room's media on its media home (A, the node of the first join), the viewer's media sent
 // to A's UDP port; node A stopped, it hands the room over (its home given up, the viewer closed with 4503 at once, not
-// when the lost-node check finds A gone) and the viewer, joining again, finds a new home.
+// when the lost-node check finds A gone) and the viewer, joining again, finds a new home. An SDK client (RtcClient)
+// viewing on B beside it joins again by itself.
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type AppOrigin, appPage, startAppOrigin } from '../support/app-origin.js';
+import { type AppOrigin, appPage, sdkBrowserBuild, startAppOrigin } from '../support/app-origin.js';
 import { chromiumUnavailable, launchChromium, MEDIA_CHROMIUM_ARGS, type TestBrowser } from '../support/chromium.js';
 import { clusterMissing } from '../support/cluster.js';
 import { useClusterProject } from '../support/cluster-project.js';
@@ -15,12 +16,19 @@ import { client } from '../support/http.js';
 import { eventually } from '../support/wait.js';
 
 const PAGE_CLIENT = readFileSync(new URL('../browser/sfu-page-client.js', import.meta.url), 'utf8');
+const SDK_PAGE = readFileSync(new URL('../browser/sfu-rtc-client-page.js', import.meta.url), 'utf8');
 
 // The page globals the callbacks below use inside the browser (this project's TypeScript has no DOM library).
 declare const window: {
   sfuClient: {
     join(options: { baseUrl: string; token: string; publish: boolean }): Promise<void>;
     framesDecoded(): Promise<{ frames: number; sinceJoinMs: number }>;
+  };
+  sdkCall: {
+    join(options: { baseUrl: string; token: string; camera: boolean }): Promise<void>;
+    figures(): Promise<Record<string, { frames: number }>>;
+    reconnects: string[];
+    closed: number | null;
   };
   sfuState:
     | {
@@ -57,6 +65,9 @@ describe.skipIf(missing !== undefined)('the SFU on two nodes', () => {
     app = await startAppOrigin({
       '/': appPage('SFU call', '/sfu-page-client.js'),
       '/sfu-page-client.js': { type: 'text/javascript', body: PAGE_CLIENT },
+      '/sdk': appPage('SDK call', '/sdk-page.js'),
+      '/sdk-page.js': { type: 'text/javascript', body: SDK_PAGE },
+      '/sdk.js': await sdkBrowserBuild(),
     });
     chromium = await launchChromium({ args: MEDIA_CHROMIUM_ARGS });
   }, 60_000);
@@ -76,6 +87,21 @@ describe.skipIf(missing !== undefined)('the SFU on two nodes', () => {
     await page.evaluate((o) => window.sfuClient.join(o), { baseUrl, token, publish });
     return page;
   }
+  /** A page of the SDK's RtcClient that joins with `token` on node `nodeIndex`, receiving only. */
+  async function joinSdkOn(nodeIndex: number, token: string): Promise<Page> {
+    const page = await (await chromium.newOfflineContext()).newPage();
+    await page.goto(`${app.url}/sdk`);
+    await page.waitForFunction(() => window.sdkCall !== undefined);
+    const baseUrl = project.cluster.nodes[nodeIndex].url;
+    await page.evaluate((o) => window.sdkCall.join(o), { baseUrl, token, camera: false });
+    return page;
+  }
+  /** Until the SDK page decodes more and more of the camera's video. */
+  const sdkDecodes = async (page: Page) => {
+    const frames = () => page.evaluate(() => window.sdkCall.figures().then((f) => f.camera?.frames ?? 0));
+    const first = await eventually(frames, (n) => n > 0, 30_000);
+    await eventually(frames, (n) => n > first + 5, 10_000);
+  };
   const decodes = async (viewer: Page) => {
     const first = await eventually(
       () => viewer.evaluate(() => window.sfuClient.framesDecoded()),
@@ -111,7 +137,9 @@ describe.skipIf(missing !== undefined)('the SFU on two nodes', () => {
     // Read early: a node keeps the last 64 KiB of what it printed.
     const portA = await portOf(0);
     const watcher = await joinOn(1, viewer.token, false);
-    const first = await decodes(watcher);
+    const sdkToken = await mintRtcToken(api, project.key, room.id, { identity: 'sdk-viewer', publish: false });
+    const sdkViewer = await joinSdkOn(1, sdkToken.token);
+    const [first] = await Promise.all([decodes(watcher), sdkDecodes(sdkViewer)]);
     console.info(`SFU across nodes: first frame decoded ${Math.round(first.sinceJoinMs)} ms after the viewer joined`);
 
     // Both pages' media goes to node A's media process, the room's home: no other port is in any description, and
@@ -154,11 +182,19 @@ describe.skipIf(missing !== undefined)('the SFU on two nodes', () => {
     await decodes(watcherAgain);
     const again = await watcherAgain.evaluate(() => window.sfuState);
     expect(candidatePorts(again?.serverSdps ?? [])).toEqual(new Set([portB]));
+    // The SDK's client joined again by itself with its token, and receives the camera from its new home.
+    await sdkDecodes(sdkViewer);
+    expect(await sdkViewer.evaluate(() => window.sdkCall.reconnects)).toEqual([
+      'reconnecting media_home_lost',
+      'reconnected media_home_lost',
+    ]);
+    expect(await sdkViewer.evaluate(() => window.sdkCall.closed)).toBeNull();
 
     // Everyone gone, the room has no home left in Redis: the next join chooses again.
     expect(await homes.exists(homeKey)).toBe(1);
     await publisherAgain.context().close();
     await watcherAgain.context().close();
+    await sdkViewer.context().close();
     await eventually(
       () => homes.exists(homeKey),
       (exists) => exists === 0,
