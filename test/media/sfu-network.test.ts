@@ -12,7 +12,8 @@ import { client } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { connectSignaling, type SocketClient } from '../support/socket-client.js';
 import { eventually } from '../support/wait.js';
-import { connected, countReceived, gathered, newClient } from './werift-client.js';
+import { subscribeCounting } from './sfu-participant.js';
+import { connected, gathered, newClient } from './werift-client.js';
 
 /** Hosts of the reserved example domain and documentation addresses: nothing is ever sent to them. */
 const ICE_SERVERS: IceServer[] = [
@@ -69,15 +70,9 @@ async function publishWithChannel(socket: SocketClient) {
 }
 
 async function subscribe(socket: SocketClient) {
-  const pc = newClient();
+  const { pc, received, offer } = await subscribeCounting(socket);
   clients.push(pc);
-  const received = countReceived(pc);
-  const offer = await socket.next('subscribe_offer', 10_000);
-  await pc.setRemoteDescription({ type: 'offer', sdp: offer.sdp });
-  await pc.setLocalDescription(await pc.createAnswer());
-  socket.send({ type: 'subscribe_answer', sdp: await gathered(pc) });
-  await connected(pc);
-  return { offer: offer.sdp as string, received };
+  return { offer, received };
 }
 
 const candidatesOf = (sdp: string) => sdp.split('\r\n').filter((line) => line.startsWith('a=candidate:'));

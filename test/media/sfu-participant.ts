@@ -6,7 +6,10 @@ import type { RTCPeerConnection } from 'werift';
 import type { SocketClient } from '../support/socket-client.js';
 import { connected, countReceived, gathered, newClient, payloadTypeOf, sendRawRtp } from './werift-client.js';
 
-/** Publishes audio and video on the socket's publish connection; resolves with a sender of raw audio tagged `tag`. */
+/**
+ * Publishes audio and video on the socket's publish connection; resolves with the server's answer and a sender of raw
+ * audio tagged `tag`.
+ */
 export async function publishAudio(socket: SocketClient, tag: string) {
   const pc = newClient();
   const audio = pc.addTransceiver('audio', { direction: 'sendonly' });
@@ -20,13 +23,16 @@ export async function publishAudio(socket: SocketClient, tag: string) {
   let sequenceNumber = 0;
   const payloadType = payloadTypeOf(offer, 'audio');
   const send = () => sendRawRtp(pc, { ssrc: audio.sender.ssrc, payloadType, sequenceNumber: ++sequenceNumber, tag });
-  return { pc, send };
+  return { pc, send, answer };
 }
 
 /** Answers the socket's next subscribe offer with a connection that counts what it receives. */
-export async function subscribeCounting(
-  socket: SocketClient,
-): Promise<{ pc: RTCPeerConnection; received: ReturnType<typeof countReceived> }> {
+export async function subscribeCounting(socket: SocketClient): Promise<{
+  pc: RTCPeerConnection;
+  received: ReturnType<typeof countReceived>;
+  offer: string;
+  tracks: { mid: string; participant: string; kind: string }[];
+}> {
   const pc = newClient();
   const received = countReceived(pc);
   const offer = await socket.next('subscribe_offer', 15_000);
@@ -34,5 +40,5 @@ export async function subscribeCounting(
   await pc.setLocalDescription(await pc.createAnswer());
   socket.send({ type: 'subscribe_answer', sdp: await gathered(pc) });
   await connected(pc);
-  return { pc, received };
+  return { pc, received, offer: offer.sdp, tracks: offer.tracks };
 }

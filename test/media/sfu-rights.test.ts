@@ -12,7 +12,7 @@ import { client } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { connectSignaling, type SocketClient } from '../support/socket-client.js';
 import { eventually } from '../support/wait.js';
-import { connected, countReceived, gathered, newClient, payloadTypeOf, sendRawRtp } from './werift-client.js';
+import { publishAudio, subscribeCounting } from './sfu-participant.js';
 
 let server: TestServer;
 const clients: RTCPeerConnection[] = [];
@@ -33,40 +33,18 @@ async function join(token: string): Promise<SocketClient> {
   return socket;
 }
 
-/** Publishes audio and video on the socket's publish connection; answers the answer and a sender of raw audio. */
+/** Publishes audio and video (sfu-participant.ts); the connection is closed after the file. */
 async function publish(socket: SocketClient) {
-  const pc = newClient();
+  const { pc, answer, send } = await publishAudio(socket, 'A');
   clients.push(pc);
-  const audio = pc.addTransceiver('audio', { direction: 'sendonly' });
-  pc.addTransceiver('video', { direction: 'sendonly' });
-  await pc.setLocalDescription(await pc.createOffer());
-  const offer = await gathered(pc);
-  socket.send({ type: 'publish', sdp: offer });
-  const { sdp: answer } = await socket.next('publish_answer', 10_000);
-  await pc.setRemoteDescription({ type: 'answer', sdp: answer });
-  await connected(pc);
-  let sequenceNumber = 0;
-  const sendAudio = () =>
-    sendRawRtp(pc, {
-      ssrc: audio.sender.ssrc,
-      payloadType: payloadTypeOf(offer, 'audio'),
-      sequenceNumber: ++sequenceNumber,
-      tag: 'A',
-    });
-  return { answer, sendAudio };
+  return { answer, sendAudio: send };
 }
 
-/** Answers the socket's subscribe offer with a client that counts what it receives. */
+/** Answers the socket's subscribe offer with a client that counts what it receives, closed after the file. */
 async function subscribe(socket: SocketClient) {
-  const pc = newClient();
+  const { pc, received, tracks } = await subscribeCounting(socket);
   clients.push(pc);
-  const received = countReceived(pc);
-  const offer = await socket.next('subscribe_offer', 10_000);
-  await pc.setRemoteDescription({ type: 'offer', sdp: offer.sdp });
-  await pc.setLocalDescription(await pc.createAnswer());
-  socket.send({ type: 'subscribe_answer', sdp: await gathered(pc) });
-  await connected(pc);
-  return { received, tracks: offer.tracks };
+  return { received, tracks };
 }
 
 it('answers a token without publishVideo with its audio only, and offers nothing to a token without subscribe', async () => {
