@@ -18,7 +18,7 @@ import type { environmentQuery, environmentSchema } from '../server/environments
 import type { roleSchema } from '../server/members/schemas.js';
 import type { liveEventSchema } from '../server/observability/schemas.js';
 import type { RequestOf, Operations as ServerOperations } from '../server/operations.js';
-import type { clientMessage, serverMessage } from '../server/rtc/protocol.js';
+import type { CLOSE, clientMessage, serverMessage } from '../server/rtc/protocol.js';
 import type { eventTypeSchema } from '../server/webhooks/catalogue.js';
 
 /** Every operation of the API by `operationId`: `Operations['listApiKeys']['response']` is what that route answers. */
@@ -48,3 +48,5 @@ export type RealtimeClientFrame = z.input<typeof realtimeClientMessage>;
 export type SignalingServerFrame = z.output<typeof serverMessage>;
 /** A frame a client may send on the signaling socket. */
 export type SignalingClientFrame = z.input<typeof clientMessage>;
+/** The signaling socket's close codes (`/v1/rtc`), by name. */
+export type SignalingCloseCodes = typeof CLOSE;

@@ -1,5 +1,5 @@
-import type { CLOSE } from '../server/rtc/protocol.js';
 import type { WebSocketConstructor, WebSocketLike } from './chat-client.js';
+import type { SignalingCloseCodes } from './contract.js';
 import { Listeners } from './listeners.js';
 import { MeshPeer, type PeerStats } from './rtc/mesh-peer.js';
 import { SfuSession } from './rtc/sfu-session.js';
@@ -58,7 +58,7 @@ export interface RtcClientEvents<Stream extends MediaStreamLike = MediaStreamLik
 export type RtcReconnectCause = 'media_reset' | 'media_home_lost';
 
 /** The server's close code when the node holding the room's media was lost: joining again picks a new one. */
-const MEDIA_HOME_LOST = 4503 satisfies (typeof CLOSE)['mediaHomeLost'];
+const MEDIA_HOME_LOST = 4503 satisfies SignalingCloseCodes['mediaHomeLost'];
 /** How long after a 4503 the client joins again: the room's other participants are closed meanwhile, on every node. */
 const REJOIN_DELAY_MS = 1000;
 
