@@ -1,8 +1,8 @@
 /**
  * The server's `stats` requests to the media process holding a room (protocol.ts), each answered by the reply of its
  * id. The media process answers at once from its counters. A room no process holds here, or one whose process is
- * starting (again), has no media here yet: nothing to ask. A
- * request to a process that died is never answered: it fails after STATS_TIMEOUT_MS.
+ * starting (again), has no media here yet: nothing to ask. A request to a process that died is never answered: it
+ * fails after STATS_TIMEOUT_MS.
  */
 import { ServiceError } from '../errors.js';
 import type { MediaReply, MediaRequest, ParticipantMediaStats } from './protocol.js';
